@@ -1,0 +1,24 @@
+#ifndef FOLIO_CWAYLAND_PROTOCOLS_H
+#define FOLIO_CWAYLAND_PROTOCOLS_H
+
+#include <wayland-client.h>
+#include "xdg-shell-client-protocol.h"
+#include "viewporter-client-protocol.h"
+#include "presentation-time-client-protocol.h"
+#include "fractional-scale-v1-client-protocol.h"
+#include "pointer-gestures-v1-client-protocol.h"
+#include "tablet-v2-client-protocol.h"
+
+/* The real address of a protocol interface descriptor, by its name ("wl_compositor",
+ * "xdg_wm_base", ...), or NULL. Swift cannot take the address of an extern C global
+ * reliably (it may hand back a temporary copy), and wl_registry_bind keeps the pointer. */
+const struct wl_interface *folio_interface(const char *name);
+
+/* memfd_create with MFD_CLOEXEC | MFD_ALLOW_SEALING; -1 and errno on failure.
+ * Swift's Glibc module does not see memfd_create (it needs _GNU_SOURCE). */
+int folio_memfd_create(const char *name);
+
+/* Seals a memfd against shrinking (so the compositor's mapping stays valid); 0 or -1. */
+int folio_memfd_seal_shrink(int fd);
+
+#endif

@@ -1,0 +1,56 @@
+#define _GNU_SOURCE
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "CWaylandProtocols.h"
+
+static const struct {
+    const char *name;
+    const struct wl_interface *interface;
+} interfaces[] = {
+    {"wl_display", &wl_display_interface},
+    {"wl_registry", &wl_registry_interface},
+    {"wl_callback", &wl_callback_interface},
+    {"wl_compositor", &wl_compositor_interface},
+    {"wl_shm_pool", &wl_shm_pool_interface},
+    {"wl_shm", &wl_shm_interface},
+    {"wl_buffer", &wl_buffer_interface},
+    {"wl_surface", &wl_surface_interface},
+    {"wl_region", &wl_region_interface},
+    {"wl_seat", &wl_seat_interface},
+    {"wl_pointer", &wl_pointer_interface},
+    {"wl_keyboard", &wl_keyboard_interface},
+    {"wl_touch", &wl_touch_interface},
+    {"wl_output", &wl_output_interface},
+    {"xdg_wm_base", &xdg_wm_base_interface},
+    {"xdg_positioner", &xdg_positioner_interface},
+    {"xdg_surface", &xdg_surface_interface},
+    {"xdg_toplevel", &xdg_toplevel_interface},
+    {"xdg_popup", &xdg_popup_interface},
+    {"wp_viewporter", &wp_viewporter_interface},
+    {"wp_viewport", &wp_viewport_interface},
+    {"wp_presentation", &wp_presentation_interface},
+    {"wp_presentation_feedback", &wp_presentation_feedback_interface},
+    {"wp_fractional_scale_manager_v1", &wp_fractional_scale_manager_v1_interface},
+    {"wp_fractional_scale_v1", &wp_fractional_scale_v1_interface},
+    {"zwp_pointer_gestures_v1", &zwp_pointer_gestures_v1_interface},
+    {"zwp_pointer_gesture_pinch_v1", &zwp_pointer_gesture_pinch_v1_interface},
+    {"zwp_pointer_gesture_swipe_v1", &zwp_pointer_gesture_swipe_v1_interface},
+    {"zwp_pointer_gesture_hold_v1", &zwp_pointer_gesture_hold_v1_interface},
+    {"zwp_tablet_manager_v2", &zwp_tablet_manager_v2_interface},
+};
+
+const struct wl_interface *folio_interface(const char *name) {
+    for (size_t i = 0; i < sizeof interfaces / sizeof interfaces[0]; i++) {
+        if (strcmp(interfaces[i].name, name) == 0) return interfaces[i].interface;
+    }
+    return NULL;
+}
+
+int folio_memfd_create(const char *name) {
+    return memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+}
+
+int folio_memfd_seal_shrink(int fd) {
+    return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL);
+}

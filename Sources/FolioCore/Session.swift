@@ -1,0 +1,206 @@
+import FolioGeometry
+import FolioGestures
+import FolioInput
+import FolioRender
+import FolioSketchbook
+
+/// Folio without a screen: input in, frames out. The live Wayland app and `folio replay`
+/// both drive this one class, so a replayed trace ends exactly where the live app would.
+public final class Session {
+    public private(set) var book: Sketchbook
+    public private(set) var timeline: [TimelineEvent] = []
+    public private(set) var fold = FoldController()
+    /// Logical size in surface pixels.
+    public private(set) var width: Int
+    public private(set) var height: Int
+    /// Buffer pixels per logical pixel.
+    public private(set) var scale: Int
+    /// Called when the session needs the window to do something (fullscreen, quit, save).
+    public var onRequest: ((SessionRequest) -> Void)?
+
+    private var recognizer = GestureRecognizer()
+    private var canvas: CanvasRenderer
+    private var live: LiveStroke?
+    private var damage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    private var now = 0.0
+
+    public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: Int = 1) {
+        self.book = book
+        self.width = width
+        self.height = height
+        self.scale = scale
+        canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
+        damage = canvas.rebuild(strokes: book.sheet.strokes)
+    }
+
+    /// The frame the screen should show; `takeDamage()` says which pixels changed.
+    public var frame: Bitmap { canvas.frame }
+    public var pixelWidth: Int { canvas.frame.width }
+    public var pixelHeight: Int { canvas.frame.height }
+
+    /// Whether a new frame would differ from the last one taken.
+    public var needsFrame: Bool { !damage.isEmpty }
+
+    /// Whether the animation clock must keep ticking (frames wanted even without input).
+    public var isAnimating: Bool { fold.phase == .animating }
+
+    /// Whether a finger (or the mouse) is drawing right now.
+    public var isDrawing: Bool { live != nil }
+
+    /// The buffer pixels changed since the last call, and forgets them.
+    public func takeDamage() -> PixelRect {
+        defer { damage = PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        return damage
+    }
+
+    /// Feeds one input event that happened at `time` (ms).
+    public func handle(_ event: InputEvent, at time: Double) {
+        now = max(now, time)
+        if case let .resize(width, height, scale) = event {
+            resize(width: width, height: height, scale: scale ?? self.scale)
+            return
+        }
+        for gesture in recognizer.handle(event, time: time) {
+            apply(gesture, at: time)
+        }
+    }
+
+    /// Moves the animation clock to `time` (ms): called once per frame by whoever paces frames.
+    public func advance(to time: Double) {
+        now = max(now, time)
+        guard fold.phase == .animating else { return }
+        if fold.advance(to: time) {
+            record("unfold.completed", at: fold.animationEnd ?? time)
+            damage = damage.union(canvas.frame.bounds)
+        }
+    }
+
+    /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
+    public func finishActiveStroke() {
+        if live != nil { endStroke(at: now) }
+    }
+
+    // MARK: - Gestures
+
+    private func apply(_ gesture: Gesture, at time: Double) {
+        switch gesture {
+        case let .strokeBegan(p):
+            guard !fold.isFolded else { return }  // input during the fold does not draw
+            beginStroke(at: p, time: time)
+        case let .strokeMoved(p):
+            extendStroke(to: p)
+        case .strokeEnded:
+            if live != nil { endStroke(at: time) }
+        case .strokeWithdrawn:
+            withdrawStroke(at: time)
+        case .pinchBegan:
+            guard fold.phase == .idle else { return }
+            fold.begin()
+            record("fold.began", at: time)
+        case let .pinchChanged(rawScale):
+            if fold.track(rawScale) { damage = damage.union(canvas.frame.bounds) }
+        case .pinchEnded:
+            guard fold.phase == .tracking else { return }
+            fold.release(at: time)
+            record("fold.ended", at: time)
+        case let .command(command):
+            perform(command)
+        }
+    }
+
+    private func perform(_ command: Command) {
+        switch command {
+        case .undo:
+            guard book.sheet.canUndo else { return }
+            book.sheet.undo()
+            redrawAll()
+        case .redo:
+            guard book.sheet.canRedo else { return }
+            book.sheet.redo()
+            redrawAll()
+        case .toggleFullscreen:
+            onRequest?(.toggleFullscreen)
+        case .quit:
+            finishActiveStroke()
+            onRequest?(.quit)
+        case .save:
+            onRequest?(.save)
+        case .foldStep, .unfoldStep:
+            break  // The tap-fold steps arrive with the layer tree.
+        }
+    }
+
+    // MARK: - Strokes
+
+    private func beginStroke(at p: Point, time: Double) {
+        live = LiveStroke(start: p)
+        record("stroke.began", at: time)
+        if let live { draw(live.stroke, changed: live.stroke.bounds) }
+    }
+
+    private func extendStroke(to p: Point) {
+        guard var stroke = live else { return }
+        let changed = stroke.add(p)
+        live = stroke
+        draw(stroke.stroke, changed: changed)
+    }
+
+    private func endStroke(at time: Double) {
+        guard let stroke = live?.stroke else { return }
+        live = nil
+        book.sheet.append(stroke)
+        damage = damage.union(canvas.bake(stroke))
+        record("stroke.ended", at: time)
+    }
+
+    private func withdrawStroke(at time: Double) {
+        guard live != nil else { return }
+        live = nil
+        damage = damage.union(canvas.clearLive())
+        record("stroke.withdrawn", at: time)
+    }
+
+    private func draw(_ stroke: Stroke, changed: Rect) {
+        damage = damage.union(canvas.drawLive(stroke, changed: changed))
+    }
+
+    private func redrawAll() {
+        damage = damage.union(canvas.rebuild(strokes: book.sheet.strokes))
+        if let live { draw(live.stroke, changed: live.stroke.bounds) }
+    }
+
+    private func resize(width: Int, height: Int, scale: Int) {
+        guard width != self.width || height != self.height || scale != self.scale else { return }
+        self.width = width
+        self.height = height
+        self.scale = scale
+        canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
+        redrawAll()
+    }
+
+    private func record(_ name: String, at time: Double) {
+        timeline.append(TimelineEvent(time: time, name: name))
+    }
+}
+
+/// The stroke under the finger, with its smoother, so each new point reports what it changed.
+struct LiveStroke {
+    private(set) var stroke: Stroke
+    private var smoother: InkSmoother
+
+    init(start: Point) {
+        stroke = Stroke(points: [start])
+        smoother = InkSmoother(start: start)
+    }
+
+    /// Adds a point; returns the logical area whose ink may differ (old tail, new segment, new tail).
+    mutating func add(_ p: Point) -> Rect {
+        let before = smoother.path.last.map { [$0.endPoint] } ?? []
+        let oldTail = smoother.tail?.hullPoints ?? []
+        let segment = smoother.add(p)?.hullPoints ?? []
+        let newTail = smoother.tail?.hullPoints ?? []
+        stroke.points.append(p)
+        let margin = stroke.style.width / 2 + 1
+        return Rect(bounding: before + oldTail + segment + newTail).insetBy(dx: -margin, dy: -margin)
+    }
+}

@@ -1,0 +1,17 @@
+/// Something that happened, for the replay summary and for tests: `stroke.began`, `fold.ended`, …
+public struct TimelineEvent: Hashable, Sendable {
+    public var time: Double
+    public var name: String
+
+    public init(time: Double, name: String) {
+        self.time = time
+        self.name = name
+    }
+}
+
+/// What the session asks of the window around it.
+public enum SessionRequest: Hashable, Sendable {
+    case toggleFullscreen
+    case quit
+    case save
+}

@@ -1,0 +1,211 @@
+import FolioGeometry
+import FolioInput
+
+/// What the recogniser makes of the input: strokes, pinches and commands.
+public enum Gesture: Hashable, Sendable {
+    case strokeBegan(at: Point)
+    case strokeMoved(to: Point)
+    /// The stroke is finished and kept (lift, cancel, or a pinch that began late enough).
+    case strokeEnded
+    /// The stroke was the first finger of a pinch: it leaves no ink and no undo entry.
+    case strokeWithdrawn
+    case pinchBegan
+    /// `scale` is the raw ratio of finger distances (or the touchpad's scale), not yet clamped.
+    case pinchChanged(scale: Double)
+    case pinchEnded(cancelled: Bool)
+    case command(Command)
+}
+
+/// Keyboard commands (SPEC §3, §2.4).
+public enum Command: String, Hashable, Sendable {
+    case undo, redo, toggleFullscreen, quit, save, foldStep, unfoldStep
+}
+
+/// Turns input events into gestures. Touch events take effect at `touch.frame`, so however a
+/// compositor groups fingers into frames, the outcome is the same.
+public struct GestureRecognizer: Sendable {
+    /// A pinch that begins within this long of its first finger's stroke withdraws that stroke.
+    public static let withdrawalWindow: Double = 300
+
+    private enum State: Hashable, Sendable {
+        case idle
+        case drawingTouch(id: Int32, began: Double)
+        case drawingPointer
+        case pinchingTouch(first: Int32, second: Int32, startDistance: Double)
+        case pinchingTouchpad
+        /// After a pinch: fingers still down do nothing until every one has lifted.
+        case waitingForLift
+    }
+
+    private var state = State.idle
+    private var touches: [Int32: Point] = [:]
+    private var pending: [InputEvent] = []
+    private var pointer = Point.zero
+    private var lastScale = 1.0
+    /// The drawing finger's last point sent on, so a frame without motion sends nothing.
+    private var lastDrawn: Point?
+
+    public init() {}
+
+    /// Feeds one event; returns the gestures it completes, in order.
+    public mutating func handle(_ event: InputEvent, time: Double) -> [Gesture] {
+        switch event {
+        case .touchDown, .touchMotion, .touchUp:
+            pending.append(event)
+            return []
+        case .touchFrame:
+            let frame = pending
+            pending.removeAll()
+            return applyTouchFrame(frame, time: time)
+        case .touchCancel:
+            pending.removeAll()
+            touches.removeAll()
+            return cancelTouches()
+        case let .pointerMotion(p):
+            pointer = p
+            return state == .drawingPointer ? [.strokeMoved(to: p)] : []
+        case let .pointerButton(button, pressed):
+            guard button == .left else { return [] }
+            if pressed, state == .idle {
+                guard touches.isEmpty else { return [] }
+                state = .drawingPointer
+                return [.strokeBegan(at: pointer)]
+            }
+            if !pressed, state == .drawingPointer {
+                state = .idle
+                return [.strokeEnded]
+            }
+            return []
+        case .pinchBegin:
+            guard state == .idle || state == .drawingPointer else { return [] }
+            let ended: [Gesture] = state == .drawingPointer ? [.strokeEnded] : []
+            state = .pinchingTouchpad
+            lastScale = 1
+            return ended + [.pinchBegan]
+        case let .pinchUpdate(scale, _, _, _):
+            guard state == .pinchingTouchpad, scale != lastScale else { return [] }
+            lastScale = scale
+            return [.pinchChanged(scale: scale)]
+        case let .pinchEnd(cancelled):
+            guard state == .pinchingTouchpad else { return [] }
+            state = .idle
+            return [.pinchEnded(cancelled: cancelled)]
+        case let .key(chord, pressed):
+            guard pressed, let command = Self.command(for: chord) else { return [] }
+            return [.command(command)]
+        case .resize:
+            return []
+        }
+    }
+
+    /// The command a key chord means, if any.
+    public static func command(for chord: KeyChord) -> Command? {
+        switch (chord.modifiers, chord.key) {
+        case ([.ctrl], "z"): .undo
+        case ([.ctrl, .shift], "z"), ([.ctrl], "y"): .redo
+        case ([], "F11"): .toggleFullscreen
+        case ([.ctrl], "q"): .quit
+        case ([.ctrl], "s"): .save
+        case ([], "bracketright"): .foldStep
+        case ([], "bracketleft"): .unfoldStep
+        default: nil
+        }
+    }
+
+    private mutating func applyTouchFrame(_ frame: [InputEvent], time: Double) -> [Gesture] {
+        var gestures: [Gesture] = []
+        var moved = false
+        for event in frame {
+            switch event {
+            case let .touchDown(id, p):
+                touches[id] = p
+                gestures += touchBegan(id: id, time: time)
+            case let .touchMotion(id, p):
+                guard touches[id] != nil else { continue }  // unknown id: ignored
+                touches[id] = p
+                moved = true
+            case let .touchUp(id):
+                guard touches.removeValue(forKey: id) != nil else { continue }
+                gestures += touchEnded(id: id, drawnUpTo: moved)
+            default:
+                continue
+            }
+        }
+        gestures += frameMotion()
+        return gestures
+    }
+
+    private mutating func touchBegan(id: Int32, time: Double) -> [Gesture] {
+        switch state {
+        case .idle:
+            guard touches.count == 1, let p = touches[id] else { return [] }
+            state = .drawingTouch(id: id, began: time)
+            lastDrawn = p
+            return [.strokeBegan(at: p)]
+        case let .drawingTouch(first, began):
+            guard let a = touches[first], let b = touches[id] else { return [] }
+            // The first finger's motion in this frame belongs to the pinch, not the stroke.
+            let stroke: Gesture = time - began < Self.withdrawalWindow ? .strokeWithdrawn : .strokeEnded
+            state = .pinchingTouch(first: first, second: id, startDistance: max(a.distance(to: b), 1))
+            lastScale = 1
+            return [stroke, .pinchBegan]
+        case .drawingPointer, .pinchingTouch, .pinchingTouchpad, .waitingForLift:
+            return []  // a third finger, or touch during another gesture: ignored
+        }
+    }
+
+    private mutating func touchEnded(id: Int32, drawnUpTo moved: Bool) -> [Gesture] {
+        var gestures: [Gesture] = []
+        switch state {
+        case let .drawingTouch(first, _) where first == id:
+            // A motion earlier in this frame is drawn before the lift.
+            if moved { gestures += frameMotion() }
+            state = .idle
+            gestures.append(.strokeEnded)
+        case let .pinchingTouch(first, second, _) where first == id || second == id:
+            if moved { gestures += frameMotion() }
+            state = touches.isEmpty ? .idle : .waitingForLift
+            gestures.append(.pinchEnded(cancelled: false))
+        case .waitingForLift where touches.isEmpty:
+            state = .idle
+        default:
+            break
+        }
+        return gestures
+    }
+
+    /// The motion a frame leaves: the drawing finger's point, or the pinch's new scale.
+    private mutating func frameMotion() -> [Gesture] {
+        switch state {
+        case let .drawingTouch(id, _):
+            guard let p = touches[id], p != lastDrawn else { return [] }
+            lastDrawn = p
+            return [.strokeMoved(to: p)]
+        case let .pinchingTouch(first, second, startDistance):
+            guard let a = touches[first], let b = touches[second] else { return [] }
+            let scale = a.distance(to: b) / startDistance
+            guard scale != lastScale else { return [] }
+            lastScale = scale
+            return [.pinchChanged(scale: scale)]
+        default:
+            return []
+        }
+    }
+
+    private mutating func cancelTouches() -> [Gesture] {
+        let previous = state
+        switch previous {
+        case .drawingTouch:
+            state = .idle
+            return [.strokeEnded]
+        case .pinchingTouch:
+            state = .idle
+            return [.pinchEnded(cancelled: true)]
+        case .waitingForLift:
+            state = .idle
+            return []
+        case .idle, .drawingPointer, .pinchingTouchpad:
+            return []
+        }
+    }
+}

@@ -1,0 +1,260 @@
+import Foundation
+import FolioGeometry
+
+/// An input trace (`trace-format.md`): JSON Lines of timed input events.
+public struct Trace: Sendable {
+    public var events: [TimedInputEvent]
+
+    public init(events: [TimedInputEvent]) {
+        self.events = events
+    }
+
+    /// The time of the last event, in milliseconds; 0 for an empty trace.
+    public var duration: Double { events.last?.time ?? 0 }
+
+    public static func load(contentsOf url: URL) throws -> Trace {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw TraceError(line: 0, message: "cannot read \(url.path): \(error.localizedDescription)")
+        }
+        guard let text = String(data: data, encoding: .utf8) else {
+            throw TraceError(line: 0, message: "\(url.path) is not UTF-8 text")
+        }
+        return try Trace(parsing: text)
+    }
+
+    /// Parses a trace. A trace with no `touch.frame` at all is read as one frame per touch line.
+    public init(parsing text: String) throws {
+        var events: [TimedInputEvent] = []
+        var hasFrames = false
+        var lastTime = -Double.infinity
+        var lineNumber = 0
+        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
+            if line.isEmpty || line.hasPrefix("#") { continue }
+            let event = try TraceLineParser(line: line, number: lineNumber).parse()
+            if event.time < lastTime {
+                throw TraceError(line: lineNumber, message: "time \(format(event.time)) goes back before \(format(lastTime))")
+            }
+            lastTime = event.time
+            if event.event == .touchFrame { hasFrames = true }
+            events.append(event)
+        }
+        if !hasFrames {
+            events = events.flatMap { event -> [TimedInputEvent] in
+                event.event.isTouch ? [event, TimedInputEvent(time: event.time, event: .touchFrame)] : [event]
+            }
+        }
+        self.events = events
+    }
+
+    /// The trace as JSON Lines, the inverse of `init(parsing:)`.
+    public func serialized() -> String {
+        events.map { TraceLineWriter.line(for: $0) }.joined(separator: "\n") + "\n"
+    }
+}
+
+/// A malformed trace: which line, and what is wrong with it.
+public struct TraceError: Error, CustomStringConvertible, Equatable {
+    public var line: Int
+    public var message: String
+
+    public init(line: Int, message: String) {
+        self.line = line
+        self.message = message
+    }
+
+    public var description: String { line > 0 ? "trace line \(line): \(message)" : message }
+}
+
+extension InputEvent {
+    var isTouch: Bool {
+        switch self {
+        case .touchDown, .touchMotion, .touchUp, .touchCancel: true
+        default: false
+        }
+    }
+}
+
+private func format(_ t: Double) -> String {
+    t == t.rounded() && abs(t) < 1e15 ? String(Int(t)) : String(t)
+}
+
+private struct TraceLineParser {
+    let line: String
+    let number: Int
+
+    func fail(_ message: String) -> TraceError { TraceError(line: number, message: message) }
+
+    func parse() throws -> TimedInputEvent {
+        let value: JSONValue
+        do {
+            value = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+        } catch {
+            throw fail("not valid JSON")
+        }
+        guard case let .object(object) = value else { throw fail("expected a JSON object") }
+        let fields = Fields(object: object, parser: self)
+        let time = try fields.number("t")
+        guard time >= 0 else { throw fail("\"t\" must not be negative") }
+        let kind = try fields.string("kind")
+        let event: InputEvent
+        switch kind {
+        case "touch.down":
+            event = .touchDown(id: try fields.id(), at: Point(x: try fields.number("x"), y: try fields.number("y")))
+        case "touch.motion":
+            event = .touchMotion(id: try fields.id(), to: Point(x: try fields.number("x"), y: try fields.number("y")))
+        case "touch.up":
+            event = .touchUp(id: try fields.id())
+        case "touch.frame":
+            event = .touchFrame
+        case "touch.cancel":
+            event = .touchCancel
+        case "pointer.motion":
+            event = .pointerMotion(to: Point(x: try fields.number("x"), y: try fields.number("y")))
+        case "pointer.button":
+            let name = try fields.string("button")
+            guard let button = PointerButton(rawValue: name) else { throw fail("unknown button \"\(name)\"") }
+            event = .pointerButton(button, pressed: try fields.pressed())
+        case "pinch.begin":
+            let fingers = try fields.number("fingers")
+            guard fingers >= 1, fingers == fingers.rounded(), fingers < 100 else { throw fail("\"fingers\" must be a small positive integer") }
+            event = .pinchBegin(fingers: Int(fingers))
+        case "pinch.update":
+            let scale = try fields.number("scale")
+            guard scale > 0 else { throw fail("\"scale\" must be positive") }
+            event = .pinchUpdate(scale: scale, dx: try fields.number("dx", default: 0),
+                                 dy: try fields.number("dy", default: 0), rotation: try fields.number("rotation", default: 0))
+        case "pinch.end":
+            event = .pinchEnd(cancelled: try fields.bool("cancelled", default: false))
+        case "key":
+            let text = try fields.string("keys")
+            guard let chord = KeyChord(parsing: text) else { throw fail("cannot read keys \"\(text)\"") }
+            event = .key(chord, pressed: try fields.pressed())
+        case "resize":
+            let width = try fields.dimension("width"), height = try fields.dimension("height")
+            let scale = try fields.optionalNumber("scale")
+            if let scale, !(scale >= 1 && scale <= 8 && scale == scale.rounded()) {
+                throw fail("\"scale\" must be an integer from 1 to 8")
+            }
+            event = .resize(width: width, height: height, scale: scale.map { Int($0) })
+        default:
+            throw fail("unknown kind \"\(kind)\"")
+        }
+        return TimedInputEvent(time: time, event: event)
+    }
+}
+
+private struct Fields {
+    let object: [String: JSONValue]
+    let parser: TraceLineParser
+
+    func optionalNumber(_ key: String) throws -> Double? {
+        guard let value = object[key] else { return nil }
+        guard case let .number(double) = value else { throw parser.fail("\"\(key)\" must be a number") }
+        guard double.isFinite else { throw parser.fail("\"\(key)\" must be finite") }
+        return double
+    }
+
+    func number(_ key: String) throws -> Double {
+        guard let value = try optionalNumber(key) else { throw parser.fail("missing \"\(key)\"") }
+        return value
+    }
+
+    func number(_ key: String, default fallback: Double) throws -> Double {
+        try optionalNumber(key) ?? fallback
+    }
+
+    func string(_ key: String) throws -> String {
+        guard let value = object[key] else { throw parser.fail("missing \"\(key)\"") }
+        guard case let .string(string) = value else { throw parser.fail("\"\(key)\" must be a string") }
+        return string
+    }
+
+    func bool(_ key: String, default fallback: Bool) throws -> Bool {
+        guard let value = object[key] else { return fallback }
+        guard case let .bool(bool) = value else { throw parser.fail("\"\(key)\" must be true or false") }
+        return bool
+    }
+
+    func id() throws -> Int32 {
+        let value = try number("id")
+        guard value == value.rounded(), value >= Double(Int32.min), value <= Double(Int32.max) else {
+            throw parser.fail("\"id\" must be a 32-bit integer")
+        }
+        return Int32(value)
+    }
+
+    func dimension(_ key: String) throws -> Int {
+        let value = try number(key)
+        guard value == value.rounded(), value >= 1, value <= 16384 else {
+            throw parser.fail("\"\(key)\" must be an integer from 1 to 16384")
+        }
+        return Int(value)
+    }
+
+    func pressed() throws -> Bool {
+        let state = try string("state")
+        switch state {
+        case "pressed": return true
+        case "released": return false
+        default: throw parser.fail("\"state\" must be \"pressed\" or \"released\", not \"\(state)\"")
+        }
+    }
+}
+
+/// Writes events back as trace lines (used by tests, the demo and bug reports).
+enum TraceLineWriter {
+    static func line(for event: TimedInputEvent) -> String {
+        var fields: [(String, String)] = [("t", number(event.time))]
+        func add(_ key: String, _ value: String) { fields.append((key, value)) }
+        func kind(_ name: String) { add("kind", "\"\(name)\"") }
+        switch event.event {
+        case let .touchDown(id, p): kind("touch.down"); add("id", "\(id)"); add("x", number(p.x)); add("y", number(p.y))
+        case let .touchMotion(id, p): kind("touch.motion"); add("id", "\(id)"); add("x", number(p.x)); add("y", number(p.y))
+        case let .touchUp(id): kind("touch.up"); add("id", "\(id)")
+        case .touchFrame: kind("touch.frame")
+        case .touchCancel: kind("touch.cancel")
+        case let .pointerMotion(p): kind("pointer.motion"); add("x", number(p.x)); add("y", number(p.y))
+        case let .pointerButton(button, pressed):
+            kind("pointer.button"); add("button", "\"\(button.rawValue)\""); add("state", pressed ? "\"pressed\"" : "\"released\"")
+        case let .pinchBegin(fingers): kind("pinch.begin"); add("fingers", "\(fingers)")
+        case let .pinchUpdate(scale, dx, dy, rotation):
+            kind("pinch.update"); add("scale", number(scale)); add("dx", number(dx)); add("dy", number(dy)); add("rotation", number(rotation))
+        case let .pinchEnd(cancelled): kind("pinch.end"); add("cancelled", cancelled ? "true" : "false")
+        case let .key(chord, pressed):
+            kind("key"); add("keys", "\"\(chord.description)\""); add("state", pressed ? "\"pressed\"" : "\"released\"")
+        case let .resize(width, height, scale):
+            kind("resize"); add("width", "\(width)"); add("height", "\(height)")
+            if let scale { add("scale", "\(scale)") }
+        }
+        return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
+    }
+
+    private static func number(_ value: Double) -> String { format(value) }
+}
+
+/// A JSON value that keeps booleans and numbers apart (a `true` is never a coordinate).
+private enum JSONValue: Decodable {
+    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
+
+    init(from decoder: Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if container.decodeNil() {
+            self = .null
+        } else if let bool = try? container.decode(Bool.self) {
+            self = .bool(bool)
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let string = try? container.decode(String.self) {
+            self = .string(string)
+        } else if let array = try? container.decode([JSONValue].self) {
+            self = .array(array)
+        } else {
+            self = .object(try container.decode([String: JSONValue].self))
+        }
+    }
+}

@@ -1,0 +1,1 @@
+/// The layer tree (CALayer semantics) arrives with the fold.

@@ -1,0 +1,75 @@
+import FolioGeometry
+import FolioSketchbook
+
+/// The flat canvas: a "baked" bitmap of finished strokes (the seed's incremental image) and
+/// the frame the screen shows, which is the baked bitmap with the live stroke drawn over it.
+/// Every change reports the buffer pixels it touched, so a frame redraws only its damage.
+public final class CanvasRenderer {
+    /// Logical size in pixels.
+    public let size: Size
+    /// Buffer pixels per logical pixel.
+    public let scale: Double
+    public let baked: Bitmap
+    public let frame: Bitmap
+    public static let paper: UInt32 = 0xFFFF_FFFF
+
+    private let ink = InkRasterizer()
+    /// What the live stroke covered in `frame` when last drawn, in buffer pixels.
+    private var liveDamage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+
+    public init(width: Int, height: Int, scale: Double) {
+        size = Size(width: Double(width), height: Double(height))
+        self.scale = scale
+        let pixelWidth = Int((Double(width) * scale).rounded()), pixelHeight = Int((Double(height) * scale).rounded())
+        baked = Bitmap(width: pixelWidth, height: pixelHeight, color: Self.paper)
+        frame = Bitmap(width: pixelWidth, height: pixelHeight, color: Self.paper)
+    }
+
+    /// Draws every stroke on fresh paper (after undo, redo, a resize or loading a book).
+    @discardableResult
+    public func rebuild(strokes: [Stroke]) -> PixelRect {
+        baked.fill(Self.paper)
+        for stroke in strokes {
+            ink.draw(stroke.path, style: stroke.style, into: baked, scale: scale, clip: pixelBounds(of: stroke))
+        }
+        frame.copy(baked.bounds, from: baked)
+        liveDamage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        return frame.bounds
+    }
+
+    /// Redraws the live stroke where it changed: `changed` is the logical area whose ink differs
+    /// from the last frame (the new segment and the old and new tails). Returns the damage.
+    @discardableResult
+    public func drawLive(_ stroke: Stroke, changed: Rect) -> PixelRect {
+        let damage = PixelRect(covering: changed, scale: scale).intersection(frame.bounds)
+        guard !damage.isEmpty else { return damage }
+        frame.copy(damage, from: baked)
+        ink.draw(stroke.path, style: stroke.style, into: frame, scale: scale, clip: damage)
+        liveDamage = liveDamage.union(damage)
+        return damage
+    }
+
+    /// Withdraws the live stroke: the frame shows the baked canvas again.
+    @discardableResult
+    public func clearLive() -> PixelRect {
+        let damage = liveDamage
+        frame.copy(damage, from: baked)
+        liveDamage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        return damage
+    }
+
+    /// Bakes a finished stroke into the canvas; the frame then shows exactly the baked pixels.
+    @discardableResult
+    public func bake(_ stroke: Stroke) -> PixelRect {
+        let area = pixelBounds(of: stroke)
+        ink.draw(stroke.path, style: stroke.style, into: baked, scale: scale, clip: area)
+        let damage = area.union(liveDamage)
+        frame.copy(damage, from: baked)
+        liveDamage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        return damage
+    }
+
+    private func pixelBounds(of stroke: Stroke) -> PixelRect {
+        PixelRect(covering: stroke.bounds, scale: scale).intersection(baked.bounds)
+    }
+}

@@ -1,0 +1,69 @@
+import FolioGeometry
+
+/// One piece of a stroke's outline path, in logical pixels.
+public enum PathElement: Hashable, Sendable {
+    case move(to: Point)
+    case line(to: Point)
+    case quad(control: Point, to: Point)
+    case curve(control1: Point, control2: Point, to: Point)
+
+    public var endPoint: Point {
+        switch self {
+        case let .move(p), let .line(p), let .quad(_, p), let .curve(_, _, p): p
+        }
+    }
+
+    /// The points whose convex hull holds this element (its end point and controls).
+    public var hullPoints: [Point] {
+        switch self {
+        case let .move(p), let .line(p): [p]
+        case let .quad(c, p): [c, p]
+        case let .curve(c1, c2, p): [c1, c2, p]
+        }
+    }
+}
+
+/// The seed's ink smoothing, exactly: five points and a counter; every fourth new point closes
+/// a cubic Bézier whose end is moved to the midpoint of its neighbours, so joins stay smooth.
+public struct InkSmoother: Sendable {
+    private var pts: [Point]
+    private var ctr = 0
+    /// The finished part of the path: a move to the first point, then whole cubic segments.
+    public private(set) var path: [PathElement]
+
+    public init(start: Point) {
+        pts = Array(repeating: start, count: 5)
+        path = [.move(to: start)]
+    }
+
+    /// Adds an input point; returns the cubic segment it closed, if it closed one.
+    @discardableResult
+    public mutating func add(_ p: Point) -> PathElement? {
+        ctr += 1
+        pts[ctr] = p
+        guard ctr == 4 else { return nil }
+        pts[3] = pts[2].midpoint(pts[4])
+        let segment = PathElement.curve(control1: pts[1], control2: pts[2], to: pts[3])
+        path.append(segment)
+        pts[0] = pts[3]
+        pts[1] = pts[4]
+        ctr = 1
+        return segment
+    }
+
+    /// The points received after the last whole segment, drawn so the stroke reaches the finger:
+    /// a line, quadratic or cubic through them (none when every point is in a segment).
+    public var tail: PathElement? {
+        switch ctr {
+        case 1: .line(to: pts[1])
+        case 2: .quad(control: pts[1], to: pts[2])
+        case 3: .curve(control1: pts[1], control2: pts[2], to: pts[3])
+        default: nil
+        }
+    }
+
+    /// The whole path as it should be drawn now: the segments and the tail.
+    public var fullPath: [PathElement] {
+        if let tail { path + [tail] } else { path }
+    }
+}

@@ -1,0 +1,1 @@
+#include "xdg-shell-server-protocol.h"

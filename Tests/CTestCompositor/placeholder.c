@@ -1,0 +1,1 @@
+#include "CTestCompositor.h"

@@ -1,0 +1,1 @@
+// Test compositor: built on libwayland-server.
