@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import FolioRender
+import FolioReplay
+
+struct BenchCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bench",
+        abstract: "Measure rendering and input latency; figures beside the memory-bandwidth floor of the same run.")
+
+    @Flag(help: "Print {\"results\": [...]} as JSON.")
+    var json = false
+
+    func run() throws {
+        var results: [BenchResult] = []
+        for (w, h) in [(1280, 800), (1920, 1200), (2560, 1600)] {
+            results.append(memcpyFloor(width: w, height: h))
+        }
+        report(results, json: json)
+    }
+}
+
+/// One benchmark figure, named as `folio bench --json` prints it.
+struct BenchResult {
+    var name: String
+    var width: Int
+    var height: Int
+    var scale: Double? = nil
+    var threads: Int? = nil
+    var samples: [Double]
+
+    var json: [String: Any] {
+        let sorted = samples.sorted()
+        var object: [String: Any] = ["name": name, "size": "\(width)x\(height)",
+                                     "p50_ms": percentile(sorted, 0.5), "p99_ms": percentile(sorted, 0.99)]
+        if let scale { object["scale"] = scale }
+        if let threads { object["threads"] = threads }
+        return object
+    }
+}
+
+/// The floor every frame is compared with: copying one whole frame, as pixman copies it.
+func memcpyFloor(width: Int, height: Int, runs: Int = 200) -> BenchResult {
+    let source = Bitmap(width: width, height: height, color: 0xFF33_6699)
+    let target = Bitmap(width: width, height: height)
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        target.copy(target.bounds, from: source)
+        samples.append(elapsedMilliseconds(since: start))
+    }
+    return BenchResult(name: "floor.memcpy", width: width, height: height, samples: samples)
+}
+
+func elapsedMilliseconds(since start: ContinuousClock.Instant) -> Double {
+    let elapsed = ContinuousClock.now - start
+    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+}
+
+func report(_ results: [BenchResult], json: Bool) {
+    if json {
+        let object: [String: Any] = ["results": results.map(\.json)]
+        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+            print(String(decoding: data, as: UTF8.self))
+        }
+    } else {
+        for r in results {
+            let sorted = r.samples.sorted()
+            var label = "\(r.name) \(r.width)x\(r.height)"
+            if let s = r.scale { label += " s=\(s)" }
+            if let t = r.threads { label += " threads=\(t)" }
+            print(label.padding(toLength: 44, withPad: " ", startingAt: 0)
+                  + String(format: "p50 %8.3f ms   p99 %8.3f ms", percentile(sorted, 0.5), percentile(sorted, 0.99)))
+        }
+    }
+}

@@ -1,0 +1,54 @@
+import ArgumentParser
+import Foundation
+import FolioInput
+import FolioRender
+import FolioReplay
+
+struct ReplayCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Play an input trace headlessly and render what the screen would show.")
+
+    @Argument(help: ArgumentHelp("The input trace (JSON Lines, see trace-format.md).", valueName: "trace"))
+    var trace: String
+
+    @Option(help: "Logical window size.")
+    var size: PixelSize
+
+    @Option(help: "Buffer pixels per logical pixel.")
+    var scale: Int = 1
+
+    @Option(help: ArgumentHelp("Folder for final.png (and frames); nothing is written without it.", valueName: "dir"))
+    var out: String?
+
+    @Option(help: ArgumentHelp("Render the screen at this moment of the trace, in ms.", valueName: "ms"))
+    var at: Double?
+
+    @Flag(help: "Also write every frame as frame-NNNNN.png.")
+    var frames = false
+
+    mutating func validate() throws {
+        guard (1...8).contains(scale) else { throw ValidationError("--scale must be an integer from 1 to 8") }
+        if let at, !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in ms, 0 or more") }
+        if frames && out == nil { throw ValidationError("--frames needs --out DIR") }
+    }
+
+    func run() throws {
+        let parsed: Trace
+        do {
+            parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
+        } catch let error as TraceError {
+            throw FolioError("\(trace): \(error)")
+        }
+        if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale, stopTime: at))
+        try replay.run { index, _, frame in
+            if frames, let out {
+                try PNG.write(frame, to: "\(out)/frame-\(String(format: "%05d", index)).png")
+            }
+        }
+        if let out { try PNG.write(replay.session.frame, to: "\(out)/final.png") }
+        let json = try JSONSerialization.data(withJSONObject: replay.summary(), options: [.sortedKeys])
+        print(String(decoding: json, as: UTF8.self))
+    }
+}

@@ -1,0 +1,44 @@
+import ArgumentParser
+import Foundation
+
+/// `folio`: the app in the Wayland session, and the headless commands beside it.
+@main
+struct Folio: ParsableCommand {
+    static let version = "0.1.0"
+
+    static let configuration = CommandConfiguration(
+        commandName: "folio",
+        abstract: "A touch sketchbook for Wayland: draw with one finger, pinch to fold the page like a book.",
+        version: version,
+        subcommands: [RenderCommand.self, ReplayCommand.self, BenchCommand.self]
+    )
+
+    @Flag(help: "Start fullscreen (F11 toggles).")
+    var fullscreen = false
+
+    @Option(help: ArgumentHelp("The sketchbook folder (default: $XDG_DATA_HOME/folio).", valueName: "dir"))
+    var book: String?
+
+    @Flag(help: "Play the built-in demo trace (or --demo-trace) live in the window, in real time, then exit.")
+    var demo = false
+
+    @Argument(help: ArgumentHelp("With --demo: the trace to play instead of the built-in one.", valueName: "trace"))
+    var trace: String?
+
+    mutating func validate() throws {
+        if trace != nil && !demo { throw ValidationError("a trace file is only read with --demo (did you mean `folio replay`?)") }
+    }
+
+    func run() throws {
+        let options = LiveOptions(fullscreen: fullscreen, bookDirectory: book, demo: demo, demoTrace: trace)
+        try LiveApp(options: options).run()
+    }
+}
+
+/// What `folio` (the app) was asked to do.
+struct LiveOptions {
+    var fullscreen: Bool
+    var bookDirectory: String?
+    var demo: Bool
+    var demoTrace: String?
+}
