@@ -41,7 +41,7 @@ let package = Package(
             "FolioGeometry", "FolioInput", "FolioRender", "CWaylandClient", "CWaylandProtocols", "CXKBCommon",
         ]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioInput",
+            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioInput", "FolioSketchbook", "TestCompositor",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
