@@ -277,6 +277,13 @@ final class Server: @unchecked Sendable {
         for surface in surfaces { surface.xdgSurface?.toplevel?.sendConfigure() }
     }
 
+    /// Asks every toplevel to close (the window manager's close button).
+    func closeToplevels() {
+        for surface in surfaces {
+            if let toplevel = surface.xdgSurface?.toplevel { xdg_toplevel_send_close(toplevel.resource) }
+        }
+    }
+
     func pingClients() {
         for surface in surfaces {
             guard let client = surface.xdgSurface?.client else { continue }
@@ -341,9 +348,10 @@ final class Server: @unchecked Sendable {
 
     // MARK: Input to the focused surface
 
-    /// Sends touch events to the focused surface's client; false when no surface is mapped.
-    func sendTouch(_ events: [TouchEvent]) -> Bool {
-        guard let surface = focus else { return false }
+    /// Sends touch events to the focused surface's client; when they were flushed, or nil when
+    /// no surface is mapped.
+    func sendTouch(_ events: [TouchEvent]) -> ContinuousClock.Instant? {
+        guard let surface = focus else { return nil }
         let touches = devices.filter { $0.kind == .touch && $0.client == surface.client }
         for event in events {
             let time = Self.milliseconds()
@@ -365,7 +373,7 @@ final class Server: @unchecked Sendable {
             }
         }
         wl_display_flush_clients(display)
-        return true
+        return .now
     }
 
     /// Sends pointer events to the focused surface's client (enter first); false when no surface is mapped.

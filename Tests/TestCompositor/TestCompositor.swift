@@ -99,11 +99,11 @@ public final class TestCompositor: @unchecked Sendable {
         return value
     }
 
-    /// Sends touch events to the mapped surface's client and flushes them; returns when they left.
+    /// Sends touch events to the mapped surface's client; returns when the loop flushed them.
     @discardableResult
     public func sendTouch(_ events: [TouchEvent]) throws -> ContinuousClock.Instant {
-        guard try onLoop({ $0.sendTouch(events) }) else { throw TestCompositorError("no mapped surface to touch") }
-        return .now
+        guard let sent = try onLoop({ $0.sendTouch(events) }) else { throw TestCompositorError("no mapped surface to touch") }
+        return sent
     }
 
     /// Sends pointer events to the mapped surface's client.
@@ -126,6 +126,11 @@ public final class TestCompositor: @unchecked Sendable {
         var states = [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue]
         if fullscreen { states.append(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) }
         try onLoop { $0.configureToplevels(width: width, height: height, states: states) }
+    }
+
+    /// Asks the client to close its window, as a window manager's close button does.
+    public func close() throws {
+        try onLoop { $0.closeToplevels() }
     }
 
     /// Pings the client and waits for its pong.
