@@ -57,7 +57,7 @@ let package = Package(
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioSketchbook", "FolioGeometry"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioRender"]),
-        .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioRender"]),
+        .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioRender", "FolioGeometry"]),
         .testTarget(name: "CompositorTests", dependencies: ["FolioRender"]),
     ],
     swiftLanguageModes: [.v6]

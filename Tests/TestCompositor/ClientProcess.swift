@@ -31,6 +31,11 @@ public final class ClientProcess: @unchecked Sendable {
         collect(err.fileHandleForReading, isError: true)
     }
 
+    /// Starts `executable` with exactly `environment`, outside any compositor.
+    public static func start(_ executable: String, arguments: [String] = [], environment: [String: String]) throws -> ClientProcess {
+        try ClientProcess(executable: executable, arguments: arguments, environment: environment)
+    }
+
     deinit {
         if process.isRunning {
             kill(process.processIdentifier, SIGKILL)
