@@ -58,7 +58,7 @@ let package = Package(
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioSketchbook", "FolioGeometry"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioRender"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioRender", "FolioGeometry"]),
-        .testTarget(name: "CompositorTests", dependencies: ["FolioRender"]),
+        .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioRender", "FolioGeometry"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -21,10 +21,10 @@ if live_socket; then
 fi
 
 echo "run: no Wayland session (WAYLAND_DISPLAY=${WAYLAND_DISPLAY:-unset}); playing the demo in a private headless Weston"
-session=$(sh "$here/weston-session.sh" start 1600 1000)
+session=$(bash "$here/weston-session.sh" start 1600 1000)
 eval "$session"
 export XDG_RUNTIME_DIR WAYLAND_DISPLAY
-trap 'sh "$here/weston-session.sh" stop "$XDG_RUNTIME_DIR"' EXIT INT TERM
+trap 'bash "$here/weston-session.sh" stop "$XDG_RUNTIME_DIR"' EXIT INT TERM
 
 out=$(pwd)/demo-out
 mkdir -p "$out"
