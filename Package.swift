@@ -53,6 +53,7 @@ let package = Package(
 
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
         .testTarget(name: "FolioInputTests", dependencies: ["FolioInput"]),
+        .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook"]),
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput"]),
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
