@@ -56,7 +56,6 @@ let package = Package(
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook"]),
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput"]),
-        .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioSketchbook", "FolioGeometry"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioRender"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioRender"]),
