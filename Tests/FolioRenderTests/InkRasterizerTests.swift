@@ -49,6 +49,40 @@ private func wanderingStroke(seed: UInt64, count: Int, in size: Size) -> Stroke 
     return Stroke(points: points)
 }
 
+/// The path as a polyline of 64 straight pieces per curve.
+private func finePolyline(_ path: [PathElement]) -> [Point] {
+    var points: [Point] = []
+    var pen = Point.zero
+    for element in path {
+        switch element {
+        case let .move(p): points.append(p)
+        case let .line(p): points.append(p)
+        case let .quad(c, p):
+            for i in 1...64 {
+                let t = Double(i) / 64, mt = 1 - t
+                points.append(pen * (mt * mt) + c * (2 * mt * t) + p * (t * t))
+            }
+        case let .curve(c1, c2, p):
+            for i in 1...64 {
+                let t = Double(i) / 64, mt = 1 - t
+                points.append(pen * (mt * mt * mt) + c1 * (3 * mt * mt * t) + c2 * (3 * mt * t * t) + p * (t * t * t))
+            }
+        }
+        pen = element.endPoint
+    }
+    return points
+}
+
+private func distanceToPolyline(_ p: Point, _ polyline: [Point]) -> Double {
+    guard var best = polyline.first.map({ p.distance(to: $0) }) else { return .infinity }
+    for (a, b) in zip(polyline, polyline.dropFirst()) {
+        let d = b - a, lengthSquared = d.x * d.x + d.y * d.y
+        let t = lengthSquared > 0 ? min(1, max(0, ((p.x - a.x) * d.x + (p.y - a.y) * d.y) / lengthSquared)) : 0
+        best = min(best, p.distance(to: a + d * t))
+    }
+    return best
+}
+
 struct SplitMix {
     private var state: UInt64
     init(seed: UInt64) { state = seed }
@@ -228,6 +262,43 @@ final class InkRasterizerTests: XCTestCase {
                 }
             }
             XCTAssertGreaterThan(solid, Int(2 * Double.pi * 40 * scale * (6 * scale - 2) * 0.9))
+        }
+    }
+
+    func testCoverageMatchesAnIndependentReference() {
+        // The reference: the path as a fine polyline (no pixman, no capsules), and per pixel the
+        // share of 8×8 samples within the ink's radius of it. Its own sampling is coarser than
+        // pixman's, so single pixels may differ by up to an eighth of a pixel's coverage.
+        for (seed, scale) in [(11 as UInt64, 1.0), (12, 2.0), (13, 1.5)] {
+            let stroke = wanderingStroke(seed: seed, count: 9, in: Size(width: 40, height: 40))
+            let bitmap = paper(Int(40 * scale), Int(40 * scale))
+            draw(stroke.path, on: bitmap, scale: scale)
+            let polyline = finePolyline(stroke.path).map { $0 * scale }
+            let radius = stroke.style.width / 2 * scale
+            var worst = 0, total = 0, counted = 0
+            for y in 0..<bitmap.height {
+                for x in 0..<bitmap.width {
+                    let centre = Point(x: Double(x) + 0.5, y: Double(y) + 0.5)
+                    let distance = distanceToPolyline(centre, polyline)
+                    var expected = distance < radius - 0.75 ? 255 : 0
+                    if abs(distance - radius) <= 0.75 {
+                        var inside = 0
+                        for sy in 0..<8 {
+                            for sx in 0..<8 {
+                                let sample = Point(x: Double(x) + (Double(sx) + 0.5) / 8, y: Double(y) + (Double(sy) + 0.5) / 8)
+                                if distanceToPolyline(sample, polyline) <= radius { inside += 1 }
+                            }
+                        }
+                        expected = inside * 255 / 64
+                    }
+                    let actual = coverage(bitmap.pixel(x: x, y: y))
+                    worst = max(worst, abs(expected - actual))
+                    if expected > 0 || actual > 0 { total += abs(expected - actual); counted += 1 }
+                }
+            }
+            let mean = Double(total) / Double(max(counted, 1))
+            XCTAssertLessThanOrEqual(worst, 40, "seed \(seed), scale \(scale)")
+            XCTAssertLessThan(mean, 4, "seed \(seed), scale \(scale)")
         }
     }
 
