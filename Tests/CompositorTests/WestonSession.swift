@@ -130,9 +130,3 @@ func count(in bitmap: Bitmap, _ rect: PixelRect, where predicate: (UInt32) -> Bo
     }
     return n
 }
-
-extension PixelRect {
-    func contains(_ other: PixelRect) -> Bool {
-        other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
-    }
-}

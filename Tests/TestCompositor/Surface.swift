@@ -139,14 +139,6 @@ final class FrameCallback: ResourceObject {
     override func destroyed() { compositor.frameCallbackDestroyed(self) }
 }
 
-extension PixelRect {
-    func intersection(_ other: PixelRect) -> PixelRect {
-        let x0 = Swift.max(x, other.x), y0 = Swift.max(y, other.y)
-        let x1 = Swift.min(maxX, other.maxX), y1 = Swift.min(maxY, other.maxY)
-        return PixelRect(x: x0, y: y0, width: Swift.max(0, x1 - x0), height: Swift.max(0, y1 - y0))
-    }
-}
-
 /// The request tables: allocated once per compositor, at addresses libwayland can keep.
 final class Implementations {
     let compositor = UnsafeMutablePointer<wl_compositor_interface>.allocate(capacity: 1)
