@@ -254,6 +254,40 @@ final class FolioProtocolTests: XCTestCase {
         XCTAssertEqual(folio.compositor.observation.commits.last?.bufferScale, 2)
     }
 
+    func testKeyboardUndoRedoAndQuit() throws {
+        let folio = try FolioUnderTest(capabilities: [.touch, .keyboard])
+        _ = try folio.compositor.wait(for: "a wl_keyboard") { $0.keyboardObjects > 0 ? true : nil }
+        let centre = centreLine(strokePoints)
+        try folio.stroke(strokePoints)
+        try folio.waitForImage("the stroke") { image in centre.allSatisfy { Ink.isInk(image.pixel(x: $0.0, y: $0.1)) } }
+        try folio.compositor.press(KeyCode.z, modifiers: .control)
+        try folio.waitForImage("a white canvas after Ctrl+Z") { $0.count(where: Ink.isPaper) == $0.width * $0.height }
+        try folio.compositor.press(KeyCode.z, modifiers: [.control, .shift])
+        try folio.waitForImage("the stroke again after Ctrl+Shift+Z") { image in
+            centre.allSatisfy { Ink.isInk(image.pixel(x: $0.0, y: $0.1)) }
+        }
+        try folio.compositor.press(KeyCode.q, modifiers: .control)
+        XCTAssertEqual(try folio.client.waitForExit(), 0, folio.client.standardError)
+    }
+
+    func testSixtyHertzDisplayCoalescesTouchFrames() throws {
+        let folio = try FolioUnderTest(pacing: .interval(milliseconds: 16))
+        try folio.settle()
+        let start = folio.compositor.lastCommitIndex
+        let points = line(from: Point(x: 60, y: 240), to: Point(x: 580, y: 240), count: 60)
+        // Sixty touch frames at once, far faster than the display: frames must not queue up.
+        var events: [TouchEvent] = [.down(id: 1, x: points[0].x, y: points[0].y), .frame]
+        for p in points.dropFirst() { events += [.motion(id: 1, x: p.x, y: p.y), .frame] }
+        try folio.compositor.sendTouch(events + [.up(id: 1), .frame])
+        try folio.waitForImage("the whole stroke") { image in
+            self.centreLine(points).allSatisfy { Ink.isInk(image.pixel(x: $0.0, y: $0.1)) }
+        }
+        try folio.settle()
+        let drawn = folio.compositor.observation.commits.dropFirst(start + 1).filter(\.attached).count
+        XCTAssertGreaterThan(drawn, 0)
+        XCTAssertLessThan(drawn, points.count / 2, "touch frames are coalesced into display frames, not queued")
+    }
+
     func testCloseRequestExitsCleanly() throws {
         let folio = try FolioUnderTest()
         try folio.compositor.close()
