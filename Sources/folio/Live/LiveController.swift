@@ -59,7 +59,8 @@ final class LiveController {
         if session.needsFrame {
             guard client.canPresent else { return }  // every buffer busy: the next release draws
             do {
-                try client.present(session.frame, damage: session.takeDamage())
+                let damage = session.renderFrame()
+                try client.present(session.frame, damage: damage)
             } catch {
                 client.fail(error)
             }
