@@ -12,14 +12,14 @@ public final class WaylandClient {
     private let loop: EventLoop
     private var outputs: [Output] = []
     private var seats: [Seat] = []
-    private let clock = SessionClock()
+    private var clock = InputClock()
     private var windowStorage: Window?
 
-    /// An input event and the session-clock time (ms) it was handled at.
+    /// An input event and when it happened, on `monotonicMilliseconds()`'s timeline.
     public var onInput: ((InputEvent, Double) -> Void)?
     /// The window's logical size or buffer scale changed (also sent once at the first configure).
     public var onResize: ((_ width: Int, _ height: Int, _ scale: Int) -> Void)?
-    /// A frame callback: the compositor is ready for the next frame (session-clock time, ms).
+    /// A frame callback: the compositor is ready for the next frame (now, on the same timeline).
     public var onFrame: ((Double) -> Void)?
     /// The compositor took back a buffer: a frame that waited for one can be presented.
     public var onBufferReleased: (() -> Void)?
@@ -55,7 +55,7 @@ public final class WaylandClient {
             outputs.first { $0.proxy == proxy }?.scale
         }
         window.onResize = { [unowned self] width, height, scale in onResize?(width, height, scale) }
-        window.onFrame = { [unowned self] _ in onFrame?(clock.milliseconds) }
+        window.onFrame = { [unowned self] in onFrame?(monotonicMilliseconds()) }
         window.onClose = { [unowned self] in onClose?() }
         window.onBufferReleased = { [unowned self] in onBufferReleased?() }
         windowStorage = window
@@ -73,9 +73,9 @@ public final class WaylandClient {
         return windowStorage
     }
 
-    /// The event's own Wayland timestamp is not used: see `SessionClock`.
-    private func deliver(_ event: InputEvent, time _: UInt32?) {
-        onInput?(event, clock.milliseconds)
+    private func deliver(_ event: InputEvent, time: UInt32?) {
+        let milliseconds = time.map { clock.milliseconds($0) } ?? clock.latest
+        onInput?(event, milliseconds)
     }
 
     /// Logical size and buffer scale of the window now.
