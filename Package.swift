@@ -56,6 +56,7 @@ let package = Package(
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook"]),
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput"]),
+        .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioSketchbook", "FolioGeometry"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioRender"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioRender", "FolioGeometry"]),

@@ -12,14 +12,16 @@ public final class WaylandClient {
     private let loop: EventLoop
     private var outputs: [Output] = []
     private var seats: [Seat] = []
-    private var clock = EventClock()
+    private var clock = InputClock()
     private var windowStorage: Window?
+    /// Made at the first pointer enter, shared by every pointer.
+    private var cursor: Cursor?
 
-    /// An input event and its compositor time (ms).
+    /// An input event and when it happened, on `monotonicMilliseconds()`'s timeline.
     public var onInput: ((InputEvent, Double) -> Void)?
     /// The window's logical size or buffer scale changed (also sent once at the first configure).
     public var onResize: ((_ width: Int, _ height: Int, _ scale: Int) -> Void)?
-    /// A frame callback: the compositor is ready for the next frame (compositor time, ms).
+    /// A frame callback: the compositor is ready for the next frame (now, on the same timeline).
     public var onFrame: ((Double) -> Void)?
     /// The compositor took back a buffer: a frame that waited for one can be presented.
     public var onBufferReleased: (() -> Void)?
@@ -40,7 +42,8 @@ public final class WaylandClient {
         }
         registry.onSeat = { [unowned self] proxy, name, version in
             seats.append(Seat(proxy: proxy, name: name, version: version, pointerGestures: { [unowned self] in registry.pointerGestures },
-                              sink: { [unowned self] event, time in deliver(event, time: time) }))
+                              sink: { [unowned self] event, time in deliver(event, time: time) },
+                              setCursor: { [unowned self] pointer, serial in showCursor(on: pointer, serial: serial) }))
         }
         registry.onRemove = { [unowned self] name in
             if let index = outputs.firstIndex(where: { $0.name == name }) {
@@ -55,7 +58,7 @@ public final class WaylandClient {
             outputs.first { $0.proxy == proxy }?.scale
         }
         window.onResize = { [unowned self] width, height, scale in onResize?(width, height, scale) }
-        window.onFrame = { [unowned self] time in onFrame?(clock.milliseconds(time)) }
+        window.onFrame = { [unowned self] in onFrame?(monotonicMilliseconds()) }
         window.onClose = { [unowned self] in onClose?() }
         window.onBufferReleased = { [unowned self] in onBufferReleased?() }
         windowStorage = window
@@ -64,6 +67,7 @@ public final class WaylandClient {
 
     deinit {
         seats.removeAll()
+        cursor = nil
         windowStorage = nil
         outputs.removeAll()
     }
@@ -71,6 +75,13 @@ public final class WaylandClient {
     private var window: Window {
         guard let windowStorage else { preconditionFailure("the window exists from init to deinit") }
         return windowStorage
+    }
+
+    private func showCursor(on pointer: OpaquePointer, serial: UInt32) {
+        if cursor == nil, let compositor = registry.compositor, let shm = registry.shm {
+            cursor = Cursor(compositor: compositor, shm: shm)
+        }
+        cursor?.show(on: pointer, serial: serial, scale: windowStorage?.scale ?? 1)
     }
 
     private func deliver(_ event: InputEvent, time: UInt32?) {
