@@ -6,14 +6,15 @@ import FolioSketchbook
 ///
 /// A stroke is flattened into line segments and each segment becomes a capsule (a segment with
 /// round ends, which gives the round caps and joins). Their coverage is merged into one mask
-/// (see `InkCoverage`) and the colour is painted through it once, so the stroke is one union.
+/// (see `InkCoverage`) and the colour is painted through it once, so overlaps never darken.
 /// Everything depends only on the path, never on the clip: drawing a stroke through two clips
 /// gives exactly the pixels of drawing it whole.
-public struct InkRasterizer {
+///
+/// A class because it owns scratch buffers that every draw reuses; one renderer, one thread.
+public final class InkRasterizer {
     /// Largest distance between a flattened curve and the true one, in buffer pixels.
     public static let flatteningTolerance = 0.1
 
-    /// Scratch buffers reused by every draw. A rasterizer belongs to one renderer and one thread.
     private let coverage = InkCoverage()
 
     public init() {}

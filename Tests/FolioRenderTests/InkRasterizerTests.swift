@@ -331,6 +331,34 @@ final class InkRasterizerTests: XCTestCase {
         }
     }
 
+    func testLiveFramesDrawnByDamageEqualTheBakedStroke() {
+        // The live app redraws only what each new point changed; lifting the finger bakes the
+        // whole stroke at once. Both must show exactly the same pixels.
+        for scale in [1.0, 2.0] {
+            let stroke = wanderingStroke(seed: 21, count: 80, in: Size(width: 160, height: 120))
+            let live = CanvasRenderer(width: 160, height: 120, scale: scale)
+            var previous: [PathElement] = []
+            for count in 1...stroke.points.count {
+                let partial = Stroke(points: Array(stroke.points.prefix(count)))
+                let path = partial.path
+                // What changed: every element that differs from the last frame's path, old and new.
+                let unchanged = zip(previous, path).prefix { $0 == $1 }.count
+                let changedPoints = (previous.dropFirst(max(unchanged - 1, 0)) + path.dropFirst(max(unchanged - 1, 0)))
+                    .flatMap(\.hullPoints)
+                let margin = partial.style.width / 2 + 1
+                live.drawLive(partial, changed: Rect(bounding: changedPoints).insetBy(dx: -margin, dy: -margin))
+                previous = path
+            }
+            let shown = Bitmap(width: live.frame.width, height: live.frame.height)
+            shown.copy(shown.bounds, from: live.frame)
+            live.bake(stroke)
+            XCTAssertEqual(differences(shown, live.frame), [], "scale \(scale): live frames vs the baked stroke")
+            let rebuilt = CanvasRenderer(width: 160, height: 120, scale: scale)
+            rebuilt.rebuild(strokes: [stroke])
+            XCTAssertEqual(differences(shown, rebuilt.frame), [], "scale \(scale): live frames vs a rebuild")
+        }
+    }
+
     func testOnlyPixelsInsideTheClipChange() {
         let bitmap = paper(100, 40)
         let clip = PixelRect(x: 33, y: 18, width: 20, height: 3)
