@@ -1,7 +1,6 @@
 import CTestCompositor
 import CWaylandServer
 import Foundation
-import FolioGeometry
 
 /// How the test compositor behaves; chosen before it starts.
 public struct TestCompositorOptions: Sendable {
@@ -46,7 +45,7 @@ final class Server: @unchecked Sendable {
     private var waitingCallbacks: [FrameCallback] = []
     private var pointerInside = false
     let keymap = Keymap()
-    var capabilities: SeatCapabilities
+    private(set) var capabilities: SeatCapabilities
     var configureState: (width: Int32, height: Int32, states: [UInt32])
     private var frameTimer: OpaquePointer?
 
