@@ -22,6 +22,8 @@ final class FolioProtocolTests: XCTestCase {
         let toplevel = try folio.compositor.waitForToplevel()
         XCTAssertEqual(toplevel.title, "Folio")
         XCTAssertEqual(toplevel.appID, "io.folio.Folio")
+        XCTAssertGreaterThan(toplevel.minWidth, 0, "a minimum size")
+        XCTAssertGreaterThan(toplevel.minHeight, 0, "a minimum size")
         let first = try XCTUnwrap(folio.compositor.observation.commits.first { $0.buffer != nil })
         XCTAssertEqual(first.width, 640)
         XCTAssertEqual(first.height, 480)
@@ -286,6 +288,27 @@ final class FolioProtocolTests: XCTestCase {
         let drawn = folio.compositor.observation.commits.dropFirst(start + 1).filter(\.attached).count
         XCTAssertGreaterThan(drawn, 0)
         XCTAssertLessThan(drawn, points.count / 2, "touch frames are coalesced into display frames, not queued")
+    }
+
+    func testResizeKeepsTheInkAndFillsTheNewAreaWhite() throws {
+        let folio = try FolioUnderTest()
+        try folio.stroke(strokePoints)
+        let centre = centreLine(strokePoints)
+        try folio.waitForImage("the stroke") { image in centre.allSatisfy { Ink.isInk(image.pixel(x: $0.0, y: $0.1)) } }
+        try folio.compositor.configure(width: 900, height: 700)
+        let resized = try folio.waitForImage("a 900x700 frame with the stroke") { image in
+            image.width == 900 && image.height == 700 && centre.allSatisfy { Ink.isInk(image.pixel(x: $0.0, y: $0.1)) }
+        }
+        XCTAssertEqual(resized.count(in: PixelRect(x: 640, y: 0, width: 260, height: 700), where: { !Ink.isPaper($0) }), 0,
+                       "the new area is white canvas")
+        XCTAssertEqual(folio.compositor.observation.acknowledgedConfigures.count, 2, "both configures acknowledged")
+    }
+
+    func testF11AsksForFullscreen() throws {
+        let folio = try FolioUnderTest(capabilities: [.touch, .keyboard])
+        _ = try folio.compositor.wait(for: "a wl_keyboard") { $0.keyboardObjects > 0 ? true : nil }
+        try folio.compositor.press(KeyCode.f11)
+        _ = try folio.compositor.wait(for: "xdg_toplevel.set_fullscreen") { $0.toplevel?.fullscreenRequested == true ? true : nil }
     }
 
     func testCloseRequestExitsCleanly() throws {
