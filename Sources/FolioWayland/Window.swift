@@ -43,6 +43,9 @@ public final class Window {
     private var committedBufferScale = 1
     private var committedDestination: (width: Int, height: Int)?
 
+    /// Damage of a frame that found no buffer to go into: added to the next one's.
+    private var undelivered = PixelRect(x: 0, y: 0, width: 0, height: 0)
+
     private var pendingSize: (width: Int, height: Int)?
     private var pendingFullscreen = false
 
@@ -205,8 +208,12 @@ public final class Window {
             pool.onRelease = { [unowned self] in onBufferReleased?() }
             self.pool = pool
         }
-        guard let pool, let buffer = pool.acquire() else { return }
-        let changed = damage.intersection(frame.bounds)
+        let changed = damage.union(undelivered).intersection(frame.bounds)
+        guard let pool, let buffer = pool.acquire() else {
+            undelivered = changed
+            return
+        }
+        undelivered = PixelRect(x: 0, y: 0, width: 0, height: 0)
         pool.frameChanged(changed)
         buffer.bitmap.copy(buffer.missing, from: frame)
         buffer.missing = PixelRect(x: 0, y: 0, width: 0, height: 0)
