@@ -45,6 +45,11 @@ final class Seat {
         if version >= 5 { wl_seat_release(proxy) } else { wl_seat_destroy(proxy) }
     }
 
+    /// The seat went away: ends what its devices were doing (a stroke is kept) and lets them go.
+    func unplug() {
+        update(capabilities: 0)
+    }
+
     private func update(capabilities: UInt32) {
         let hasTouch = capabilities & WL_SEAT_CAPABILITY_TOUCH.rawValue != 0
         let hasPointer = capabilities & WL_SEAT_CAPABILITY_POINTER.rawValue != 0

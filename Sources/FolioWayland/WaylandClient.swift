@@ -50,6 +50,7 @@ public final class WaylandClient {
                 let output = outputs.remove(at: index)
                 windowStorage?.outputsChanged(removed: output.proxy)
             }
+            for seat in seats where seat.name == name { seat.unplug() }
             seats.removeAll { $0.name == name }
         }
         try display.roundtrip()

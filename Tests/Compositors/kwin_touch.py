@@ -287,6 +287,7 @@ def main():
     generate_fake_input_bindings(workdir)
     kwin = KWin(workdir)
     client = None
+    injector = None
     failures = []
     try:
         injector = Injector(kwin)
@@ -297,6 +298,9 @@ def main():
         if client.poll() is not None:
             failures.append(f"the client exited early with status {client.returncode}")
     finally:
+        # Disconnect while KWin still runs: libwayland must not tear down a dead connection at exit.
+        if injector is not None:
+            injector.display.disconnect()
         if client is not None and client.poll() is None:
             client.send_signal(signal.SIGTERM)
             try:
