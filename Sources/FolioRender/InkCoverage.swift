@@ -4,16 +4,19 @@ import FolioGeometry
 import Glibc
 #endif
 
-/// The coverage of one stroke inside one region, built from capsules (a segment with round ends).
+/// The coverage of one stroke inside one region, built from convex pieces: one per segment of
+/// the flattened stroke, each ending in a round cap or in a cut along the bisector of a gentle
+/// joint.
 ///
-/// pixman rasterises each capsule, a convex polygon, as a stack of trapezoids into a scratch
-/// a8 image: trapezoids that share an edge split its samples exactly, so a capsule's inside is
-/// fully covered without seams. Capsules are then merged into the mask with `max`, which can
-/// never exceed full coverage and never darkens where consecutive capsules overlap (at every
-/// joint, and wherever a stroke crosses itself). `max` is not the exact union only in edge pixels
-/// that two capsules share (at a joint): those come out at most about 5 % lighter, which no eye
-/// sees. The buffers are reused between strokes and only grow, so drawing allocates nothing in
-/// the steady state.
+/// pixman rasterises each piece as a stack of trapezoids into a scratch a8 image. Trapezoids that
+/// share an edge split its samples exactly, and so do pieces that share a bisector cut: a run of
+/// gently bending pieces adds up to the exact coverage of its ribbon, without seams. Runs are then
+/// merged into the mask with `max`, which never exceeds full coverage and never darkens where
+/// runs overlap (at their round joins, and wherever a stroke crosses or retraces itself). `max` is
+/// short of the exact union only in pixels that two runs cover from different sides: where a
+/// stroke's round join ends meet (a few percent), and where two parts of one stroke touch, which
+/// leaves a faint line between them. The buffers are reused between strokes and only grow, so
+/// drawing allocates nothing in the steady state.
 final class InkCoverage {
     /// Points farther out than this (buffer pixels) are clipped off before they reach pixman's
     /// 16.16 fixed point; the box is fixed, so clipping never depends on the caller's clip.
