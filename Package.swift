@@ -41,7 +41,7 @@ let package = Package(
             "FolioGeometry", "FolioInput", "FolioRender", "CWaylandClient", "CWaylandProtocols", "CXKBCommon",
         ]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioInput", "FolioSketchbook", "TestCompositor",
+            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioInput", "FolioSketchbook", "FolioGeometry", "TestCompositor",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -55,10 +55,12 @@ let package = Package(
         .testTarget(name: "FolioInputTests", dependencies: ["FolioInput"]),
         .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook"]),
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput"]),
+        .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioSketchbook", "FolioGeometry"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioRender"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioRender"]),
         .testTarget(name: "CompositorTests", dependencies: ["FolioRender"]),
+        .testTarget(name: "CLITests", dependencies: ["folio"]),
     ],
     swiftLanguageModes: [.v6]
 )

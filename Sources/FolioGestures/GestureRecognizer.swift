@@ -125,8 +125,11 @@ public struct GestureRecognizer: Sendable {
                 touches[id] = p
                 moved = true
             case let .touchUp(id):
-                guard touches.removeValue(forKey: id) != nil else { continue }
-                gestures += touchEnded(id: id, drawnUpTo: moved)
+                guard touches[id] != nil else { continue }
+                // A motion earlier in this frame is drawn (or pinched) before the lift.
+                if moved { gestures += frameMotion() }
+                touches[id] = nil
+                gestures += touchEnded(id: id)
             default:
                 continue
             }
@@ -154,24 +157,20 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
-    private mutating func touchEnded(id: Int32, drawnUpTo moved: Bool) -> [Gesture] {
-        var gestures: [Gesture] = []
+    private mutating func touchEnded(id: Int32) -> [Gesture] {
         switch state {
         case let .drawingTouch(first, _) where first == id:
-            // A motion earlier in this frame is drawn before the lift.
-            if moved { gestures += frameMotion() }
             state = .idle
-            gestures.append(.strokeEnded)
+            return [.strokeEnded]
         case let .pinchingTouch(first, second, _) where first == id || second == id:
-            if moved { gestures += frameMotion() }
             state = touches.isEmpty ? .idle : .waitingForLift
-            gestures.append(.pinchEnded(cancelled: false))
+            return [.pinchEnded(cancelled: false)]
         case .waitingForLift where touches.isEmpty:
             state = .idle
+            return []
         default:
-            break
+            return []
         }
-        return gestures
     }
 
     /// The motion a frame leaves: the drawing finger's point, or the pinch's new scale.
