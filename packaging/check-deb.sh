@@ -82,7 +82,9 @@ in_root dpkg -i "/tmp/folio-check/$(basename "$deb")" || echo "(dpkg -i stopped 
 step "apt-get -f install"
 in_root apt-get update -qq
 in_root apt-get -f install -y -qq -o Dpkg::Use-Pty=0
-in_root dpkg-query -W -f='${Package} ${Version}: ${Status}\n' folio | tee /dev/stderr | grep -q ' install ok installed$'
+status=$(in_root dpkg-query -W -f='${Package} ${Version}: ${Status}' folio)
+echo "$status"
+case "$status" in *" install ok installed") ;; *) echo "deb-check: folio is not installed" >&2; exit 1;; esac
 
 step "folio in the clean root, as user nobody"
 chroot --userspec=nobody:nogroup "$chroot_dir" /usr/bin/env -i PATH=/usr/bin:/bin HOME=/nonexistent \
