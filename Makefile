@@ -66,4 +66,4 @@ deb: deps
 	SWIFT="$(SWIFT)" sh packaging/build-deb.sh
 
 deb-check: deb
-	sh packaging/check-deb.sh
+	$(SUDO) sh packaging/check-deb.sh
