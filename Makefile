@@ -57,7 +57,7 @@ clean:
 # `make deb-check` runs lintian and the metadata validators on it and installs it into a clean
 # Debian 12 root (made with mmdebstrap, cached under /var/cache/folio-deb-root) to run it there.
 DEB_PACKAGING_PACKAGES := debhelper dpkg-dev git xz-utils librsvg2-bin lintian desktop-file-utils appstream \
-                          mmdebstrap
+                          mmdebstrap piuparts
 
 .PHONY: deb deb-check
 

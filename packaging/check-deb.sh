@@ -1,7 +1,8 @@
 #!/bin/sh
-# `make deb-check`: checks the package that `make deb` built — lintian on the whole upload, the
-# desktop entry, AppStream metainfo and icons as shipped — then installs it into a clean Debian 12
-# root with dpkg -i and apt-get -f install, and runs its smoke test there as an ordinary user.
+# `make deb-check`: checks the package that `make deb` built — lintian on the whole upload; the
+# desktop entry, AppStream metainfo and icons as shipped; piuparts (install and purge) in a clean
+# Debian 12 root; then dpkg -i and apt-get -f install in another copy of that root, and the smoke
+# test run there as an ordinary user (last, as it is the only step that needs folio's features).
 # The clean root is made once with mmdebstrap and cached as a tarball (FOLIO_DEB_ROOT_CACHE,
 # default /var/cache/folio-deb-root); it is made again when missing or older than a week.
 set -eu
@@ -13,7 +14,7 @@ arch=$(dpkg --print-architecture)
 deb="$out/folio_${version}_$arch.deb"
 changes="$out/folio_${version}_$arch.changes"
 cache=${FOLIO_DEB_ROOT_CACHE:-/var/cache/folio-deb-root}
-rootfs_tar="$cache/bookworm-minbase.tar"
+rootfs_tar="$cache/bookworm-minbase.tar.gz"
 
 [ -f "$deb" ] && [ -f "$changes" ] || { echo "deb-check: no $deb: run make deb first" >&2; exit 1; }
 
@@ -57,14 +58,28 @@ step "a clean Debian 12 root"
 mkdir -p "$cache"
 if [ -z "$(find "$rootfs_tar" -mtime -7 2>/dev/null)" ]; then
     echo "making $rootfs_tar with mmdebstrap"
-    mmdebstrap --variant=minbase --mode=root --format=tar --skip=cleanup/apt/lists bookworm "$rootfs_tar.new" \
+    mmdebstrap --variant=minbase --mode=root --aptopt='Acquire::Retries "3"' --skip=cleanup/apt/lists bookworm "$cache/new.tar.gz" \
         "deb http://deb.debian.org/debian bookworm main" \
         "deb http://deb.debian.org/debian bookworm-updates main" \
         "deb http://deb.debian.org/debian-security bookworm-security main"
-    mv "$rootfs_tar.new" "$rootfs_tar"
+    mv "$cache/new.tar.gz" "$rootfs_tar"
 else
     echo "reusing $rootfs_tar"
 fi
+
+step "piuparts: install and purge in the clean root"
+# piuparts installs the package with its dependencies, purges it, and fails on files left behind or
+# changed; there is no earlier version in the archive to upgrade from.
+if piuparts --distribution=bookworm --mirror=http://deb.debian.org/debian --basetgz="$rootfs_tar" \
+        --no-upgrade-test "$deb" >"$out/piuparts.log" 2>&1; then
+    grep -E 'PASS:' "$out/piuparts.log"
+else
+    tail -n 40 "$out/piuparts.log" >&2
+    echo "deb-check: piuparts failed; the whole log is $out/piuparts.log" >&2
+    exit 1
+fi
+
+step "dpkg -i and apt-get -f install in a clean root"
 chroot_dir=$(mktemp -d "$cache/root.XXXXXX")
 tar -xf "$rootfs_tar" -C "$chroot_dir"
 cp /etc/resolv.conf "$chroot_dir/etc/resolv.conf"
@@ -78,13 +93,13 @@ in_root() {
         DEBIAN_FRONTEND=noninteractive "$@"
 }
 
-step "dpkg -i $(basename "$deb") in the clean root"
+echo "dpkg -i $(basename "$deb")"
 # A clean root lacks the libraries folio needs, so dpkg leaves it unconfigured for apt to finish.
 in_root dpkg -i "/tmp/folio-check/$(basename "$deb")" || echo "(dpkg -i stopped at missing dependencies)"
 
-step "apt-get -f install"
-in_root apt-get update -qq
-in_root apt-get -f install -y -qq -o Dpkg::Use-Pty=0
+echo "apt-get -f install"
+in_root apt-get update -qq -o Acquire::Retries=3
+in_root apt-get -f install -y -qq -o Acquire::Retries=3 -o Dpkg::Use-Pty=0
 status=$(in_root dpkg-query -W -f='${Package} ${Version}: ${Status}' folio)
 echo "$status"
 case "$status" in *" install ok installed") ;; *) echo "deb-check: folio is not installed" >&2; exit 1;; esac
