@@ -1,1 +1,201 @@
-/// The layer tree (CALayer semantics) arrives with the fold.
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import FolioGeometry
+
+/// A colour with straight (not premultiplied) components in 0…1.
+public struct LayerColor: Hashable, Sendable {
+    public var red, green, blue, alpha: Double
+    public init(red: Double, green: Double, blue: Double, alpha: Double = 1) {
+        (self.red, self.green, self.blue, self.alpha) = (red, green, blue, alpha)
+    }
+    public static let black = LayerColor(red: 0, green: 0, blue: 0)
+    public static let white = LayerColor(red: 1, green: 1, blue: 1)
+}
+
+/// The outlines the fold needs for masks and shadow paths: a rectangle whose chosen corners are
+/// rounded (the seed's `UIBezierPath bezierPathWithRoundedRect:byRoundingCorners:cornerRadii:`).
+public struct LayerPath: Hashable, Sendable {
+    public struct Corners: OptionSet, Hashable, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        public static let topLeft = Corners(rawValue: 1)
+        public static let topRight = Corners(rawValue: 2)
+        public static let bottomRight = Corners(rawValue: 4)
+        public static let bottomLeft = Corners(rawValue: 8)
+        public static let all: Corners = [.topLeft, .topRight, .bottomRight, .bottomLeft]
+    }
+
+    public var rect: Rect
+    public var radius: Double
+    public var roundedCorners: Corners
+
+    public init(roundedRect rect: Rect, radius: Double, corners: Corners = .all) {
+        self.rect = rect
+        self.radius = max(0, min(radius, rect.width / 2, rect.height / 2))
+        roundedCorners = corners
+    }
+
+    public init(rect: Rect) {
+        self.init(roundedRect: rect, radius: 0, corners: [])
+    }
+
+    public func offsetBy(dx: Double, dy: Double) -> LayerPath {
+        var p = self
+        p.rect.origin = p.rect.origin + Point(x: dx, y: dy)
+        return p
+    }
+
+    /// Coverage-free inside test (points on the edge count as inside).
+    public func contains(_ p: Point) -> Bool {
+        guard p.x >= rect.minX, p.x <= rect.maxX, p.y >= rect.minY, p.y <= rect.maxY else { return false }
+        guard let (centre, _) = cornerCircle(near: p) else { return true }
+        return p.distance(to: centre) <= radius
+    }
+
+    /// The centre of the rounded corner whose square holds `p`, if any, and which corner.
+    public func cornerCircle(near p: Point) -> (Point, Corners)? {
+        guard radius > 0 else { return nil }
+        let left = p.x < rect.minX + radius, right = p.x > rect.maxX - radius
+        let top = p.y < rect.minY + radius, bottom = p.y > rect.maxY - radius
+        let corner: Corners? = top && left ? .topLeft : top && right ? .topRight
+            : bottom && right ? .bottomRight : bottom && left ? .bottomLeft : nil
+        guard let corner, roundedCorners.contains(corner) else { return nil }
+        let cx = corner == .topLeft || corner == .bottomLeft ? rect.minX + radius : rect.maxX - radius
+        let cy = corner == .topLeft || corner == .topRight ? rect.minY + radius : rect.maxY - radius
+        return (Point(x: cx, y: cy), corner)
+    }
+
+    /// The outline as a polygon (each rounded corner split into `segments` pieces), clockwise from the top left.
+    public func polygon(segmentsPerCorner segments: Int = 8) -> [Point] {
+        let r = rect, k = radius
+        var points: [Point] = []
+        func corner(_ c: Corners, square: Point, centre: Point, start: Double) {
+            guard roundedCorners.contains(c), k > 0 else {
+                points.append(square)
+                return
+            }
+            for i in 0...segments {
+                let a = start + Double(i) / Double(segments) * (Double.pi / 2)
+                points.append(Point(x: centre.x + k * cos(a), y: centre.y + k * sin(a)))
+            }
+        }
+        corner(.topLeft, square: Point(x: r.minX, y: r.minY), centre: Point(x: r.minX + k, y: r.minY + k), start: .pi)
+        corner(.topRight, square: Point(x: r.maxX, y: r.minY), centre: Point(x: r.maxX - k, y: r.minY + k), start: 1.5 * .pi)
+        corner(.bottomRight, square: Point(x: r.maxX, y: r.maxY), centre: Point(x: r.maxX - k, y: r.maxY - k), start: 0)
+        corner(.bottomLeft, square: Point(x: r.minX, y: r.maxY), centre: Point(x: r.minX + k, y: r.maxY - k), start: 0.5 * .pi)
+        return points
+    }
+}
+
+/// A Core Animation–style layer: geometry (bounds, anchor, position, transforms, zPosition),
+/// contents through a contents rectangle, a path mask, a shadow, and a tree of sublayers.
+/// Changing `transform` or `opacity` animates implicitly, the way a standalone CALayer does,
+/// when the tree has a `Transaction` and its actions are enabled; renderers read the
+/// presentation values (`presentationTransform(at:)`), the model keeps the target.
+public final class Layer {
+    /// The layer's own coordinate space: its origin and size.
+    public var bounds: Rect
+    /// Normalised point in `bounds` that `position` places and transforms turn about.
+    public var anchorPoint = Point(x: 0.5, y: 0.5)
+    /// Where the anchor sits in the superlayer's coordinates.
+    public var position = Point.zero
+    public var zPosition = 0.0
+    public var transform = Transform3D.identity {
+        didSet { implicitlyAnimate(.transform(from: oldValue)) }
+    }
+    /// Applied to the sublayers, about this layer's anchor (a shared vanishing point).
+    public var sublayerTransform = Transform3D.identity
+    /// An image for a renderer (the fold: the canvas bitmap); opaque to the model.
+    public var contents: AnyObject?
+    /// The normalised part of `contents` shown, stretched over `bounds`.
+    public var contentsRect = Rect(x: 0, y: 0, width: 1, height: 1)
+    /// Only what lies inside this path (in the layer's coordinates) is drawn.
+    public var mask: LayerPath?
+    public var shadowPath: LayerPath?
+    public var shadowColor = LayerColor.black
+    public var shadowOpacity = 0.0
+    /// Apple's "blur radius"; renderers treat it as a Gaussian σ in logical pixels.
+    public var shadowRadius = 3.0
+    /// In the layer's own coordinates.
+    public var shadowOffset = Point(x: 0, y: -3)
+    /// Whether the back of the layer is drawn when it faces away from the viewer.
+    public var isDoubleSided = true
+    public var opacity = 1.0 {
+        didSet { implicitlyAnimate(.opacity(from: oldValue)) }
+    }
+    public var backgroundColor: LayerColor?
+    public var borderWidth = 0.0
+    public var borderColor = LayerColor.black
+    public var isHidden = false
+
+    /// The transactions that decide whether changes animate; set on the root, found by sublayers.
+    public var transaction: Transaction?
+    var transformAnimation: PropertyAnimation<Transform3D>?
+    var opacityAnimation: PropertyAnimation<Double>?
+
+    public private(set) var sublayers: [Layer] = []
+    public private(set) weak var superlayer: Layer?
+
+    public init(bounds: Rect = Rect(x: 0, y: 0, width: 0, height: 0)) {
+        self.bounds = bounds
+    }
+
+    public func addSublayer(_ layer: Layer) {
+        layer.removeFromSuperlayer()
+        layer.superlayer = self
+        sublayers.append(layer)
+    }
+
+    public func removeFromSuperlayer() {
+        guard let parent = superlayer else { return }
+        parent.sublayers.removeAll { $0 === self }
+        superlayer = nil
+    }
+
+    /// The anchor in the layer's own coordinates.
+    public var anchorInBounds: Point {
+        Point(x: bounds.minX + anchorPoint.x * bounds.width, y: bounds.minY + anchorPoint.y * bounds.height)
+    }
+
+    /// CA's derived frame: the bounding box of the transformed bounds in the superlayer
+    /// (origin = position − anchorPoint × size when the transform is the identity).
+    public var frame: Rect {
+        guard let quad = transformToSuperlayer.project(bounds) else { return .null }
+        return quad.boundingBox
+    }
+
+    /// Maps points from this layer's coordinates to its superlayer's (before the superlayer's
+    /// `sublayerTransform`, which belongs to the superlayer).
+    public var transformToSuperlayer: Transform3D {
+        let anchor = anchorInBounds
+        var m = Transform3D.translation(-anchor.x, -anchor.y, 0).concatenating(transform)
+            .concatenating(.translation(position.x, position.y, zPosition))
+        if let parent = superlayer, !parent.sublayerTransform.isIdentity {
+            let a = parent.anchorInBounds
+            m = m.concatenating(.translation(-a.x, -a.y, 0)).concatenating(parent.sublayerTransform)
+                .concatenating(.translation(a.x, a.y, 0))
+        }
+        return m
+    }
+
+    /// Maps this layer's coordinates to the root layer's (the screen, for the root at the origin).
+    /// Without flattening: the chain is one projective transform, as CATransformLayer keeps it.
+    public var transformToRoot: Transform3D {
+        var m = Transform3D.identity
+        var layer: Layer? = self
+        while let current = layer, let parent = current.superlayer {
+            m = m.concatenating(current.transformToSuperlayer)
+            layer = parent
+        }
+        return m
+    }
+
+    /// The layer's bounds on screen, or nil if part of them falls behind the viewer.
+    public var screenQuad: Quad? { transformToRoot.project(bounds) }
+
+    /// Whether the viewer sees the layer's back.
+    public var facesAway: Bool { transformToRoot.normal.z < 0 }
+}

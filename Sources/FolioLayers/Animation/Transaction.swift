@@ -102,12 +102,17 @@ public final class Transaction {
     }
 
     /// Moves the clock to `time` (ms) and runs the completions that are due, earliest first.
+    /// While a completion runs, `now` reads the moment its animations finished.
     public func advance(to time: Double) {
-        now = max(now, time)
         flush()
-        let due = pending.filter { $0.time <= now }.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
-        pending.removeAll { $0.time <= now }
-        for completion in due { completion.block() }
+        let target = max(now, time)
+        let due = pending.filter { $0.time <= target }.sorted { ($0.time, $0.order) < ($1.time, $1.order) }
+        pending.removeAll { $0.time <= target }
+        for completion in due {
+            now = max(now, completion.time)
+            completion.block()
+        }
+        now = target
     }
 
     /// Whether a completion is still waiting for its animations.

@@ -1,0 +1,159 @@
+import FolioGeometry
+import FolioLayers
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// The pages' soft shadows, made per frame at low resolution: each projected shadow path is
+/// rasterised into a coarse grid (one cell per `cell` buffer pixels), blurred there by three box
+/// passes (≈ a Gaussian of σ = the shadow radius), and kept as darkening factors that the renderer
+/// scales up bilinearly only where backdrop or the left page shows. Full-resolution blurs of
+/// σ ≈ 100 px would cost seconds per frame.
+final class ShadowMap {
+    /// Buffer pixels per grid cell.
+    let cell: Int
+    /// Grid cells kept outside the frame on every side (shadows of off-screen page parts).
+    let margin: Int
+    let gridWidth: Int
+    let gridHeight: Int
+    private let coverage: [UnsafeMutablePointer<Float>]
+    private let scratch: UnsafeMutablePointer<Float>
+    /// Darkening of the backdrop (both shadows) and of the left page (the right page's shadow),
+    /// 0…256, stored column by column (`x * gridHeight + y`) for the per-column sampler.
+    let backdropDarkening: UnsafeMutablePointer<UInt16>
+    let leftPageDarkening: UnsafeMutablePointer<UInt16>
+    /// Whether the right page's shadow reaches anything at all (it can be skipped if not).
+    private(set) var leftPageShaded = false
+    private let boxWidth: Int
+
+    /// A grid for a `pixelWidth`×`pixelHeight` frame whose shadows blur with σ = `sigma` buffer pixels.
+    init(pixelWidth: Int, pixelHeight: Int, sigma: Double) {
+        cell = max(1, Int((sigma / 6).rounded()))
+        let sigmaCells = sigma / Double(cell)
+        margin = Int((3 * sigmaCells).rounded(.up)) + 1
+        gridWidth = (pixelWidth + cell - 1) / cell + 2 * margin + 1
+        gridHeight = (pixelHeight + cell - 1) / cell + 2 * margin + 1
+        let count = gridWidth * gridHeight
+        coverage = (0..<2).map { _ in
+            let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
+            p.initialize(repeating: 0, count: count)
+            return p
+        }
+        scratch = .allocate(capacity: max(gridWidth, gridHeight) + 1)
+        backdropDarkening = .allocate(capacity: count)
+        backdropDarkening.initialize(repeating: 0, count: count)
+        leftPageDarkening = .allocate(capacity: count)
+        leftPageDarkening.initialize(repeating: 0, count: count)
+        // Three box passes of width w give σ² = 3(w² − 1)/12.
+        var w = Int((4 * sigmaCells * sigmaCells + 1).squareRoot().rounded())
+        if w % 2 == 0 { w += 1 }
+        boxWidth = max(1, w)
+    }
+
+    deinit {
+        coverage.forEach { $0.deallocate() }
+        scratch.deallocate()
+        backdropDarkening.deallocate()
+        leftPageDarkening.deallocate()
+    }
+
+    /// Recomputes the shadows of `pages` (left, right) for a frame at `scale` buffer pixels per logical pixel.
+    func update(pages: [FoldPageGeometry], scale: Double) {
+        let count = gridWidth * gridHeight
+        for (index, page) in pages.enumerated() where index < 2 {
+            let grid = coverage[index]
+            grid.update(repeating: 0, count: count)
+            if page.shadowOpacity > 0 {
+                rasterise(page, scale: scale, into: grid)
+                blur(grid)
+            }
+        }
+        let opacity = pages.map { Float($0.shadowOpacity) }
+        var anyRight = false
+        for i in 0..<count {
+            let dl = coverage[0][i] * opacity[0], dr = coverage[1][i] * opacity[1]
+            let both = 1 - (1 - dl) * (1 - dr)
+            backdropDarkening[i] = UInt16(min(256, max(0, (both * 256).rounded())))
+            let right = UInt16(min(256, max(0, (dr * 256).rounded())))
+            leftPageDarkening[i] = right
+            anyRight = anyRight || right != 0
+        }
+        leftPageShaded = anyRight
+    }
+
+    /// Fills the grid with the page's projected, offset shadow path; cells are stored column-major.
+    private func rasterise(_ page: FoldPageGeometry, scale: Double, into grid: UnsafeMutablePointer<Float>) {
+        guard let path = page.shadowPath else { return }
+        let m = page.transform
+        let c = Double(cell), subsamples = 4
+        let r = path.radius
+        for gx in 0..<gridWidth {
+            let column = grid + gx * gridHeight
+            for k in 0..<subsamples {
+                let screenX = (Double(gx - margin) + (Double(k) + 0.5) / Double(subsamples)) * c / scale
+                let den = screenX * m.m14 - m.m11
+                guard abs(den) > 1e-12 else { continue }
+                let x = (m.m41 - screenX * m.m44) / den
+                let w = x * m.m14 + m.m44
+                guard w > 0, x >= path.rect.minX, x <= path.rect.maxX else { continue }
+                // The rounded corners shorten the path's columns near its rounded sides.
+                var inset = 0.0
+                let leftRounded = path.roundedCorners.contains(.topLeft), rightRounded = path.roundedCorners.contains(.topRight)
+                if leftRounded && x < path.rect.minX + r {
+                    let d = path.rect.minX + r - x
+                    inset = r - (r * r - d * d).squareRoot()
+                } else if rightRounded && x > path.rect.maxX - r {
+                    let d = x - (path.rect.maxX - r)
+                    inset = r - (r * r - d * d).squareRoot()
+                }
+                let top = path.rect.minY + inset, bottom = path.rect.maxY - inset
+                let yTop = (x * m.m12 + top * m.m22 + m.m42) / w * scale / c + Double(margin)
+                let yBottom = (x * m.m12 + bottom * m.m22 + m.m42) / w * scale / c + Double(margin)
+                let lo = max(0, min(yTop, yBottom)), hi = min(Double(gridHeight), max(yTop, yBottom))
+                guard hi > lo else { continue }
+                let weight = Float(1) / Float(subsamples)
+                var gy = Int(lo)
+                while Double(gy) < hi {
+                    let share = min(hi, Double(gy + 1)) - max(lo, Double(gy))
+                    column[gy] += weight * Float(share)
+                    gy += 1
+                }
+            }
+        }
+    }
+
+    /// Three box passes along each axis (running sums; zero outside the grid).
+    private func blur(_ grid: UnsafeMutablePointer<Float>) {
+        let half = boxWidth / 2
+        let k = 1 / Float(boxWidth)
+        func pass(start: UnsafeMutablePointer<Float>, count: Int, step: Int) {
+            for i in 0..<count { scratch[i] = start[i * step] }
+            var sum: Float = 0
+            for i in 0..<min(half, count) { sum += scratch[i] }
+            for i in 0..<count {
+                if i + half < count { sum += scratch[i + half] }
+                start[i * step] = sum * k
+                if i - half >= 0 { sum -= scratch[i - half] }
+            }
+        }
+        for _ in 0..<3 {
+            for x in 0..<gridWidth { pass(start: grid + x * gridHeight, count: gridHeight, step: 1) }
+            for y in 0..<gridHeight { pass(start: grid + y, count: gridWidth, step: gridHeight) }
+        }
+    }
+}
+
+/// What the renderer needs of one page layer for a frame, read from the scene.
+struct FoldPageGeometry {
+    /// Layer coordinates (logical) to screen (logical): the whole chain, perspective included.
+    var transform: Transform3D
+    var bounds: Rect
+    var contentsRect: Rect
+    /// The shadow path in layer coordinates, already moved by the shadow offset.
+    var shadowPath: LayerPath?
+    var shadowOpacity: Double
+    var facesAway: Bool
+    /// 0…256: the colour factor of the page's lighting.
+    var shade: UInt64
+    var spineOnRight: Bool
+}
