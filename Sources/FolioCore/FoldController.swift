@@ -54,11 +54,19 @@ public final class FoldController {
         scene.pages[0].shadowLayer.presentationTransform(at: transaction.now)
     }
 
-    /// A new window size: a new scene (only ever while idle; a fold in progress keeps its size).
+    /// A new window size: a new scene whose pages keep the transforms they were given.
     func resize(width: Double, height: Double) {
-        guard phase == .idle else { return }
+        let transforms = scene.pages.map(\.shadowLayer.transform)
         scene = FoldScene(width: width, height: height)
         scene.root.transaction = transaction
+        transaction.perform(disableActions: true) {
+            for (page, transform) in zip(scene.pages, transforms) { page.shadowLayer.transform = transform }
+        }
+    }
+
+    /// Both pages' transforms on screen now, left then right.
+    public var pageTransforms: [Transform3D] {
+        scene.pages.map { $0.shadowLayer.presentationTransform(at: transaction.now) }
     }
 
     /// Moves the clock; runs the unfold's completion when it is due.

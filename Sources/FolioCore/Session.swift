@@ -22,6 +22,9 @@ public final class Session {
     private var recognizer = GestureRecognizer()
     private var canvas: CanvasRenderer
     private var live: LiveStroke?
+    /// Made on the first fold and kept (they are large): the renderer and the frame it draws.
+    private var foldRendererStorage: FoldRenderer?
+    private var foldFrameStorage: Bitmap?
     /// Whether the fold follows a pinch now (not keyboard steps).
     private var pinching = false
     private var damage = PixelRect(x: 0, y: 0, width: 0, height: 0)
@@ -41,13 +44,27 @@ public final class Session {
         }
     }
 
-    /// The frame the screen should show; `takeDamage()` says which pixels changed.
-    public var frame: Bitmap { canvas.frame }
+    /// How fold frames are dressed (backdrop, shadows, render threads).
+    public var foldOptions = FoldRenderOptions()
+
+    /// The frame the screen shows, as of the last `renderFrame()`.
+    public var frame: Bitmap { fold.isFolded ? foldFrame() : canvas.frame }
     public var pixelWidth: Int { canvas.frame.width }
     public var pixelHeight: Int { canvas.frame.height }
 
-    /// Whether a new frame would differ from the last one taken.
+    /// Whether a new frame would differ from the last one rendered.
     public var needsFrame: Bool { !damage.isEmpty }
+
+    /// Brings `frame` up to date and returns the buffer pixels that changed since the last call.
+    /// Stroke work happens as input arrives; fold frames are drawn here, once per frame, from
+    /// the newest state, so pinch updates never queue behind each other.
+    public func renderFrame() -> PixelRect {
+        defer { damage = PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        if fold.isFolded, !damage.isEmpty {
+            foldRenderer().render(pageTransforms: fold.pageTransforms, into: foldFrame(), options: foldOptions)
+        }
+        return damage
+    }
 
     /// Whether the animation clock must keep ticking (frames wanted even without input).
     public var isAnimating: Bool { fold.isAnimating }
@@ -55,11 +72,6 @@ public final class Session {
     /// Whether a finger (or the mouse) is drawing right now.
     public var isDrawing: Bool { live != nil }
 
-    /// The buffer pixels changed since the last call, and forgets them.
-    public func takeDamage() -> PixelRect {
-        defer { damage = PixelRect(x: 0, y: 0, width: 0, height: 0) }
-        return damage
-    }
 
     /// Feeds one input event that happened at `time` (ms).
     public func handle(_ event: InputEvent, at time: Double) {
@@ -101,6 +113,7 @@ public final class Session {
             withdrawStroke(at: time)
         case .pinchBegan:
             guard fold.phase == .idle else { return }  // a pinch during the unfold is ignored
+            foldRenderer().prepare(canvas: canvas.baked)
             fold.begin(contents: canvas.baked)
             pinching = true
             damage = damage.union(canvas.frame.bounds)
@@ -137,6 +150,7 @@ public final class Session {
             onRequest?(.save)
         case .foldStep:
             guard !pinching, !isDrawing, fold.phase != .animating else { return }
+            if fold.phase == .idle { foldRenderer().prepare(canvas: canvas.baked) }
             fold.foldStep(contents: canvas.baked)
             damage = damage.union(canvas.frame.bounds)
         case .unfoldStep:
@@ -193,6 +207,23 @@ public final class Session {
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
         fold.resize(width: Double(width), height: Double(height))
         redrawAll()
+    }
+
+    private func foldRenderer() -> FoldRenderer {
+        if let renderer = foldRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight {
+            return renderer
+        }
+        let renderer = FoldRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: Double(scale))
+        if fold.isFolded { renderer.prepare(canvas: canvas.baked) }
+        foldRendererStorage = renderer
+        return renderer
+    }
+
+    private func foldFrame() -> Bitmap {
+        if let bitmap = foldFrameStorage, bitmap.width == pixelWidth, bitmap.height == pixelHeight { return bitmap }
+        let bitmap = Bitmap(width: pixelWidth, height: pixelHeight)
+        foldFrameStorage = bitmap
+        return bitmap
     }
 
     private func record(_ name: String, at time: Double) {

@@ -27,23 +27,3 @@ func owner<T: AnyObject>(_ data: UnsafeMutableRawPointer?, as type: T.Type = T.s
     guard let data else { return nil }
     return Unmanaged<T>.fromOpaque(data).takeUnretainedValue()
 }
-
-/// Turns the 32-bit millisecond timestamps of Wayland events (and frame callbacks) into an
-/// ever-growing Double, surviving the wrap every 49.7 days. Input and frame callbacks share
-/// one clock, so the session sees one timeline.
-struct EventClock {
-    private var last: UInt32?
-    private var epochs: Double = 0
-
-    mutating func milliseconds(_ time: UInt32) -> Double {
-        if let last, time < last, last - time > UInt32.max / 2 { epochs += 1 }
-        last = time
-        return epochs * 4_294_967_296 + Double(time)
-    }
-
-    /// The latest time seen (for events that carry none, like wl_touch.frame).
-    var latest: Double {
-        guard let last else { return 0 }
-        return epochs * 4_294_967_296 + Double(last)
-    }
-}

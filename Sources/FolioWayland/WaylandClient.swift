@@ -12,14 +12,14 @@ public final class WaylandClient {
     private let loop: EventLoop
     private var outputs: [Output] = []
     private var seats: [Seat] = []
-    private var clock = EventClock()
+    private var clock = InputClock()
     private var windowStorage: Window?
 
-    /// An input event and its compositor time (ms).
+    /// An input event and when it happened, on `monotonicMilliseconds()`'s timeline.
     public var onInput: ((InputEvent, Double) -> Void)?
     /// The window's logical size or buffer scale changed (also sent once at the first configure).
     public var onResize: ((_ width: Int, _ height: Int, _ scale: Int) -> Void)?
-    /// A frame callback: the compositor is ready for the next frame (compositor time, ms).
+    /// A frame callback: the compositor is ready for the next frame (now, on the same timeline).
     public var onFrame: ((Double) -> Void)?
     /// The compositor took back a buffer: a frame that waited for one can be presented.
     public var onBufferReleased: (() -> Void)?
@@ -55,7 +55,7 @@ public final class WaylandClient {
             outputs.first { $0.proxy == proxy }?.scale
         }
         window.onResize = { [unowned self] width, height, scale in onResize?(width, height, scale) }
-        window.onFrame = { [unowned self] time in onFrame?(clock.milliseconds(time)) }
+        window.onFrame = { [unowned self] in onFrame?(monotonicMilliseconds()) }
         window.onClose = { [unowned self] in onClose?() }
         window.onBufferReleased = { [unowned self] in onBufferReleased?() }
         windowStorage = window

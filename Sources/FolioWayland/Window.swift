@@ -23,8 +23,8 @@ public final class Window {
 
     /// The size or scale changed (logical width, height, buffer scale).
     var onResize: ((Int, Int, Int) -> Void)?
-    /// A frame callback fired (compositor time, ms).
-    var onFrame: ((UInt32) -> Void)?
+    /// A frame callback fired. (Its timestamp is ignored: its base is the compositor's own.)
+    var onFrame: (() -> Void)?
     var onClose: (() -> Void)?
     /// A buffer came back, so a frame that found all of them busy can be drawn now.
     var onBufferReleased: (() -> Void)?
@@ -129,11 +129,11 @@ public final class Window {
         xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, userData(self))
         self.toplevelListener = toplevelListener
 
-        callbackListener = HeapListener(wl_callback_listener(done: { data, callback, time in
+        callbackListener = HeapListener(wl_callback_listener(done: { data, callback, _ in
             if let callback { wl_callback_destroy(callback) }
             guard let window: Window = owner(data) else { return }
             window.isFrameInFlight = false
-            window.onFrame?(time)
+            window.onFrame?()
         }))
 
         if let fractionalScale {

@@ -96,7 +96,7 @@ final class ReplayTests: XCTestCase {
 
     func testStrokeFramesDamageOnlyAroundTheStroke() throws {
         let session = Session(width: 800, height: 600)
-        _ = session.takeDamage()
+        _ = session.renderFrame()
         session.handle(.touchDown(id: 1, at: Point(x: 100, y: 100)), at: 0)
         session.handle(.touchFrame, at: 0)
         var x = 100.0
@@ -104,7 +104,7 @@ final class ReplayTests: XCTestCase {
             x += 7
             session.handle(.touchMotion(id: 1, to: Point(x: x, y: 100 + Double(i % 3))), at: Double(i) * 16)
             session.handle(.touchFrame, at: Double(i) * 16)
-            let damage = session.takeDamage()
+            let damage = session.renderFrame()
             XCTAssertFalse(damage.isEmpty)
             XCTAssertLessThanOrEqual(damage.height, 20, "frame \(i): \(damage)")
             XCTAssertLessThanOrEqual(damage.width, 50, "frame \(i): \(damage)")

@@ -28,6 +28,8 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Also write every frame as frame-NNNNN.png.")
     var frames = false
 
+    @OptionGroup var look: FoldLookOptions
+
     @Option(help: ArgumentHelp("Apply the trace to this sketchbook and save it, as the live app does.", valueName: "dir"))
     var book: String?
 
@@ -49,6 +51,7 @@ struct ReplayCommand: ParsableCommand {
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
         let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale, stopTime: at),
                             book: store?.1 ?? Sketchbook())
+        replay.session.foldOptions = look.renderOptions
         try replay.run { index, _, frame in
             if frames, let out {
                 try PNG.write(frame, to: "\(out)/frame-\(String(format: "%05d", index)).png")

@@ -59,7 +59,8 @@ final class LiveController {
         if session.needsFrame {
             guard client.canPresent else { return }  // every buffer busy: the next release draws
             do {
-                try client.present(session.frame, damage: session.takeDamage())
+                let damage = session.renderFrame()
+                try client.present(session.frame, damage: damage)
             } catch {
                 client.fail(error)
             }
@@ -77,8 +78,10 @@ final class LiveController {
     func compositorLost(_ error: WaylandError) -> String {
         session.finishActiveStroke()
         let count = session.book.sheet.strokes.count
-        return "\(error); the compositor is gone, so Folio stops. The stroke in progress was finished and kept with the others "
-            + "(\(count) stroke\(count == 1 ? "" : "s") in memory), but this version cannot save them to disk yet"
+        let cause: String
+        if case let .connectionLost(reason) = error { cause = "the compositor closed the connection (\(reason))" } else { cause = "\(error)" }
+        return "\(cause); the stroke in progress was finished and kept with the others: \(count) stroke\(count == 1 ? "" : "s"), "
+            + "in memory only, as this version cannot save to disk yet"
     }
 
     // MARK: - For the demo player
