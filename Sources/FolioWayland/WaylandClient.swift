@@ -14,6 +14,8 @@ public final class WaylandClient {
     private var seats: [Seat] = []
     private var clock = InputClock()
     private var windowStorage: Window?
+    /// Made at the first pointer enter, shared by every pointer.
+    private var cursor: Cursor?
 
     /// An input event and when it happened, on `monotonicMilliseconds()`'s timeline.
     public var onInput: ((InputEvent, Double) -> Void)?
@@ -40,13 +42,15 @@ public final class WaylandClient {
         }
         registry.onSeat = { [unowned self] proxy, name, version in
             seats.append(Seat(proxy: proxy, name: name, version: version, pointerGestures: { [unowned self] in registry.pointerGestures },
-                              sink: { [unowned self] event, time in deliver(event, time: time) }))
+                              sink: { [unowned self] event, time in deliver(event, time: time) },
+                              setCursor: { [unowned self] pointer, serial in showCursor(on: pointer, serial: serial) }))
         }
         registry.onRemove = { [unowned self] name in
             if let index = outputs.firstIndex(where: { $0.name == name }) {
                 let output = outputs.remove(at: index)
                 windowStorage?.outputsChanged(removed: output.proxy)
             }
+            for seat in seats where seat.name == name { seat.unplug() }
             seats.removeAll { $0.name == name }
         }
         try display.roundtrip()
@@ -64,6 +68,7 @@ public final class WaylandClient {
 
     deinit {
         seats.removeAll()
+        cursor = nil
         windowStorage = nil
         outputs.removeAll()
     }
@@ -71,6 +76,13 @@ public final class WaylandClient {
     private var window: Window {
         guard let windowStorage else { preconditionFailure("the window exists from init to deinit") }
         return windowStorage
+    }
+
+    private func showCursor(on pointer: OpaquePointer, serial: UInt32) {
+        if cursor == nil, let compositor = registry.compositor, let shm = registry.shm {
+            cursor = Cursor(compositor: compositor, shm: shm)
+        }
+        cursor?.show(on: pointer, serial: serial, scale: windowStorage?.scale ?? 1)
     }
 
     private func deliver(_ event: InputEvent, time: UInt32?) {

@@ -110,7 +110,10 @@ final class LiveController {
 
     var isIdle: Bool { !session.isAnimating && !session.needsFrame && !client.isFrameInFlight }
 
+    /// A trace event, handed over as real input would be. A trace's `resize` lines are skipped:
+    /// in a window, the compositor decides the size.
     func play(_ event: InputEvent, at time: Double) {
+        if case .resize = event { return }
         session.handle(event, at: time)
     }
 
