@@ -73,7 +73,7 @@ enum LatencyBenchmarks {
                 commit.attached && commit.damage.contains { $0.intersection(point) == point }
             }
         }
-        return milliseconds(commit.receivedAt - sent)
+        return (commit.receivedAt - sent).milliseconds
     }
 
     /// Process spawned -> its first committed buffer (1920x1200), over 10 launches.
@@ -89,15 +89,11 @@ enum LatencyBenchmarks {
             let client = try compositor.launch(executable, environment: ["XDG_DATA_HOME": dataHome])
             defer { client.terminate() }
             let commit = try compositor.waitForCommit(after: -1, timeout: .seconds(20))
-            samples.append(milliseconds(commit.receivedAt - start))
+            samples.append((commit.receivedAt - start).milliseconds)
             try compositor.close()
             try client.waitForExit(timeout: .seconds(10))
         }
         return BenchResult(name: "startup.first_frame", width: Int(width), height: Int(height), samples: samples)
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
     private static func temporaryDirectory() throws -> String {
