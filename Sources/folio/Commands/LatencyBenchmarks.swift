@@ -1,5 +1,6 @@
 import Foundation
 import FolioGeometry
+import FolioReplay
 import TestCompositor
 
 /// Input-to-buffer latency through a real Wayland connection: the in-process test compositor
