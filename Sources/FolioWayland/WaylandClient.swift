@@ -27,6 +27,8 @@ public final class WaylandClient {
     public var onBufferReleased: (() -> Void)?
     /// The user closed the window.
     public var onClose: (() -> Void)?
+    /// The process was asked to end (SIGINT, SIGTERM, SIGHUP).
+    public var onQuit: (() -> Void)?
     /// The timer armed with `armTimer(after:)` expired.
     public var onTimer: (() -> Void)?
 
@@ -64,6 +66,7 @@ public final class WaylandClient {
         window.onBufferReleased = { [unowned self] in onBufferReleased?() }
         windowStorage = window
         loop.onTimer = { [unowned self] in onTimer?() }
+        loop.onQuitSignal = { [unowned self] _ in onQuit?() }
     }
 
     deinit {

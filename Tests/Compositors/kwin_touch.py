@@ -275,6 +275,21 @@ def scenario_fold(kwin, injector, client, out, failures):
         failures.append(f"the pinch left stray ink at y={centre_y}, x in {stray[:5]}")
 
 
+def check_saved_on_sigterm(client, folio, book, failures):
+    """SIGTERM ends the app cleanly, and the one stroke drawn (not the pinch) is in the book."""
+    client.send_signal(signal.SIGTERM)
+    try:
+        status = client.wait(10)
+    except subprocess.TimeoutExpired:
+        failures.append("the client ignored SIGTERM for 10 s")
+        return
+    if status != 0:
+        failures.append(f"after SIGTERM the client exited with status {status}")
+    info = subprocess.run([folio, "info", "--book", book], capture_output=True, text=True)
+    if info.returncode != 0 or '"strokes":1' not in info.stdout.replace(" ", ""):
+        failures.append(f"the book after SIGTERM is not one stroke: {info.stdout.strip()} {info.stderr.strip()}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--client", required=True, help="the folio binary")
@@ -292,11 +307,15 @@ def main():
     try:
         injector = Injector(kwin)
         client_log = open(os.path.join(args.out, "client.log"), "w")
-        client = subprocess.Popen([args.client, "--fullscreen"], stdout=client_log, stderr=subprocess.STDOUT,
-                                  env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket))
+        # A book of its own: a test never touches the sketchbook of whoever runs it.
+        book = os.path.join(workdir, "book")
+        client = subprocess.Popen([args.client, "--fullscreen", "--book", book], stdout=client_log,
+                                  stderr=subprocess.STDOUT, env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket))
         scenario_fold(kwin, injector, client, args.out, failures)
         if client.poll() is not None:
             failures.append(f"the client exited early with status {client.returncode}")
+        else:
+            check_saved_on_sigterm(client, args.client, book, failures)
     finally:
         # Disconnect while KWin still runs: libwayland must not tear down a dead connection at exit.
         if injector is not None:

@@ -43,6 +43,7 @@ final class LiveController {
         }
         client.onBufferReleased = { [unowned self] in drawIfReady() }
         client.onClose = { [unowned self] in quit() }
+        client.onQuit = { [unowned self] in quit() }
         client.onTimer = { [unowned self] in demo?.timerFired(player: self) }
         session.onRequest = { [unowned self] request in
             switch request {
