@@ -127,6 +127,8 @@ public struct Observation: Sendable {
     public var touchObjects = 0
     public var pointerObjects = 0
     public var keyboardObjects = 0
+    /// Touchpad pinch objects (zwp_pointer_gesture_pinch_v1) the client holds now.
+    public var pinchGestureObjects = 0
     /// Distinct wl_buffers ever attached, and how many still exist.
     public var buffersSeen = 0
     public var buffersAlive = 0

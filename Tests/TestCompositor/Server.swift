@@ -39,6 +39,7 @@ final class Server: @unchecked Sendable {
     private var focus: Surface?
     private var seats: [SeatBinding] = []
     private var devices: [InputDevice] = []
+    private var pinchGestures: [PinchGesture] = []
     private var outputs: [OutputBinding] = []
     private var buffers: [Resource: Int] = [:]
     private var bufferCount = 0
@@ -186,6 +187,11 @@ final class Server: @unchecked Sendable {
             ("wl_output", 4, { client, data, version, id in
                 guard let data, let resource = makeResource(client, "wl_output", version: Int32(version), id: id) else { return }
                 Unmanaged<Server>.fromOpaque(data).takeUnretainedValue().outputBound(resource)
+            }),
+            ("zwp_pointer_gestures_v1", 3, { client, data, version, id in
+                guard let data, let resource = makeResource(client, "zwp_pointer_gestures_v1", version: Int32(version), id: id) else { return }
+                let server = Unmanaged<Server>.fromOpaque(data).takeUnretainedValue()
+                InertObject(resource: resource, compositor: server).install(server.implementations.pointerGestures)
             }),
         ]
         for (name, version, bind) in globals {
@@ -346,15 +352,29 @@ final class Server: @unchecked Sendable {
 
     func outputUnbound(_ output: OutputBinding) { outputs.removeAll { $0 === output } }
 
+    func pinchGestureCreated(_ resource: Resource) {
+        let gesture = PinchGesture(resource: resource, compositor: self)
+        gesture.install(implementations.pinchGesture)
+        pinchGestures.append(gesture)
+        let count = pinchGestures.count
+        record { $0.pinchGestureObjects = count }
+    }
+
+    func pinchGestureReleased(_ gesture: PinchGesture) {
+        pinchGestures.removeAll { $0 === gesture }
+        let count = pinchGestures.count
+        record { $0.pinchGestureObjects = count }
+    }
+
     // MARK: Input to the focused surface
 
-    /// Sends touch events to the focused surface's client; when they were flushed, or nil when
-    /// no surface is mapped.
-    func sendTouch(_ events: [TouchEvent]) -> ContinuousClock.Instant? {
+    /// Sends touch events (stamped `stamp`, or now) to the focused surface's client; when they
+    /// were flushed, or nil when no surface is mapped.
+    func sendTouch(_ events: [TouchEvent], stamp: UInt32?) -> ContinuousClock.Instant? {
         guard let surface = focus else { return nil }
         let touches = devices.filter { $0.kind == .touch && $0.client == surface.client }
         for event in events {
-            let time = Self.milliseconds()
+            let time = stamp ?? Self.milliseconds()
             switch event {
             case .down(let id, let x, let y):
                 let serial = nextSerial()
@@ -403,6 +423,31 @@ final class Server: @unchecked Sendable {
                 for pointer in pointers { wl_pointer_send_leave(pointer.resource, serial, surface.resource) }
             case .frame:
                 for pointer in pointers where pointer.version >= 5 { wl_pointer_send_frame(pointer.resource) }
+            }
+        }
+        wl_display_flush_clients(display)
+        return true
+    }
+
+    /// Sends touchpad pinch events to the client of the surface the pointer is over; false when
+    /// the pointer is not over a mapped surface (send a pointer motion first).
+    func sendPinch(_ events: [PinchGestureEvent]) -> Bool {
+        guard let surface = focus, pointerInside else { return false }
+        let gestures = pinchGestures.filter { $0.client == surface.client }
+        for event in events {
+            let time = Self.milliseconds()
+            switch event {
+            case .begin(let fingers):
+                let serial = nextSerial()
+                for gesture in gestures { zwp_pointer_gesture_pinch_v1_send_begin(gesture.resource, serial, time, surface.resource, fingers) }
+            case .update(let dx, let dy, let scale, let rotation):
+                for gesture in gestures {
+                    zwp_pointer_gesture_pinch_v1_send_update(gesture.resource, time, wl_fixed_from_double(dx), wl_fixed_from_double(dy),
+                                                             wl_fixed_from_double(scale), wl_fixed_from_double(rotation))
+                }
+            case .end(let cancelled):
+                let serial = nextSerial()
+                for gesture in gestures { zwp_pointer_gesture_pinch_v1_send_end(gesture.resource, serial, time, cancelled ? 1 : 0) }
             }
         }
         wl_display_flush_clients(display)

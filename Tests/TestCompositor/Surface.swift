@@ -190,6 +190,7 @@ final class Implementations {
             destroy: destroyRequest, add: { _, _, _, _, _, _ in }, subtract: { _, _, _, _, _, _ in }))
         xdgInit()
         seatInit()
+        pointerGesturesInit()
     }
 
     deinit {
@@ -198,9 +199,10 @@ final class Implementations {
         region.deallocate()
         xdgDeinit()
         seatDeinit()
+        pointerGesturesDeinit()
     }
 
-    // Filled by the XdgShell and Seat files.
+    // Filled by the XdgShell, Seat and PointerGestures files.
     let wmBase = UnsafeMutablePointer<xdg_wm_base_interface>.allocate(capacity: 1)
     let positioner = UnsafeMutablePointer<xdg_positioner_interface>.allocate(capacity: 1)
     let xdgSurface = UnsafeMutablePointer<xdg_surface_interface>.allocate(capacity: 1)
@@ -210,4 +212,8 @@ final class Implementations {
     let keyboard = UnsafeMutablePointer<wl_keyboard_interface>.allocate(capacity: 1)
     let touch = UnsafeMutablePointer<wl_touch_interface>.allocate(capacity: 1)
     let output = UnsafeMutablePointer<wl_output_interface>.allocate(capacity: 1)
+    let pointerGestures = UnsafeMutablePointer<zwp_pointer_gestures_v1_interface>.allocate(capacity: 1)
+    let swipeGesture = UnsafeMutablePointer<zwp_pointer_gesture_swipe_v1_interface>.allocate(capacity: 1)
+    let pinchGesture = UnsafeMutablePointer<zwp_pointer_gesture_pinch_v1_interface>.allocate(capacity: 1)
+    let holdGesture = UnsafeMutablePointer<zwp_pointer_gesture_hold_v1_interface>.allocate(capacity: 1)
 }

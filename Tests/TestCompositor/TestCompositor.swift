@@ -7,8 +7,8 @@ import Glibc
 
 /// A real Wayland compositor on libwayland-server, for tests and benchmarks: a private socket in
 /// a private XDG_RUNTIME_DIR; wl_compositor, wl_shm, xdg_wm_base, a wl_seat whose capabilities
-/// change on demand, and a wl_output. Its event loop runs on its own thread; every method here
-/// is synchronous and waits with a timeout.
+/// change on demand, a wl_output, and pointer-gestures (touchpad pinch). Its event loop runs on
+/// its own thread; every method here is synchronous and waits with a timeout.
 public final class TestCompositor: @unchecked Sendable {
     public let options: TestCompositorOptions
     /// The private XDG_RUNTIME_DIR holding the socket.
@@ -100,15 +100,25 @@ public final class TestCompositor: @unchecked Sendable {
     }
 
     /// Sends touch events to the mapped surface's client; returns when the loop flushed them.
+    /// The events carry `stamp` as their time (ms, see `inputTimestamp`), or the moment they are sent:
+    /// a test that cares how far apart two events were (the 300 ms pinch rule) stamps them itself.
     @discardableResult
-    public func sendTouch(_ events: [TouchEvent]) throws -> ContinuousClock.Instant {
-        guard let sent = try onLoop({ $0.sendTouch(events) }) else { throw TestCompositorError("no mapped surface to touch") }
+    public func sendTouch(_ events: [TouchEvent], stamp: UInt32? = nil) throws -> ContinuousClock.Instant {
+        guard let sent = try onLoop({ $0.sendTouch(events, stamp: stamp) }) else { throw TestCompositorError("no mapped surface to touch") }
         return sent
     }
+
+    /// Now on the clock input events are stamped with (CLOCK_MONOTONIC in ms, wrapping at 2^32).
+    public static var inputTimestamp: UInt32 { Server.milliseconds() }
 
     /// Sends pointer events to the mapped surface's client.
     public func sendPointer(_ events: [PointerEvent]) throws {
         guard try onLoop({ $0.sendPointer(events) }) else { throw TestCompositorError("no mapped surface for the pointer") }
+    }
+
+    /// Sends touchpad pinch events (pointer-gestures) to the surface under the pointer.
+    public func sendPinch(_ events: [PinchGestureEvent]) throws {
+        guard try onLoop({ $0.sendPinch(events) }) else { throw TestCompositorError("the pointer is over no mapped surface") }
     }
 
     /// Presses and releases a key (an evdev code, see `KeyCode`) with `modifiers` held.

@@ -13,7 +13,7 @@ final class FolioUnderTest {
 
     init(width: Int32 = 640, height: Int32 = 480, capabilities: SeatCapabilities = [.touch, .pointer],
          outputScale: Int32 = 1, pacing: FramePacing = .immediate, captureBuffers: Bool = false,
-         waitForTouch: Bool = true) throws {
+         waitForTouch: Bool = true, arguments: [String] = []) throws {
         var options = TestCompositorOptions()
         options.configureWidth = width
         options.configureHeight = height
@@ -23,7 +23,7 @@ final class FolioUnderTest {
         options.captureBuffers = captureBuffers
         compositor = try TestCompositor(options: options)
         dataHome = try Self.temporaryDirectory()
-        client = try compositor.launch(try ClientProcess.folioExecutable(), environment: ["XDG_DATA_HOME": dataHome])
+        client = try compositor.launch(try ClientProcess.folioExecutable(), arguments: arguments, environment: ["XDG_DATA_HOME": dataHome])
         let needsTouch = waitForTouch && capabilities.contains(.touch)
         _ = try waitWhileRunning("folio's window\(needsTouch ? " and its wl_touch" : "")") { observation in
             observation.toplevel?.mapped == true && (!needsTouch || observation.touchObjects > 0) ? true : nil
