@@ -9,14 +9,15 @@ enum LatencyBenchmarks {
     static let width: Int32 = 1920
     static let height: Int32 = 1200
 
-    /// `stroke.segment` and `startup.first_frame`; on failure, a line on stderr and no figures
-    /// (so the other benchmarks still print).
+    /// `stroke.segment`, `pinch.frame` and `startup.first_frame`; on failure, a line on stderr and
+    /// no figures (so the other benchmarks still print).
     static func run() -> [BenchResult] {
         do {
             let executable = try ClientProcess.folioExecutable()
             let dataHome = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: dataHome) }
-            return [try strokeSegment(executable, dataHome: dataHome), try firstFrame(executable, dataHome: dataHome)]
+            return [try strokeSegment(executable, dataHome: dataHome), try pinchFrame(executable, dataHome: dataHome),
+                    try firstFrame(executable, dataHome: dataHome)]
         } catch {
             FileHandle.standardError.write(Data("folio bench: latency benchmarks skipped: \(error)\n".utf8))
             return []
@@ -75,6 +76,53 @@ enum LatencyBenchmarks {
             }
         }
         return (commit.receivedAt - sent).milliseconds
+    }
+
+    /// Touch frame of a pinch update sent (and flushed) by the compositor -> the commit carrying the
+    /// fold frame it asked for, at 1920x1200, over `updates` updates; frame callbacks answered at
+    /// once, so the figure is the client's own cost (input handling, the fold render, the commit)
+    /// rather than a wait for a display clock. The fingers land 800 px apart, then sweep between 780
+    /// and 400 px apart (scale 0.975…0.5, never clamped), so every update changes the fold.
+    static func pinchFrame(_ executable: String, dataHome: String, updates: Int = 1200) throws -> BenchResult {
+        var options = TestCompositorOptions()
+        options.configureWidth = width
+        options.configureHeight = height
+        options.capabilities = [.touch]
+        let compositor = try TestCompositor(options: options)
+        defer { compositor.stop() }
+        let client = try compositor.launch(executable, environment: ["XDG_DATA_HOME": dataHome])
+        defer { client.terminate() }
+        try compositor.waitForToplevel()
+        _ = try compositor.wait(for: "the client's wl_touch") { $0.touchObjects > 0 ? true : nil }
+
+        let y = Double(height) / 2, centre = Double(width) / 2
+        let start = 800.0, sweep = 400.0...780.0, step = 4.0
+        let begin = compositor.lastCommitIndex
+        try compositor.sendTouch([.down(id: 1, x: centre - start / 2, y: y), .down(id: 2, x: centre + start / 2, y: y), .frame])
+        _ = try foldCommit(compositor, after: begin)  // the first fold frame also prepares the pages: not timed
+        var samples: [Double] = []
+        var distance = start, direction = -1.0
+        while samples.count < updates {
+            if !sweep.contains(distance + direction * step) && sweep.contains(distance) { direction = -direction }
+            distance += direction * step
+            let last = compositor.lastCommitIndex
+            let sent = try compositor.sendTouch([.motion(id: 1, x: centre - distance / 2, y: y),
+                                                 .motion(id: 2, x: centre + distance / 2, y: y), .frame])
+            samples.append((try foldCommit(compositor, after: last).receivedAt - sent).milliseconds)
+        }
+        try compositor.sendTouch([.up(id: 1), .up(id: 2), .frame])
+        return BenchResult(name: "pinch.frame", width: Int(width), height: Int(height), samples: samples)
+    }
+
+    /// The first commit after commit number `index` that attaches a buffer; it must redraw the whole
+    /// frame, as fold frames do (anything else means the client did not fold).
+    private static func foldCommit(_ compositor: TestCompositor, after index: Int) throws -> CommitRecord {
+        let commit = try compositor.waitForCommit(after: index, timeout: .seconds(5))
+        let frame = PixelRect(x: 0, y: 0, width: Int(width), height: Int(height))
+        guard commit.damage.contains(where: { $0.contains(frame) }) else {
+            throw TestCompositorError("commit \(commit.index) during the pinch damages only \(commit.damage), not the whole frame")
+        }
+        return commit
     }
 
     /// Process spawned -> its first committed buffer (1920x1200), over 10 launches.
