@@ -226,13 +226,21 @@ final class PinchProtocolTests: XCTestCase {
     let firstFinger = line(from: Point(x: 80, y: 300), to: Point(x: 200, y: 330), count: 12)
 
     func testStrokeOfAFingerThatLandedUnder300msBeforeThePinchIsWithdrawn() throws {
-        let folio = try FolioUnderTest()
+        let folio = try FolioUnderTest(capabilities: [.touch, .keyboard])
+        _ = try folio.compositor.wait(for: "a wl_keyboard") { $0.keyboardObjects > 0 ? true : nil }
+        let older = line(from: Point(x: 80, y: 60), to: Point(x: 560, y: 80), count: 30)
+        try folio.stroke(older)
         try folio.settle()
         let t0 = TestCompositor.inputTimestamp
         try drawWithFirstFinger(folio, firstFinger, from: t0)
         let after = try pinchWithSecondFinger(folio, after: firstFinger, at: t0 &+ 150)
-        XCTAssertEqual(after.count(where: { !Ink.isPaper($0) }), 0,
+        XCTAssertTrue(centreLine(older).allSatisfy { Ink.isInk(after.pixel(x: $0.0, y: $0.1)) }, "the older stroke stays")
+        let bounds = inkBounds(older)
+        XCTAssertEqual(after.count(where: { !Ink.isPaper($0) }) - after.count(in: bounds, where: { !Ink.isPaper($0) }), 0,
                        "the stroke begun 150 ms before the pinch leaves no ink (\(folio.save(after, as: "withdrawn")))")
+        // No undo entry either: the first undo takes back the older stroke.
+        try folio.compositor.press(KeyCode.z, modifiers: .control)
+        try folio.waitForImage("a white canvas after one Ctrl+Z") { $0.count(where: Ink.isPaper) == $0.width * $0.height }
     }
 
     func testStrokeOfAFingerThatLandedOver300msBeforeThePinchIsKept() throws {
