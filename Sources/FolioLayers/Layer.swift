@@ -185,6 +185,15 @@ public final class Layer {
     /// The layer's bounds on screen, or nil if part of them falls behind the viewer.
     public var screenQuad: Quad? { transformToRoot.project(bounds) }
 
-    /// Whether the viewer sees the layer's back.
-    public var facesAway: Bool { transformToRoot.normal.z < 0 }
+    /// Whether the viewer sees the layer's back: its projected bounds wind the other way round.
+    public var facesAway: Bool {
+        guard let q = screenQuad else { return transform.normal.z < 0 }
+        let c = q.corners
+        var area = 0.0
+        for i in 0..<4 {
+            let a = c[i], b = c[(i + 1) % 4]
+            area += a.x * b.y - b.x * a.y
+        }
+        return area < 0
+    }
 }

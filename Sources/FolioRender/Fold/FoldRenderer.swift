@@ -1,4 +1,7 @@
 import Dispatch
+#if canImport(Glibc)
+import Glibc
+#endif
 import FolioGeometry
 import FolioLayers
 
@@ -111,7 +114,9 @@ public final class FoldRenderer {
         scene.setScale(s)
         updateGeometry()
         if geometry.contains(where: \.facesAway) && !backsReady { prepareBacks() }
-        if options.shadows { shadows.update(pages: geometry, scale: scale) }
+        if options.shadows {
+            shadows.update(pages: geometry, scale: scale, opening: sin((1 - scene.scale) * Double.pi))
+        }
         var backdrop = Backdrop.flat(0)
         switch options.background {
         case let .flat(rgb): backdrop = .flat(0xFF00_0000 | rgb)
@@ -142,14 +147,15 @@ public final class FoldRenderer {
     private func updateGeometry() {
         geometry = scene.pages.map { page in
             let m = page.contentLayer.transformToRoot
-            let normal = page.shadowLayer.transformToRoot.normal
+            // Lit by the page's own turn (its transform about its anchor), the light at the viewer.
+            let normal = page.shadowLayer.transform.normal
             let light = Self.ambientLight + (1 - Self.ambientLight) * abs(normal.z)
             let shadowLayer = page.shadowLayer
             return FoldPageGeometry(
                 transform: m, bounds: page.contentLayer.bounds, contentsRect: page.contentLayer.contentsRect,
                 shadowPath: shadowLayer.shadowPath?.offsetBy(dx: shadowLayer.shadowOffset.x, dy: shadowLayer.shadowOffset.y),
                 shadowOpacity: shadowLayer.shadowOpacity * shadowLayer.shadowColor.alpha,
-                facesAway: normal.z < 0, shade: UInt64((light * 256).rounded()), spineOnRight: page.side == .left)
+                facesAway: page.shadowLayer.facesAway, shade: UInt64((light * 256).rounded()), spineOnRight: page.side == .left)
         }
     }
 
@@ -168,6 +174,12 @@ public final class FoldRenderer {
         let outer = g.transform.project(Point(x: outerLocal, y: (g.bounds.minY + g.bounds.maxY) / 2)).map { $0.x * scale } ?? 0
         let spine = g.transform.project(Point(x: spineLocal, y: (g.bounds.minY + g.bounds.maxY) / 2)).map { $0.x * scale } ?? 0
         return PageFrame(geometry: g, image: image, columns: columns, outerX: outer, outerIsLeft: outer < spine)
+    }
+
+    /// The prepared image a page samples (tests compare the sampler with an exact reference on it).
+    func pageImage(index: Int, back: Bool) -> PageImage {
+        if back && !backsReady { prepareBacks() }
+        return back ? backs[index] : fronts[index]
     }
 
     private func textureBitmap() -> Bitmap {
@@ -263,34 +275,31 @@ public final class FoldRenderer {
         }
     }
 
-    /// The left page's own shadow alone at one pixel (only edges need it, so no column cache):
-    /// recovered from the combined and right-only darkening, 0…256.
+    /// The left page's own shadow at one pixel, 0…256 (only its edges need it, so no column cache).
     private func leftShadow(x: Int, y: Int) -> UInt64 {
         let gx = (Double(x) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
         let gy = (Double(y) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
         let x0 = Int(gx.rounded(.down)), y0 = Int(gy.rounded(.down))
         let fx = gx - Double(x0), fy = gy - Double(y0)
-        func at(_ map: UnsafeMutablePointer<UInt16>) -> Double {
-            let h = shadows.gridHeight
-            let a = Double(map[x0 * h + y0]), b = Double(map[(x0 + 1) * h + y0])
-            let c = Double(map[x0 * h + y0 + 1]), d = Double(map[(x0 + 1) * h + y0 + 1])
-            return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
-        }
-        let both = at(shadows.backdropDarkening) / 256, right = at(shadows.leftPageDarkening) / 256
-        let left = right < 1 ? 1 - (1 - both) / (1 - right) : 0
-        return UInt64(min(256, max(0, (left * 256).rounded())))
+        let map = shadows.leftDarkening, h = shadows.gridHeight
+        let a = Double(map[x0 * h + y0]), b = Double(map[(x0 + 1) * h + y0])
+        let c = Double(map[x0 * h + y0 + 1]), d = Double(map[(x0 + 1) * h + y0 + 1])
+        let value = (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+        return UInt64(min(256, max(0, value.rounded())))
     }
 
     private func loadShadowColumns(_ x: Int, scratch s: ColumnScratch) {
         let h = shadows.gridHeight
         let g = (Double(x) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
         let g0 = Int(g.rounded(.down)), w = UInt32(((g - Double(g0)) * 256).rounded(.down))
-        for (map, column) in [(shadows.backdropDarkening, s.backdropColumn), (shadows.leftPageDarkening, s.leftPageColumn)] {
+        func blend(_ map: UnsafeMutablePointer<UInt16>, into column: UnsafeMutablePointer<UInt16>) {
             let a = map + g0 * h, b = map + (g0 + 1) * h
             for i in 0..<h {
                 column[i] = UInt16((UInt32(a[i]) * (256 - w) + UInt32(b[i]) * w) >> 8)
             }
         }
+        blend(shadows.backdropDarkening, into: s.backdropColumn)
+        if shadows.leftPageShaded { blend(shadows.leftPageDarkening, into: s.leftPageColumn) }
     }
 
     /// Where a page falls in screen column `x`, and its blended source column in `temp`.
