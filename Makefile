@@ -3,17 +3,28 @@
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Build and test needs; the real-compositor tests add weston.
+# Build needs, then the real compositors the tests drive: Weston (screens) and KWin (real touch).
 DEB_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev libpng-dev \
                 xkb-data weston
+TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols dbus
+# The KWin touch injector speaks Wayland and D-Bus from Python.
+TEST_PYTHON_PACKAGES := pywayland==0.4.19 jeepney==0.9.0
 
-.PHONY: all deps build release run test protocols clean
+.PHONY: all deps test-deps build release run test protocols clean
 
 all: build
 
 deps:
+	@$(MAKE) --no-print-directory install-debs PACKAGES="$(DEB_PACKAGES)"
+
+test-deps: deps
+	@$(MAKE) --no-print-directory install-debs PACKAGES="$(TEST_DEB_PACKAGES)"
+	@python3 -c 'import pywayland, jeepney' 2>/dev/null || \
+	    python3 -m pip install --quiet --disable-pip-version-check $(TEST_PYTHON_PACKAGES)
+
+install-debs:
 	@missing=""; \
-	for p in $(DEB_PACKAGES); do \
+	for p in $(PACKAGES); do \
 	    dpkg-query -W -f='$${Status}\n' $$p 2>/dev/null | grep -q '^install ok installed$$' || missing="$$missing $$p"; \
 	done; \
 	if [ -n "$$missing" ]; then \
@@ -31,7 +42,7 @@ release: deps
 run: build
 	@sh Tests/Compositors/run-folio.sh "$$($(SWIFT) build --show-bin-path)/folio"
 
-test: deps
+test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

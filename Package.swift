@@ -41,14 +41,14 @@ let package = Package(
             "FolioGeometry", "FolioInput", "FolioRender", "CWaylandClient", "CWaylandProtocols", "CXKBCommon",
         ]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioInput", "FolioSketchbook", "TestCompositor",
+            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioInput", "FolioSketchbook", "FolioGeometry", "TestCompositor",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // A compositor built on libwayland-server, for protocol tests (Qt's mock compositor, in spirit).
         .target(name: "CTestCompositor", dependencies: ["CWaylandServer", "CWaylandProtocols"],
                 path: "Tests/CTestCompositor"),
-        .target(name: "TestCompositor", dependencies: ["CTestCompositor", "CWaylandServer", "FolioRender"],
+        .target(name: "TestCompositor", dependencies: ["CTestCompositor", "CWaylandServer", "FolioGeometry", "FolioRender"],
                 path: "Tests/TestCompositor"),
 
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
@@ -59,8 +59,9 @@ let package = Package(
         .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioSketchbook", "FolioGeometry"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioRender"]),
-        .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioRender"]),
+        .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioRender", "FolioGeometry"]),
         .testTarget(name: "CompositorTests", dependencies: ["FolioRender"]),
+        .testTarget(name: "CLITests", dependencies: ["folio"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -2,6 +2,8 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/timerfd.h>
+#include <time.h>
 #include "CWaylandProtocols.h"
 
 static const struct {
@@ -53,4 +55,18 @@ int folio_memfd_create(const char *name) {
 
 int folio_memfd_seal_shrink(int fd) {
     return fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_SEAL);
+}
+
+int folio_timer_create(void) {
+    return timerfd_create(CLOCK_MONOTONIC, TFD_CLOEXEC | TFD_NONBLOCK);
+}
+
+int folio_timer_arm(int fd, int64_t delay_ns) {
+    struct itimerspec spec = {0};
+    if (delay_ns >= 0) {
+        int64_t ns = delay_ns > 0 ? delay_ns : 1; /* an all-zero value would disarm */
+        spec.it_value.tv_sec = ns / 1000000000;
+        spec.it_value.tv_nsec = ns % 1000000000;
+    }
+    return timerfd_settime(fd, 0, &spec, NULL);
 }

@@ -1,21 +1,37 @@
-/// The pinch fold's state machine (SPEC §2.3): live tracking of the clamped scale while the
-/// fingers move, then an unfold over 0.5 / s seconds, after which drawing resumes.
-public struct FoldController: Sendable {
-    public static let minimumScale = 0.48
+import FolioGeometry
+import FolioLayers
+
+/// The pinch fold (SPEC §2.3–2.4), on the layer tree: live tracking applies the clamped scale
+/// at once inside a disabled-actions transaction; the release animates both pages to identity
+/// over 0.5 / s seconds, and the transaction's completion re-enables drawing and drops the curtain.
+public final class FoldController {
+    public static let minimumScale = FoldScene.minimumScale
     public static let maximumScale = 1.0
+    /// One keyboard fold step (SPEC §2.4): Scale 0.95, then Rotate ±7.5° about y.
+    public static let stepScale = 0.95
+    public static let stepAngle = 7.5 * Double.pi / 180
 
     public enum Phase: String, Sendable {
-        case idle, tracking, animating
+        /// The flat canvas: drawing enabled, no curtain.
+        case idle
+        /// The curtain is up and follows input at once (fingers, touchpad, or fold keys).
+        case tracking
+        /// The unfold animation runs; input does not draw.
+        case animating
     }
 
     public private(set) var phase = Phase.idle
-    /// The clamped scale on screen now (1 when the book lies open).
-    public private(set) var scale = 1.0
-    private var animationStart = 0.0
-    private var animationDuration = 0.0
-    private var releaseScale = 1.0
+    public private(set) var scene: FoldScene
+    public let transaction = Transaction()
+    /// The clamped scale of the newest pinch update (1 before any).
+    private var trackedScale = 1.0
+    /// Called with the time the unfold animation completed.
+    var onUnfoldCompleted: ((Double) -> Void)?
 
-    public init() {}
+    public init(width: Double, height: Double) {
+        scene = FoldScene(width: width, height: height)
+        scene.root.transaction = transaction
+    }
 
     public static func clamp(_ scale: Double) -> Double {
         min(max(scale, minimumScale), maximumScale)
@@ -23,44 +39,101 @@ public struct FoldController: Sendable {
 
     public var isFolded: Bool { phase != .idle }
 
-    public mutating func begin() {
-        phase = .tracking
-        scale = 1
+    /// The fold scale on screen: the tracked scale, or during the unfold the scale part of the
+    /// animated page transform.
+    public var scale: Double {
+        switch phase {
+        case .idle: 1
+        case .tracking: trackedScale
+        case .animating: DecomposedTransform(leftPageTransform)?.scale.x ?? trackedScale
+        }
     }
 
-    /// Applies a new raw pinch scale at once (no implicit animation); returns whether it changed.
+    /// The left page's transform on screen now (the right page mirrors it).
+    public var leftPageTransform: Transform3D {
+        scene.pages[0].shadowLayer.presentationTransform(at: transaction.now)
+    }
+
+    /// A new window size: a new scene whose pages keep the transforms they were given.
+    func resize(width: Double, height: Double) {
+        let transforms = scene.pages.map(\.shadowLayer.transform)
+        scene = FoldScene(width: width, height: height)
+        scene.root.transaction = transaction
+        transaction.perform(disableActions: true) {
+            for (page, transform) in zip(scene.pages, transforms) { page.shadowLayer.transform = transform }
+        }
+    }
+
+    /// Both pages' transforms on screen now, left then right.
+    public var pageTransforms: [Transform3D] {
+        scene.pages.map { $0.shadowLayer.presentationTransform(at: transaction.now) }
+    }
+
+    /// Moves the clock; runs the unfold's completion when it is due.
+    func advance(to time: Double) {
+        transaction.advance(to: time)
+    }
+
+    /// The pinch began: the curtain goes up with the pages at the bare perspective.
+    func begin(contents: AnyObject?) {
+        guard phase == .idle else { return }
+        transaction.perform(disableActions: true) {
+            scene.setContents(contents)
+            scene.setScale(1)
+        }
+        trackedScale = 1
+        phase = .tracking
+    }
+
+    /// A pinch update: applied at once, no implicit animation. Returns whether the pages moved.
     @discardableResult
-    public mutating func track(_ rawScale: Double) -> Bool {
+    func track(_ rawScale: Double) -> Bool {
         guard phase == .tracking else { return false }
         let clamped = Self.clamp(rawScale)
-        defer { scale = clamped }
-        return clamped != scale
+        guard clamped != trackedScale else { return false }
+        trackedScale = clamped
+        transaction.perform(disableActions: true) { scene.setScale(clamped) }
+        return true
     }
 
-    /// The fingers lifted: animate open over 0.5 / s seconds, from `time` (ms).
-    public mutating func release(at time: Double) {
+    /// The fingers lifted: both pages animate to identity over 0.5 / s seconds.
+    func release() {
         guard phase == .tracking else { return }
         phase = .animating
-        releaseScale = scale
-        animationStart = time
-        animationDuration = 500 / scale
-    }
-
-    /// When the unfold animation ends, in ms; nil unless animating.
-    public var animationEnd: Double? {
-        phase == .animating ? animationStart + animationDuration : nil
-    }
-
-    /// Moves the animation clock; returns true when the unfold completed at this step.
-    public mutating func advance(to time: Double) -> Bool {
-        guard phase == .animating else { return false }
-        let t = min(max((time - animationStart) / animationDuration, 0), 1)
-        scale = releaseScale + (1 - releaseScale) * t
-        if t >= 1 {
-            phase = .idle
-            scale = 1
-            return true
+        transaction.perform(duration: 0.5 / trackedScale, completion: { [weak self] in self?.completeUnfold() }) {
+            for page in scene.pages { page.shadowLayer.transform = .identity }
         }
-        return false
+    }
+
+    /// `]`: one more fold step, animated implicitly (0.25 s, the default curve).
+    func foldStep(contents: AnyObject?) {
+        if phase == .idle { begin(contents: contents) }
+        guard phase == .tracking else { return }
+        for page in scene.pages {
+            let sign = page.side == .left ? 1.0 : -1.0
+            page.shadowLayer.transform = page.shadowLayer.transform.scaled(Self.stepScale, Self.stepScale, Self.stepScale)
+                .rotated(sign * Self.stepAngle, 0, 1, 0)
+        }
+        trackedScale *= Self.stepScale
+        transaction.flush()
+    }
+
+    /// `[`: back to the bare perspective, curtain down, drawing on (part 1's "unfold").
+    func unfoldSteps() {
+        guard phase == .tracking else { return }
+        transaction.perform(disableActions: true) { scene.setScale(1) }
+        phase = .idle
+        trackedScale = 1
+    }
+
+    private func completeUnfold() {
+        phase = .idle
+        trackedScale = 1
+        onUnfoldCompleted?(transaction.now)
+    }
+
+    /// Whether frames are still wanted for animation.
+    var isAnimating: Bool {
+        phase == .animating || scene.root.isAnimating(at: transaction.now)
     }
 }

@@ -1,6 +1,7 @@
 import FolioGeometry
 import FolioGestures
 import FolioInput
+import FolioLayers
 import FolioRender
 import FolioSketchbook
 
@@ -9,7 +10,7 @@ import FolioSketchbook
 public final class Session {
     public private(set) var book: Sketchbook
     public private(set) var timeline: [TimelineEvent] = []
-    public private(set) var fold = FoldController()
+    public let fold: FoldController
     /// Logical size in surface pixels.
     public private(set) var width: Int
     public private(set) var height: Int
@@ -21,6 +22,11 @@ public final class Session {
     private var recognizer = GestureRecognizer()
     private var canvas: CanvasRenderer
     private var live: LiveStroke?
+    /// Made on the first fold and kept (they are large): the renderer and the frame it draws.
+    private var foldRendererStorage: FoldRenderer?
+    private var foldFrameStorage: Bitmap?
+    /// Whether the fold follows a pinch now (not keyboard steps).
+    private var pinching = false
     private var damage = PixelRect(x: 0, y: 0, width: 0, height: 0)
     private var now = 0.0
 
@@ -30,32 +36,47 @@ public final class Session {
         self.height = height
         self.scale = scale
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
+        fold = FoldController(width: Double(width), height: Double(height))
         damage = canvas.rebuild(strokes: book.sheet.strokes)
+        fold.onUnfoldCompleted = { [unowned self] time in
+            record("unfold.completed", at: time)
+            damage = damage.union(canvas.frame.bounds)
+        }
     }
 
-    /// The frame the screen should show; `takeDamage()` says which pixels changed.
-    public var frame: Bitmap { canvas.frame }
+    /// How fold frames are dressed (backdrop, shadows, render threads).
+    public var foldOptions = FoldRenderOptions()
+
+    /// The frame the screen shows, as of the last `renderFrame()`.
+    public var frame: Bitmap { fold.isFolded ? foldFrame() : canvas.frame }
     public var pixelWidth: Int { canvas.frame.width }
     public var pixelHeight: Int { canvas.frame.height }
 
-    /// Whether a new frame would differ from the last one taken.
+    /// Whether a new frame would differ from the last one rendered.
     public var needsFrame: Bool { !damage.isEmpty }
 
+    /// Brings `frame` up to date and returns the buffer pixels that changed since the last call.
+    /// Stroke work happens as input arrives; fold frames are drawn here, once per frame, from
+    /// the newest state, so pinch updates never queue behind each other.
+    public func renderFrame() -> PixelRect {
+        defer { damage = PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        if fold.isFolded, !damage.isEmpty {
+            foldRenderer().render(pageTransforms: fold.pageTransforms, into: foldFrame(), options: foldOptions)
+        }
+        return damage
+    }
+
     /// Whether the animation clock must keep ticking (frames wanted even without input).
-    public var isAnimating: Bool { fold.phase == .animating }
+    public var isAnimating: Bool { fold.isAnimating }
 
     /// Whether a finger (or the mouse) is drawing right now.
     public var isDrawing: Bool { live != nil }
 
-    /// The buffer pixels changed since the last call, and forgets them.
-    public func takeDamage() -> PixelRect {
-        defer { damage = PixelRect(x: 0, y: 0, width: 0, height: 0) }
-        return damage
-    }
 
     /// Feeds one input event that happened at `time` (ms).
     public func handle(_ event: InputEvent, at time: Double) {
         now = max(now, time)
+        fold.advance(to: now)
         if case let .resize(width, height, scale) = event {
             resize(width: width, height: height, scale: scale ?? self.scale)
             return
@@ -68,11 +89,8 @@ public final class Session {
     /// Moves the animation clock to `time` (ms): called once per frame by whoever paces frames.
     public func advance(to time: Double) {
         now = max(now, time)
-        guard fold.phase == .animating else { return }
-        if fold.advance(to: time) {
-            record("unfold.completed", at: fold.animationEnd ?? time)
-            damage = damage.union(canvas.frame.bounds)
-        }
+        fold.advance(to: now)
+        if fold.isAnimating { damage = damage.union(canvas.frame.bounds) }
     }
 
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
@@ -94,14 +112,19 @@ public final class Session {
         case .strokeWithdrawn:
             withdrawStroke(at: time)
         case .pinchBegan:
-            guard fold.phase == .idle else { return }
-            fold.begin()
+            guard fold.phase == .idle else { return }  // a pinch during the unfold is ignored
+            foldRenderer().prepare(canvas: canvas.baked)
+            fold.begin(contents: canvas.baked)
+            pinching = true
+            damage = damage.union(canvas.frame.bounds)
             record("fold.began", at: time)
         case let .pinchChanged(rawScale):
+            guard pinching else { return }
             if fold.track(rawScale) { damage = damage.union(canvas.frame.bounds) }
         case .pinchEnded:
-            guard fold.phase == .tracking else { return }
-            fold.release(at: time)
+            guard pinching else { return }
+            pinching = false
+            fold.release()
             record("fold.ended", at: time)
         case let .command(command):
             perform(command)
@@ -125,8 +148,15 @@ public final class Session {
             onRequest?(.quit)
         case .save:
             onRequest?(.save)
-        case .foldStep, .unfoldStep:
-            break  // The tap-fold steps arrive with the layer tree.
+        case .foldStep:
+            guard !pinching, !isDrawing, fold.phase != .animating else { return }
+            if fold.phase == .idle { foldRenderer().prepare(canvas: canvas.baked) }
+            fold.foldStep(contents: canvas.baked)
+            damage = damage.union(canvas.frame.bounds)
+        case .unfoldStep:
+            guard !pinching, fold.phase == .tracking else { return }
+            fold.unfoldSteps()
+            damage = damage.union(canvas.frame.bounds)
         }
     }
 
@@ -175,7 +205,25 @@ public final class Session {
         self.height = height
         self.scale = scale
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
+        fold.resize(width: Double(width), height: Double(height))
         redrawAll()
+    }
+
+    private func foldRenderer() -> FoldRenderer {
+        if let renderer = foldRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight {
+            return renderer
+        }
+        let renderer = FoldRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: Double(scale))
+        if fold.isFolded { renderer.prepare(canvas: canvas.baked) }
+        foldRendererStorage = renderer
+        return renderer
+    }
+
+    private func foldFrame() -> Bitmap {
+        if let bitmap = foldFrameStorage, bitmap.width == pixelWidth, bitmap.height == pixelHeight { return bitmap }
+        let bitmap = Bitmap(width: pixelWidth, height: pixelHeight)
+        foldFrameStorage = bitmap
+        return bitmap
     }
 
     private func record(_ name: String, at time: Double) {

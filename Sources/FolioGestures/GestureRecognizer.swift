@@ -114,7 +114,7 @@ public struct GestureRecognizer: Sendable {
 
     private mutating func applyTouchFrame(_ frame: [InputEvent], time: Double) -> [Gesture] {
         var gestures: [Gesture] = []
-        var moved = false
+        var pinchMoved = false
         for event in frame {
             switch event {
             case let .touchDown(id, p):
@@ -123,15 +123,23 @@ public struct GestureRecognizer: Sendable {
             case let .touchMotion(id, p):
                 guard touches[id] != nil else { continue }  // unknown id: ignored
                 touches[id] = p
-                moved = true
+                // Every point of the drawing finger counts, however the compositor batched them.
+                if case .drawingTouch(id, _) = state, p != lastDrawn {
+                    lastDrawn = p
+                    gestures.append(.strokeMoved(to: p))
+                }
+                if case .pinchingTouch = state { pinchMoved = true }
             case let .touchUp(id):
-                guard touches.removeValue(forKey: id) != nil else { continue }
-                gestures += touchEnded(id: id, drawnUpTo: moved)
+                guard touches[id] != nil else { continue }
+                // The pinch's motion earlier in this frame counts before a finger lifts.
+                if pinchMoved { gestures += pinchMotion() }
+                touches[id] = nil
+                gestures += touchEnded(id: id)
             default:
                 continue
             }
         }
-        gestures += frameMotion()
+        if pinchMoved { gestures += pinchMotion() }
         return gestures
     }
 
@@ -154,42 +162,30 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
-    private mutating func touchEnded(id: Int32, drawnUpTo moved: Bool) -> [Gesture] {
-        var gestures: [Gesture] = []
+    private mutating func touchEnded(id: Int32) -> [Gesture] {
         switch state {
         case let .drawingTouch(first, _) where first == id:
-            // A motion earlier in this frame is drawn before the lift.
-            if moved { gestures += frameMotion() }
             state = .idle
-            gestures.append(.strokeEnded)
+            return [.strokeEnded]
         case let .pinchingTouch(first, second, _) where first == id || second == id:
-            if moved { gestures += frameMotion() }
             state = touches.isEmpty ? .idle : .waitingForLift
-            gestures.append(.pinchEnded(cancelled: false))
+            return [.pinchEnded(cancelled: false)]
         case .waitingForLift where touches.isEmpty:
             state = .idle
-        default:
-            break
-        }
-        return gestures
-    }
-
-    /// The motion a frame leaves: the drawing finger's point, or the pinch's new scale.
-    private mutating func frameMotion() -> [Gesture] {
-        switch state {
-        case let .drawingTouch(id, _):
-            guard let p = touches[id], p != lastDrawn else { return [] }
-            lastDrawn = p
-            return [.strokeMoved(to: p)]
-        case let .pinchingTouch(first, second, startDistance):
-            guard let a = touches[first], let b = touches[second] else { return [] }
-            let scale = a.distance(to: b) / startDistance
-            guard scale != lastScale else { return [] }
-            lastScale = scale
-            return [.pinchChanged(scale: scale)]
+            return []
         default:
             return []
         }
+    }
+
+    /// The pinch's scale after a frame's motion, when it changed.
+    private mutating func pinchMotion() -> [Gesture] {
+        guard case let .pinchingTouch(first, second, startDistance) = state,
+              let a = touches[first], let b = touches[second] else { return [] }
+        let scale = a.distance(to: b) / startDistance
+        guard scale != lastScale else { return [] }
+        lastScale = scale
+        return [.pinchChanged(scale: scale)]
     }
 
     private mutating func cancelTouches() -> [Gesture] {

@@ -52,7 +52,7 @@ public final class Replay {
             }
             session.advance(to: limit)
             if session.needsFrame {
-                _ = session.takeDamage()
+                _ = session.renderFrame()
                 frameMilliseconds.append(milliseconds(since: clock))
                 try onFrame(frameCount, limit, session.frame)
                 frameCount += 1

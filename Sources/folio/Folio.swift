@@ -10,8 +10,17 @@ struct Folio: ParsableCommand {
         commandName: "folio",
         abstract: "A touch sketchbook for Wayland: draw with one finger, pinch to fold the page like a book.",
         version: version,
-        subcommands: [RenderCommand.self, ReplayCommand.self, BenchCommand.self]
+        subcommands: [AppCommand.self, RenderCommand.self, ReplayCommand.self, InfoCommand.self, ExportCommand.self,
+                      BenchCommand.self],
+        defaultSubcommand: AppCommand.self
     )
+}
+
+/// `folio [--fullscreen] [--book DIR] [--demo [TRACE]]`: the app itself (the default command).
+struct AppCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "app",
+        abstract: "Run Folio in the Wayland session named by WAYLAND_DISPLAY (the default command).")
 
     @Flag(help: "Start fullscreen (F11 toggles).")
     var fullscreen = false
@@ -19,7 +28,7 @@ struct Folio: ParsableCommand {
     @Option(help: ArgumentHelp("The sketchbook folder (default: $XDG_DATA_HOME/folio).", valueName: "dir"))
     var book: String?
 
-    @Flag(help: "Play the built-in demo trace (or --demo-trace) live in the window, in real time, then exit.")
+    @Flag(help: "Play the built-in demo trace (or TRACE) live in the window, in real time, then exit.")
     var demo = false
 
     @Argument(help: ArgumentHelp("With --demo: the trace to play instead of the built-in one.", valueName: "trace"))

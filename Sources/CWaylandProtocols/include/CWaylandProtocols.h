@@ -1,6 +1,7 @@
 #ifndef FOLIO_CWAYLAND_PROTOCOLS_H
 #define FOLIO_CWAYLAND_PROTOCOLS_H
 
+#include <stdint.h>
 #include <wayland-client.h>
 #include "xdg-shell-client-protocol.h"
 #include "viewporter-client-protocol.h"
@@ -20,5 +21,12 @@ int folio_memfd_create(const char *name);
 
 /* Seals a memfd against shrinking (so the compositor's mapping stays valid); 0 or -1. */
 int folio_memfd_seal_shrink(int fd);
+
+/* A CLOCK_MONOTONIC timerfd (non-blocking, close-on-exec); -1 and errno on failure.
+ * Swift's Glibc module does not export <sys/timerfd.h>. */
+int folio_timer_create(void);
+
+/* Arms the timer to fire once after delay_ns (0 fires at once); a negative delay disarms it. */
+int folio_timer_arm(int fd, int64_t delay_ns);
 
 #endif

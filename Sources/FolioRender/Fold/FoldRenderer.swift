@@ -109,9 +109,20 @@ public final class FoldRenderer {
 
     /// Draws the fold at scale `s` (clamped to 0.48…1) into `target`, every pixel of it.
     public func render(foldScale s: Double, into target: Bitmap, options: FoldRenderOptions = FoldRenderOptions()) {
+        scene.setScale(s)
+        render(into: target, options: options)
+    }
+
+    /// Draws the pages with these transforms (left, right), as an animation or key steps leave
+    /// them: each a rotation about y with a uniform scale under a perspective.
+    public func render(pageTransforms: [Transform3D], into target: Bitmap, options: FoldRenderOptions = FoldRenderOptions()) {
+        for (page, transform) in zip(scene.pages, pageTransforms) { page.shadowLayer.transform = transform }
+        render(into: target, options: options)
+    }
+
+    private func render(into target: Bitmap, options: FoldRenderOptions) {
         precondition(isPrepared, "FoldRenderer.render before prepare(canvas:)")
         precondition(target.width == pixelWidth && target.height == pixelHeight, "target size differs from the fold's")
-        scene.setScale(s)
         updateGeometry()
         if geometry.contains(where: \.facesAway) && !backsReady { prepareBacks() }
         if options.shadows {

@@ -3,6 +3,7 @@ import Foundation
 import FolioInput
 import FolioRender
 import FolioReplay
+import FolioSketchbook
 
 struct ReplayCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -27,6 +28,11 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Also write every frame as frame-NNNNN.png.")
     var frames = false
 
+    @OptionGroup var look: FoldLookOptions
+
+    @Option(help: ArgumentHelp("Apply the trace to this sketchbook and save it, as the live app does.", valueName: "dir"))
+    var book: String?
+
     mutating func validate() throws {
         guard (1...8).contains(scale) else { throw ValidationError("--scale must be an integer from 1 to 8") }
         if let at, !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in ms, 0 or more") }
@@ -40,14 +46,26 @@ struct ReplayCommand: ParsableCommand {
         } catch let error as TraceError {
             throw FolioError("\(trace): \(error)")
         }
+        // The trace is read whole before the book is touched: a malformed trace changes nothing.
+        let store = try book.map { try loadBook(at: $0) }
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
-        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale, stopTime: at))
+        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale, stopTime: at),
+                            book: store?.1 ?? Sketchbook())
+        replay.session.foldOptions = look.renderOptions
         try replay.run { index, _, frame in
             if frames, let out {
                 try PNG.write(frame, to: "\(out)/frame-\(String(format: "%05d", index)).png")
             }
         }
         if let out { try PNG.write(replay.session.frame, to: "\(out)/final.png") }
+        if let (bookStore, _) = store {
+            replay.session.finishActiveStroke()
+            do {
+                try bookStore.save(replay.session.book)
+            } catch let error as BookError {
+                throw FolioError(error.description)
+            }
+        }
         let json = try JSONSerialization.data(withJSONObject: replay.summary(), options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))
     }

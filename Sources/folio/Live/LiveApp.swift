@@ -1,10 +1,42 @@
+import Foundation
 import FolioCore
+import FolioInput
+import FolioWayland
 
-/// The app in a Wayland session: wires FolioWayland's window and seat to a `Session`.
+/// The app in a Wayland session: opens the window, wires it to a `Session`, and turns how the
+/// session ended into an exit status (a thrown `FolioError` is one line on stderr and exit 1).
 struct LiveApp {
     var options: LiveOptions
 
     func run() throws {
-        throw FolioError("the Wayland client is not built yet")
+        if let book = options.bookDirectory {
+            warn("--book \(book): sketchbook storage is not built yet; nothing is read from or saved to that folder")
+        }
+        // A bad trace is reported before anything opens.
+        let trace: Trace? = try options.demoTrace.map { path in
+            do {
+                return try Trace.load(contentsOf: URL(fileURLWithPath: path))
+            } catch let error as TraceError {
+                throw FolioError("\(path): \(error)")
+            }
+        }
+        let client: WaylandClient
+        do {
+            client = try WaylandClient(fullscreen: options.fullscreen)
+        } catch let error as WaylandError {
+            throw FolioError(error.description)
+        }
+        let demo: DemoPlayer? = options.demo ? DemoPlayer(trace: trace) : nil
+        let controller = LiveController(client: client, demo: demo)
+        do {
+            try controller.run()
+        } catch let error as WaylandError {
+            throw FolioError(controller.compositorLost(error))
+        }
     }
+}
+
+/// One line on stderr, prefixed like the CLI's errors.
+func warn(_ message: String) {
+    FileHandle.standardError.write(Data("folio: \(message)\n".utf8))
 }

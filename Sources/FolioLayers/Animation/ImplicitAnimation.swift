@@ -1,0 +1,89 @@
+import FolioGeometry
+
+/// A value a layer property can animate through.
+public protocol Interpolatable {
+    func interpolated(to other: Self, _ t: Double) -> Self
+}
+
+extension Double: Interpolatable {
+    public func interpolated(to other: Double, _ t: Double) -> Double { self + (other - self) * t }
+}
+
+/// Transforms animate by decomposition (translation, scale, quaternion rotation, perspective),
+/// as Core Animation does, never element by element.
+extension Transform3D: Interpolatable {}
+
+/// One property's animation: from a value to the model value, over a span of the clock (ms).
+struct PropertyAnimation<Value: Interpolatable> {
+    var from: Value
+    var to: Value
+    var begin: Double
+    var duration: Double
+    var timing: TimingFunction
+
+    var end: Double { begin + duration }
+
+    func value(at time: Double) -> Value {
+        guard duration > 0 else { return to }
+        let progress = timing.value(at: (time - begin) / duration)
+        return from.interpolated(to: to, progress)
+    }
+}
+
+extension Layer {
+    enum Change {
+        case transform(from: Transform3D)
+        case opacity(from: Double)
+    }
+
+    /// The transactions governing this layer: its own, or the nearest ancestor's.
+    var governingTransaction: Transaction? {
+        var layer: Layer? = self
+        while let current = layer {
+            if let transaction = current.transaction { return transaction }
+            layer = current.superlayer
+        }
+        return nil
+    }
+
+    /// Starts the implicit animation of a change, from what is on screen now, or drops any
+    /// running one when actions are disabled (the change shows at once).
+    func implicitlyAnimate(_ change: Change) {
+        guard let transaction = governingTransaction else { return }
+        let now = transaction.now
+        guard let (duration, timing) = transaction.actionParameters() else {
+            switch change {
+            case .transform: transformAnimation = nil
+            case .opacity: opacityAnimation = nil
+            }
+            return
+        }
+        switch change {
+        case let .transform(old):
+            let from = transformAnimation?.value(at: now) ?? old
+            transformAnimation = PropertyAnimation(from: from, to: transform, begin: now, duration: duration, timing: timing)
+        case let .opacity(old):
+            let from = opacityAnimation?.value(at: now) ?? old
+            opacityAnimation = PropertyAnimation(from: from, to: opacity, begin: now, duration: duration, timing: timing)
+        }
+        transaction.addAnimation(ending: now + duration)
+    }
+
+    /// The transform on screen at `time` (ms): the animation's value while one runs, else the model's.
+    public func presentationTransform(at time: Double) -> Transform3D {
+        guard let animation = transformAnimation, time < animation.end else { return transform }
+        return animation.value(at: time)
+    }
+
+    public func presentationOpacity(at time: Double) -> Double {
+        guard let animation = opacityAnimation, time < animation.end else { return opacity }
+        return animation.value(at: time)
+    }
+
+    /// Whether this layer or a sublayer is still animating at `time`.
+    public func isAnimating(at time: Double) -> Bool {
+        if let animation = transformAnimation, time < animation.end { return true }
+        if let animation = opacityAnimation, time < animation.end { return true }
+        return sublayers.contains { $0.isAnimating(at: time) }
+    }
+}

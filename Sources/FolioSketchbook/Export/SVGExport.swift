@@ -1,0 +1,55 @@
+import FolioGeometry
+
+/// A sheet's ink as SVG: each stroke is its smoothed path, with the same width, colour, round
+/// caps and joins as on screen, so the export is resolution-free and matches the canvas.
+public enum SVGExport {
+    /// The logical area a sheet's drawing occupies, from the canvas origin: what exports default to.
+    public static func extent(of sheet: Sheet) -> Size {
+        let bounds = sheet.strokes.reduce(Rect.null) { $0.union($1.bounds) }
+        guard !bounds.isNull else { return Size(width: 1, height: 1) }
+        return Size(width: max(1, bounds.maxX.rounded(.up)), height: max(1, bounds.maxY.rounded(.up)))
+    }
+
+    public static func document(for sheet: Sheet, size: Size) -> String {
+        var svg = """
+        <?xml version="1.0" encoding="UTF-8"?>
+        <svg xmlns="http://www.w3.org/2000/svg" width="\(number(size.width))" height="\(number(size.height))" \
+        viewBox="0 0 \(number(size.width)) \(number(size.height))">
+        <rect width="100%" height="100%" fill="#FFFFFF"/>
+
+        """
+        for stroke in sheet.strokes {
+            svg += "<path d=\"\(pathData(stroke.path))\" fill=\"none\" stroke=\"\(hex(stroke.style.color))\" "
+            svg += "stroke-width=\"\(number(stroke.style.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
+        }
+        return svg + "</svg>\n"
+    }
+
+    static func pathData(_ path: [PathElement]) -> String {
+        var parts: [String] = []
+        for element in path {
+            switch element {
+            case let .move(p): parts.append("M\(pair(p))")
+            case let .line(p): parts.append("L\(pair(p))")
+            case let .quad(c, p): parts.append("Q\(pair(c)) \(pair(p))")
+            case let .curve(c1, c2, p): parts.append("C\(pair(c1)) \(pair(c2)) \(pair(p))")
+            }
+        }
+        // A lone move is a tap: a zero-length line with round caps draws the dot.
+        if path.count == 1 { parts.append("l0 0") }
+        return parts.joined(separator: " ")
+    }
+
+    private static func pair(_ p: Point) -> String { "\(number(p.x)) \(number(p.y))" }
+
+    private static func hex(_ rgb: UInt32) -> String { BookFile.hex(rgb) }
+
+    /// Up to three decimals, no trailing zeros: compact and exact enough for 1/1000 px.
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 1000).rounded() / 1000
+        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        var text = String(rounded)
+        while text.hasSuffix("0") { text.removeLast() }
+        return text
+    }
+}

@@ -1,0 +1,102 @@
+import Foundation
+import FolioGeometry
+
+/// The sketchbook's file format: one JSON document, `book.json`, holding every sheet's strokes
+/// as their input points. Versioned so a newer Folio can read an older book.
+enum BookFile {
+    static let format = "folio-sketchbook"
+    static let version = 1
+
+    struct Document: Codable {
+        var format: String
+        var version: Int
+        var currentSheet: Int
+        var sheets: [SheetRecord]
+    }
+
+    struct SheetRecord: Codable {
+        var strokes: [StrokeRecord]
+    }
+
+    /// A stroke with its points flattened to `[x0, y0, x1, y1, …]`: compact and easy to read.
+    struct StrokeRecord: Codable {
+        var width: Double
+        var color: String
+        var points: [Double]
+    }
+
+    static func encode(_ book: Sketchbook) throws -> Data {
+        let document = Document(
+            format: format, version: version, currentSheet: book.currentSheet,
+            sheets: book.sheets.map { sheet in
+                SheetRecord(strokes: sheet.strokes.map { stroke in
+                    StrokeRecord(width: stroke.style.width, color: hex(stroke.style.color),
+                                 points: stroke.points.flatMap { [$0.x, $0.y] })
+                })
+            })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(document)
+    }
+
+    /// Decodes and checks a book; every problem is a `BookError.damaged` naming what is wrong.
+    static func decode(_ data: Data, path: String) throws -> Sketchbook {
+        let document: Document
+        do {
+            document = try JSONDecoder().decode(Document.self, from: data)
+        } catch {
+            throw BookError.damaged(path: path, reason: "not a Folio sketchbook (\(describe(error)))")
+        }
+        guard document.format == format else {
+            throw BookError.damaged(path: path, reason: "format is \"\(document.format)\", not \"\(format)\"")
+        }
+        guard document.version <= version else {
+            throw BookError.damaged(path: path, reason: "written by a newer Folio (version \(document.version))")
+        }
+        guard !document.sheets.isEmpty, document.sheets.indices.contains(document.currentSheet) else {
+            throw BookError.damaged(path: path, reason: "sheet \(document.currentSheet + 1) of \(document.sheets.count) does not exist")
+        }
+        var sheets: [Sheet] = []
+        for (sheetIndex, record) in document.sheets.enumerated() {
+            var strokes: [Stroke] = []
+            for (strokeIndex, stroke) in record.strokes.enumerated() {
+                let place = "sheet \(sheetIndex + 1), stroke \(strokeIndex + 1)"
+                guard stroke.points.count >= 2, stroke.points.count % 2 == 0, stroke.points.allSatisfy(\.isFinite) else {
+                    throw BookError.damaged(path: path, reason: "\(place): points must be finite x, y pairs")
+                }
+                guard stroke.width.isFinite, stroke.width > 0, stroke.width <= 1000 else {
+                    throw BookError.damaged(path: path, reason: "\(place): ink width \(stroke.width)")
+                }
+                guard let color = parseHex(stroke.color) else {
+                    throw BookError.damaged(path: path, reason: "\(place): colour \"\(stroke.color)\" is not #RRGGBB")
+                }
+                let points = stride(from: 0, to: stroke.points.count, by: 2).map {
+                    Point(x: stroke.points[$0], y: stroke.points[$0 + 1])
+                }
+                strokes.append(Stroke(points: points, style: InkStyle(width: stroke.width, color: color)))
+            }
+            sheets.append(Sheet(strokes: strokes))
+        }
+        return Sketchbook(sheets: sheets, currentSheet: document.currentSheet)
+    }
+
+    static func hex(_ rgb: UInt32) -> String {
+        let digits = String(rgb & 0xFF_FFFF, radix: 16, uppercase: true)
+        return "#" + String(repeating: "0", count: 6 - digits.count) + digits
+    }
+
+    static func parseHex(_ text: String) -> UInt32? {
+        guard text.count == 7, text.first == "#", let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
+        return value
+    }
+
+    private static func describe(_ error: Error) -> String {
+        switch error {
+        case let DecodingError.dataCorrupted(context): context.debugDescription
+        case let DecodingError.keyNotFound(key, _): "missing \"\(key.stringValue)\""
+        case let DecodingError.typeMismatch(_, context), let DecodingError.valueNotFound(_, context):
+            "wrong type at \(context.codingPath.map(\.stringValue).joined(separator: "."))"
+        default: "\(error)"
+        }
+    }
+}

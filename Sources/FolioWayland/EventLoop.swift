@@ -1,0 +1,86 @@
+import CWaylandClient
+import CWaylandProtocols
+import Glibc
+
+/// The one loop: poll() on the display fd and a timerfd, with libwayland's
+/// prepare_read / read_events / dispatch_pending / flush discipline. It sleeps in poll until the
+/// compositor speaks or the timer is due: no busy waiting, no sleeps.
+final class EventLoop {
+    private let display: Display
+    private let timer: Int32
+    private var running = false
+    private var failure: Error?
+    /// The timer armed with `arm(after:)` expired.
+    var onTimer: (() -> Void)?
+
+    init(display: Display) throws {
+        self.display = display
+        timer = folio_timer_create()
+        guard timer >= 0 else { throw WaylandError.system("cannot create a timer: \(String(cString: strerror(errno)))") }
+    }
+
+    deinit {
+        close(timer)
+    }
+
+    /// Fires `onTimer` once after `milliseconds` (replacing any earlier deadline); nil disarms.
+    func arm(after milliseconds: Double?) {
+        let nanoseconds = milliseconds.map { Int64(max(0, $0) * 1_000_000) } ?? -1
+        folio_timer_arm(timer, nanoseconds)
+    }
+
+    /// Runs until `stop()`; throws when the connection breaks or a handler failed.
+    func run() throws {
+        running = true
+        while running {
+            try iterate()
+            if let failure { throw failure }
+        }
+    }
+
+    func stop() {
+        running = false
+    }
+
+    /// Stops the loop with an error raised inside an event handler (C callbacks cannot throw).
+    func fail(_ error: Error) {
+        failure = failure ?? error
+        running = false
+    }
+
+    private func iterate() throws {
+        let wl = display.display
+        while wl_display_prepare_read(wl) != 0 {
+            try display.dispatchPending()
+        }
+        let flushed: Bool
+        do {
+            flushed = try display.flush()
+        } catch {
+            wl_display_cancel_read(wl)
+            throw error
+        }
+        var fds = [
+            pollfd(fd: display.fileDescriptor, events: Int16(POLLIN) | (flushed ? 0 : Int16(POLLOUT)), revents: 0),
+            pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
+        ]
+        if poll(&fds, nfds_t(fds.count), -1) < 0 {
+            wl_display_cancel_read(wl)
+            if errno == EINTR { return }
+            throw WaylandError.system("poll failed: \(String(cString: strerror(errno)))")
+        }
+        let events = fds[0].revents
+        if events & Int16(POLLIN) != 0 {
+            if wl_display_read_events(wl) < 0 { throw WaylandError.connectionLost(String(cString: strerror(errno))) }
+        } else {
+            wl_display_cancel_read(wl)
+            if events & Int16(POLLHUP | POLLERR) != 0 { throw WaylandError.connectionLost("the compositor hung up") }
+        }
+        try display.dispatchPending()
+        if fds[1].revents & Int16(POLLIN) != 0 {
+            var expirations: UInt64 = 0
+            _ = read(timer, &expirations, MemoryLayout<UInt64>.size)
+            onTimer?()
+        }
+    }
+}

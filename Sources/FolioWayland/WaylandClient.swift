@@ -1,0 +1,121 @@
+import CWaylandClient
+import FolioGeometry
+import FolioInput
+import FolioRender
+
+/// Folio's Wayland client as the app sees it: a window that reports input, sizes and frame
+/// callbacks, presents frames, and one event loop with a timer. The app (or a test) supplies
+/// the policy; everything protocol-shaped stays inside this module.
+public final class WaylandClient {
+    private let display: Display
+    private let registry: Registry
+    private let loop: EventLoop
+    private var outputs: [Output] = []
+    private var seats: [Seat] = []
+    private let clock = SessionClock()
+    private var windowStorage: Window?
+
+    /// An input event and the session-clock time (ms) it was handled at.
+    public var onInput: ((InputEvent, Double) -> Void)?
+    /// The window's logical size or buffer scale changed (also sent once at the first configure).
+    public var onResize: ((_ width: Int, _ height: Int, _ scale: Int) -> Void)?
+    /// A frame callback: the compositor is ready for the next frame (session-clock time, ms).
+    public var onFrame: ((Double) -> Void)?
+    /// The compositor took back a buffer: a frame that waited for one can be presented.
+    public var onBufferReleased: (() -> Void)?
+    /// The user closed the window.
+    public var onClose: (() -> Void)?
+    /// The timer armed with `armTimer(after:)` expired.
+    public var onTimer: (() -> Void)?
+
+    /// Connects (honouring `WAYLAND_DISPLAY` / `WAYLAND_SOCKET`), binds the globals and opens the window.
+    public init(fullscreen: Bool) throws {
+        display = try Display()
+        registry = try Registry(display: display)
+        loop = try EventLoop(display: display)
+        registry.onOutput = { [unowned self] proxy, name, version in
+            let output = Output(proxy: proxy, name: name, version: version)
+            output.onScaleChange = { [unowned self] in windowStorage?.outputsChanged() }
+            outputs.append(output)
+        }
+        registry.onSeat = { [unowned self] proxy, name, version in
+            seats.append(Seat(proxy: proxy, name: name, version: version, pointerGestures: { [unowned self] in registry.pointerGestures },
+                              sink: { [unowned self] event, time in deliver(event, time: time) }))
+        }
+        registry.onRemove = { [unowned self] name in
+            if let index = outputs.firstIndex(where: { $0.name == name }) {
+                let output = outputs.remove(at: index)
+                windowStorage?.outputsChanged(removed: output.proxy)
+            }
+            seats.removeAll { $0.name == name }
+        }
+        try display.roundtrip()
+        try registry.requireEssentials()
+        let window = try Window(registry: registry, fullscreen: fullscreen) { [unowned self] proxy in
+            outputs.first { $0.proxy == proxy }?.scale
+        }
+        window.onResize = { [unowned self] width, height, scale in onResize?(width, height, scale) }
+        window.onFrame = { [unowned self] _ in onFrame?(clock.milliseconds) }
+        window.onClose = { [unowned self] in onClose?() }
+        window.onBufferReleased = { [unowned self] in onBufferReleased?() }
+        windowStorage = window
+        loop.onTimer = { [unowned self] in onTimer?() }
+    }
+
+    deinit {
+        seats.removeAll()
+        windowStorage = nil
+        outputs.removeAll()
+    }
+
+    private var window: Window {
+        guard let windowStorage else { preconditionFailure("the window exists from init to deinit") }
+        return windowStorage
+    }
+
+    /// The event's own Wayland timestamp is not used: see `SessionClock`.
+    private func deliver(_ event: InputEvent, time _: UInt32?) {
+        onInput?(event, clock.milliseconds)
+    }
+
+    /// Logical size and buffer scale of the window now.
+    public var size: (width: Int, height: Int, scale: Int) { (window.width, window.height, window.scale) }
+    public var isConfigured: Bool { window.isConfigured }
+    /// A frame callback is outstanding: the next frame waits for it.
+    public var isFrameInFlight: Bool { window.isFrameInFlight }
+    /// Whether `present` would commit now (configured, nothing in flight, a buffer free).
+    public var canPresent: Bool { window.canPresent }
+
+    /// Commits `frame` with `damage` (buffer pixels) and asks for the next frame callback.
+    public func present(_ frame: Bitmap, damage: PixelRect) throws {
+        try window.present(frame, damage: damage)
+    }
+
+    /// Asks for a frame callback with no new buffer, to keep an animation clock ticking.
+    public func requestTick() {
+        window.requestTick()
+    }
+
+    public func toggleFullscreen() {
+        window.toggleFullscreen()
+    }
+
+    /// Arms the loop's one timer (ms from now, replacing any deadline); nil disarms it.
+    public func armTimer(after milliseconds: Double?) {
+        loop.arm(after: milliseconds)
+    }
+
+    /// Runs the event loop until `stop()` or `fail(_:)`; throws `WaylandError` when the compositor goes away.
+    public func run() throws {
+        try loop.run()
+    }
+
+    public func stop() {
+        loop.stop()
+    }
+
+    /// Stops the loop so `run()` throws `error` (for failures inside handlers).
+    public func fail(_ error: Error) {
+        loop.fail(error)
+    }
+}

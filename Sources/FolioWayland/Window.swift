@@ -1,0 +1,246 @@
+import CWaylandClient
+import CWaylandProtocols
+import FolioGeometry
+import FolioRender
+
+/// The xdg-shell toplevel and its surface: configure and resize, fullscreen, close, the buffer
+/// scale (integer from the outputs entered, or fractional through a viewport), frame callbacks,
+/// and committing a frame into a pooled buffer with only the damage that changed.
+public final class Window {
+    public static let defaultSize = (width: 1280, height: 800)
+    public static let minimumSize = (width: 360, height: 240)
+
+    /// Logical (surface) size.
+    public private(set) var width = Window.defaultSize.width
+    public private(set) var height = Window.defaultSize.height
+    /// Buffer pixels per logical pixel.
+    public private(set) var scale = 1
+    public private(set) var isFullscreen = false
+    /// The first configure has been acknowledged: a buffer may be attached.
+    public private(set) var isConfigured = false
+    /// A frame callback is outstanding: the next frame waits for it (one frame in flight).
+    public private(set) var isFrameInFlight = false
+
+    /// The size or scale changed (logical width, height, buffer scale).
+    var onResize: ((Int, Int, Int) -> Void)?
+    /// A frame callback fired (compositor time, ms).
+    var onFrame: ((UInt32) -> Void)?
+    var onClose: (() -> Void)?
+    /// A buffer came back, so a frame that found all of them busy can be drawn now.
+    var onBufferReleased: (() -> Void)?
+
+    let surface: OpaquePointer
+    private let xdgSurface: OpaquePointer
+    private let toplevel: OpaquePointer
+    private let shm: OpaquePointer
+    private let viewport: OpaquePointer?
+    private let fractionalScale: OpaquePointer?
+    private var pool: BufferPool?
+    /// The outputs the surface is on, and how to ask their scale.
+    private var enteredOutputs: [OpaquePointer] = []
+    private let outputScale: (OpaquePointer) -> Int?
+    private var fractionalScale120: UInt32?
+    private var committedBufferScale = 1
+    private var committedDestination: (width: Int, height: Int)?
+
+    private var pendingSize: (width: Int, height: Int)?
+    private var pendingFullscreen = false
+
+    private var surfaceListener: HeapListener<wl_surface_listener>?
+    private var xdgSurfaceListener: HeapListener<xdg_surface_listener>?
+    private var toplevelListener: HeapListener<xdg_toplevel_listener>?
+    private var callbackListener: HeapListener<wl_callback_listener>?
+    private var fractionalListener: HeapListener<wp_fractional_scale_v1_listener>?
+
+    init(registry: Registry, fullscreen: Bool, outputScale: @escaping (OpaquePointer) -> Int?) throws {
+        guard let compositor = registry.compositor, let wmBase = registry.wmBase, let shm = registry.shm else {
+            throw WaylandError.missingGlobal("wl_compositor, wl_shm and xdg_wm_base")
+        }
+        guard let surface = wl_compositor_create_surface(compositor),
+              let xdgSurface = xdg_wm_base_get_xdg_surface(wmBase, surface),
+              let toplevel = xdg_surface_get_toplevel(xdgSurface)
+        else { throw WaylandError.system("cannot create the window surface") }
+        self.surface = surface
+        self.xdgSurface = xdgSurface
+        self.toplevel = toplevel
+        self.shm = shm
+        self.outputScale = outputScale
+        // Fractional scaling needs both: the preferred scale, and a viewport to show a larger buffer.
+        if let viewporter = registry.viewporter, let manager = registry.fractionalScaleManager {
+            viewport = wp_viewporter_get_viewport(viewporter, surface)
+            fractionalScale = wp_fractional_scale_manager_v1_get_fractional_scale(manager, surface)
+        } else {
+            viewport = nil
+            fractionalScale = nil
+        }
+        addListeners()
+        xdg_toplevel_set_title(toplevel, "Folio")
+        xdg_toplevel_set_app_id(toplevel, "io.folio.Folio")
+        xdg_toplevel_set_min_size(toplevel, Int32(Self.minimumSize.width), Int32(Self.minimumSize.height))
+        if fullscreen { xdg_toplevel_set_fullscreen(toplevel, nil) }
+        // The first commit, without a buffer, asks for the first configure.
+        wl_surface_commit(surface)
+    }
+
+    deinit {
+        pool = nil
+        if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
+        if let viewport { wp_viewport_destroy(viewport) }
+        xdg_toplevel_destroy(toplevel)
+        xdg_surface_destroy(xdgSurface)
+        wl_surface_destroy(surface)
+    }
+
+    private func addListeners() {
+        let surfaceListener = HeapListener(wl_surface_listener(
+            enter: { data, _, output in
+                guard let window: Window = owner(data), let output else { return }
+                window.enteredOutputs.append(output)
+                window.updateScale()
+            },
+            leave: { data, _, output in
+                guard let window: Window = owner(data) else { return }
+                window.enteredOutputs.removeAll { $0 == output }
+                window.updateScale()
+            }))
+        wl_surface_add_listener(surface, surfaceListener.pointer, userData(self))
+        self.surfaceListener = surfaceListener
+
+        let xdgSurfaceListener = HeapListener(xdg_surface_listener(configure: { data, xdgSurface, serial in
+            guard let window: Window = owner(data) else { return }
+            xdg_surface_ack_configure(xdgSurface, serial)
+            window.applyConfigure()
+        }))
+        xdg_surface_add_listener(xdgSurface, xdgSurfaceListener.pointer, userData(self))
+        self.xdgSurfaceListener = xdgSurfaceListener
+
+        let toplevelListener = HeapListener(xdg_toplevel_listener(
+            configure: { data, _, width, height, states in
+                guard let window: Window = owner(data) else { return }
+                window.pendingSize = width > 0 && height > 0 ? (Int(width), Int(height)) : nil
+                window.pendingFullscreen = states.map(Window.states).map { $0.contains(XDG_TOPLEVEL_STATE_FULLSCREEN.rawValue) } ?? false
+            },
+            close: { data, _ in
+                guard let window: Window = owner(data) else { return }
+                window.onClose?()
+            },
+            configure_bounds: { _, _, _, _ in },
+            wm_capabilities: { _, _, _ in }))
+        xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, userData(self))
+        self.toplevelListener = toplevelListener
+
+        callbackListener = HeapListener(wl_callback_listener(done: { data, callback, time in
+            if let callback { wl_callback_destroy(callback) }
+            guard let window: Window = owner(data) else { return }
+            window.isFrameInFlight = false
+            window.onFrame?(time)
+        }))
+
+        if let fractionalScale {
+            let fractionalListener = HeapListener(wp_fractional_scale_v1_listener(preferred_scale: { data, _, scale120 in
+                guard let window: Window = owner(data) else { return }
+                window.fractionalScale120 = scale120
+                window.updateScale()
+            }))
+            wp_fractional_scale_v1_add_listener(fractionalScale, fractionalListener.pointer, userData(self))
+            self.fractionalListener = fractionalListener
+        }
+    }
+
+    private static func states(_ array: UnsafeMutablePointer<wl_array>) -> [UInt32] {
+        guard let data = array.pointee.data else { return [] }
+        let count = array.pointee.size / MemoryLayout<UInt32>.stride
+        return Array(UnsafeBufferPointer(start: data.assumingMemoryBound(to: UInt32.self), count: count))
+    }
+
+    private func applyConfigure() {
+        isFullscreen = pendingFullscreen
+        let first = !isConfigured
+        isConfigured = true
+        let size = pendingSize ?? (width, height)  // 0x0: the size is ours to choose
+        if first || size.width != width || size.height != height {
+            width = size.width
+            height = size.height
+            onResize?(width, height, scale)
+        }
+    }
+
+    /// The outputs an output scale change matters to call this (their scale or presence changed).
+    func outputsChanged(removed: OpaquePointer? = nil) {
+        if let removed { enteredOutputs.removeAll { $0 == removed } }
+        updateScale()
+    }
+
+    /// Integer scale: the largest of the outputs entered. Fractional: rendered at the next integer
+    /// up, and the viewport shrinks it to the logical size.
+    private func updateScale() {
+        let newScale: Int
+        if let scale120 = fractionalScale120, viewport != nil {
+            newScale = max(1, Int((UInt64(scale120) + 119) / 120))
+        } else {
+            let scales = enteredOutputs.compactMap(outputScale)
+            guard let largest = scales.max() else { return }  // off every output: keep the last scale
+            newScale = largest
+        }
+        guard newScale != scale else { return }
+        scale = newScale
+        if isConfigured { onResize?(width, height, scale) }
+    }
+
+    public func toggleFullscreen() {
+        if isFullscreen { xdg_toplevel_unset_fullscreen(toplevel) } else { xdg_toplevel_set_fullscreen(toplevel, nil) }
+    }
+
+    /// Whether `present` can commit now: configured, no frame in flight, and a buffer free.
+    var canPresent: Bool {
+        isConfigured && !isFrameInFlight && (pool?.canAcquire ?? true)
+    }
+
+    /// Commits `frame` (buffer pixels, `scale` times the logical size): copies into a free buffer
+    /// the pixels it lacks, damages only `damage`, and asks for a frame callback.
+    func present(_ frame: Bitmap, damage: PixelRect) throws {
+        if pool?.width != frame.width || pool?.height != frame.height {
+            pool = nil
+            let pool = try BufferPool(shm: shm, width: frame.width, height: frame.height)
+            pool.onRelease = { [unowned self] in onBufferReleased?() }
+            self.pool = pool
+        }
+        guard let pool, let buffer = pool.acquire() else { return }
+        let changed = damage.intersection(frame.bounds)
+        pool.frameChanged(changed)
+        buffer.bitmap.copy(buffer.missing, from: frame)
+        buffer.missing = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        applyScale()
+        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        wl_surface_damage_buffer(surface, Int32(changed.x), Int32(changed.y), Int32(changed.width), Int32(changed.height))
+        buffer.busy = true
+        requestFrameCallback()
+        wl_surface_commit(surface)
+    }
+
+    /// Asks for a frame callback without a new buffer: the animation clock ticks on.
+    func requestTick() {
+        guard isConfigured, !isFrameInFlight else { return }
+        requestFrameCallback()
+        wl_surface_commit(surface)
+    }
+
+    private func requestFrameCallback() {
+        guard let callbackListener, let callback = wl_surface_frame(surface) else { return }
+        wl_callback_add_listener(callback, callbackListener.pointer, userData(self))
+        isFrameInFlight = true
+    }
+
+    /// Tells the compositor how buffer pixels map to the surface, when that changed.
+    private func applyScale() {
+        if let viewport {
+            if committedDestination?.width != width || committedDestination?.height != height {
+                wp_viewport_set_destination(viewport, Int32(width), Int32(height))
+                committedDestination = (width, height)
+            }
+        } else if committedBufferScale != scale {
+            wl_surface_set_buffer_scale(surface, Int32(scale))
+            committedBufferScale = scale
+        }
+    }
+}

@@ -1,0 +1,77 @@
+import ArgumentParser
+import Foundation
+import FolioGeometry
+import FolioRender
+import FolioSketchbook
+
+/// Loads the book in `path` (or the default folder), as one clear error when it cannot.
+func loadBook(at path: String?) throws -> (BookStore, Sketchbook) {
+    let store = BookStore(directory: path.map { URL(fileURLWithPath: $0) } ?? BookStore.defaultDirectory())
+    do {
+        return (store, try store.load())
+    } catch let error as BookError {
+        throw FolioError(error.description)
+    }
+}
+
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Describe a sketchbook as JSON: {\"sheets\": [{\"strokes\": K}, ...]}.")
+
+    @Option(help: ArgumentHelp("The sketchbook folder.", valueName: "dir"))
+    var book: String
+
+    func run() throws {
+        let (_, sketchbook) = try loadBook(at: book)
+        let object: [String: Any] = ["sheets": sketchbook.sheets.map { ["strokes": $0.strokes.count] }]
+        let json = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
+        print(String(decoding: json, as: UTF8.self))
+    }
+}
+
+struct ExportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export one sheet of a sketchbook as PNG or SVG.")
+
+    @Option(help: ArgumentHelp("The sketchbook folder.", valueName: "dir"))
+    var book: String
+
+    @Option(help: "The sheet to export, counting from 1.")
+    var sheet: Int
+
+    @Option(help: ArgumentHelp("Write the sheet as a PNG image.", valueName: "out"))
+    var png: String?
+
+    @Option(help: ArgumentHelp("Write the sheet's ink as SVG.", valueName: "out"))
+    var svg: String?
+
+    @Option(help: "Canvas size in logical pixels (default: just large enough for the drawing).")
+    var size: PixelSize?
+
+    mutating func validate() throws {
+        guard (png == nil) != (svg == nil) else { throw ValidationError("give exactly one of --png OUT and --svg OUT") }
+        guard sheet >= 1 else { throw ValidationError("--sheet counts from 1") }
+    }
+
+    func run() throws {
+        let (_, sketchbook) = try loadBook(at: book)
+        guard sheet <= sketchbook.sheets.count else {
+            throw FolioError("the book has \(sketchbook.sheets.count) sheet(s); there is no sheet \(sheet)")
+        }
+        let page = sketchbook.sheets[sheet - 1]
+        let extent = size.map { Size(width: Double($0.width), height: Double($0.height)) } ?? SVGExport.extent(of: page)
+        if let svg {
+            do {
+                try SVGExport.document(for: page, size: extent).write(toFile: svg, atomically: true, encoding: .utf8)
+            } catch {
+                throw FolioError("\(svg): cannot write: \(error.localizedDescription)")
+            }
+        } else if let png {
+            let canvas = CanvasRenderer(width: Int(extent.width), height: Int(extent.height), scale: 1)
+            canvas.rebuild(strokes: page.strokes)
+            try PNG.write(canvas.frame, to: png)
+        }
+    }
+}

@@ -1,0 +1,26 @@
+import ArgumentParser
+import FolioRender
+
+/// `--background RRGGBB` and `--no-shadow`: plain fold frames for tests that look at outlines.
+struct FoldLookOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Replace the backdrop texture with a flat colour.", valueName: "RRGGBB"))
+    var background: String?
+
+    @Flag(help: "Draw no shadows.")
+    var noShadow = false
+
+    mutating func validate() throws {
+        if let background, parseBackground(background) == nil {
+            throw ValidationError("--background takes six hex digits RRGGBB, not \"\(background)\"")
+        }
+    }
+
+    var renderOptions: FoldRenderOptions {
+        FoldRenderOptions(background: background.flatMap(parseBackground).map { .flat($0) } ?? .texture, shadows: !noShadow)
+    }
+
+    private func parseBackground(_ text: String) -> UInt32? {
+        guard text.count == 6, text.allSatisfy(\.isHexDigit) else { return nil }
+        return UInt32(text, radix: 16)
+    }
+}

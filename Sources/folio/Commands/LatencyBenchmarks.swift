@@ -1,0 +1,101 @@
+import Foundation
+import TestCompositor
+
+/// Input-to-buffer latency through a real Wayland connection: the in-process test compositor
+/// (libwayland-server) drives this same `folio` binary, spawned as its client.
+enum LatencyBenchmarks {
+    static let width: Int32 = 1920
+    static let height: Int32 = 1200
+
+    /// `stroke.segment` and `startup.first_frame`; on failure, a line on stderr and no figures
+    /// (so the other benchmarks still print).
+    static func run() -> [BenchResult] {
+        do {
+            let executable = try ClientProcess.folioExecutable()
+            let dataHome = try temporaryDirectory()
+            defer { try? FileManager.default.removeItem(atPath: dataHome) }
+            return [try strokeSegment(executable, dataHome: dataHome), try firstFrame(executable, dataHome: dataHome)]
+        } catch {
+            FileHandle.standardError.write(Data("folio bench: latency benchmarks skipped: \(error)\n".utf8))
+            return []
+        }
+    }
+
+    /// Touch frame sent (and flushed) by the compositor -> the commit carrying its buffer, at
+    /// 1920x1200, over 5 strokes of 60 segments; frame callbacks answered at once.
+    static func strokeSegment(_ executable: String, dataHome: String, strokes: Int = 5, segments: Int = 60) throws -> BenchResult {
+        var options = TestCompositorOptions()
+        options.configureWidth = width
+        options.configureHeight = height
+        options.capabilities = [.touch]
+        let compositor = try TestCompositor(options: options)
+        defer { compositor.stop() }
+        let client = try compositor.launch(executable, environment: ["XDG_DATA_HOME": dataHome])
+        defer { client.terminate() }
+        try compositor.waitForToplevel()
+        _ = try compositor.wait(for: "the client's wl_touch") { $0.touchObjects > 0 ? true : nil }
+
+        var samples: [Double] = []
+        for stroke in 0..<strokes {
+            let y = 200.0 + Double(stroke) * 180
+            try compositor.sendTouch([.down(id: 1, x: 300, y: y), .frame])
+            settle(compositor)
+            for segment in 1...segments {
+                let x = 300.0 + Double(segment) * 20
+                let wobble = 40 * sin(Double(segment) / 6)
+                samples.append(try touchAndWait(compositor, [.motion(id: 1, x: x, y: y + wobble), .frame]))
+            }
+            try compositor.sendTouch([.up(id: 1), .frame])
+            settle(compositor)
+        }
+        return BenchResult(name: "stroke.segment", width: Int(width), height: Int(height), samples: samples)
+    }
+
+    /// Waits until no commit has arrived for 30 ms (at most a second): what a touch down or up
+    /// drew is out of the way before the next segment is timed.
+    private static func settle(_ compositor: TestCompositor) {
+        for _ in 0..<33 {
+            let before = compositor.lastCommitIndex
+            Thread.sleep(forTimeInterval: 0.03)
+            if compositor.lastCommitIndex == before { return }
+        }
+    }
+
+    /// Sends one touch frame and returns the milliseconds until the next commit with a buffer.
+    private static func touchAndWait(_ compositor: TestCompositor, _ events: [TouchEvent]) throws -> Double {
+        let last = compositor.lastCommitIndex
+        let sent = try compositor.sendTouch(events)
+        let commit = try compositor.waitForCommit(after: last, timeout: .seconds(5))
+        return milliseconds(commit.receivedAt - sent)
+    }
+
+    /// Process spawned -> its first committed buffer (1920x1200), over 10 launches.
+    static func firstFrame(_ executable: String, dataHome: String, runs: Int = 10) throws -> BenchResult {
+        var options = TestCompositorOptions()
+        options.configureWidth = width
+        options.configureHeight = height
+        var samples: [Double] = []
+        for _ in 0..<runs {
+            let compositor = try TestCompositor(options: options)
+            defer { compositor.stop() }
+            let start = ContinuousClock.now
+            let client = try compositor.launch(executable, environment: ["XDG_DATA_HOME": dataHome])
+            defer { client.terminate() }
+            let commit = try compositor.waitForCommit(after: -1, timeout: .seconds(20))
+            samples.append(milliseconds(commit.receivedAt - start))
+            try compositor.close()
+            try client.waitForExit(timeout: .seconds(10))
+        }
+        return BenchResult(name: "startup.first_frame", width: Int(width), height: Int(height), samples: samples)
+    }
+
+    private static func milliseconds(_ duration: Duration) -> Double {
+        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
+    }
+
+    private static func temporaryDirectory() throws -> String {
+        var template = Array("/tmp/folio-bench-XXXXXX".utf8CString)
+        guard let path = mkdtemp(&template) else { throw TestCompositorError("cannot create a temporary directory") }
+        return String(cString: path)
+    }
+}

@@ -1,0 +1,70 @@
+import Foundation
+import FolioInput
+
+/// Plays the demo trace live, in real time: each event reaches the session at its trace time
+/// after the window's first frame, exactly as real input would; when the trace is over and the
+/// fold animation has settled, the last frame stays up a second and the app exits.
+final class DemoPlayer {
+    static let holdMilliseconds = 1000.0
+
+    private var trace: Trace?
+    private var next = 0
+    /// Compositor time and our monotonic time (ms) of the first frame: trace time zero.
+    private var start: (compositor: Double, local: Double)?
+    private var phase = Phase.waitingForFirstFrame
+
+    private enum Phase { case waitingForFirstFrame, playing, settling, holding }
+
+    /// With nil, the built-in demo is generated for the window's size at its first frame.
+    init(trace: Trace?) {
+        self.trace = trace
+    }
+
+    func frameShown(at time: Double, size: (width: Int, height: Int, scale: Int), player: LiveController) {
+        guard phase == .waitingForFirstFrame else { return }
+        if trace == nil { trace = DemoTrace.trace(width: size.width, height: size.height) }
+        start = (time, monotonicMilliseconds())
+        phase = .playing
+        timerFired(player: player)
+    }
+
+    func timerFired(player: LiveController) {
+        switch phase {
+        case .waitingForFirstFrame, .settling:
+            return
+        case .holding:
+            player.finish()
+        case .playing:
+            guard let trace, let start else { return }
+            let elapsed = monotonicMilliseconds() - start.local
+            let events = trace.events
+            var played = false
+            while next < events.count, events[next].time <= elapsed {
+                player.play(events[next].event, at: start.compositor + events[next].time)
+                next += 1
+                played = true
+            }
+            if played { player.redraw() }
+            if next < events.count {
+                player.armTimer(after: events[next].time - elapsed)
+            } else {
+                phase = .settling
+                checkFinished(player: player)
+            }
+        }
+    }
+
+    /// Once the trace is played, the animation over and the last frame shown: hold it, then exit.
+    func checkFinished(player: LiveController) {
+        guard phase == .settling, player.isIdle else { return }
+        phase = .holding
+        player.armTimer(after: Self.holdMilliseconds)
+    }
+
+    private func monotonicMilliseconds() -> Double {
+        let now = ContinuousClock.now - Self.origin
+        return Double(now.components.seconds) * 1000 + Double(now.components.attoseconds) / 1e15
+    }
+
+    private static let origin = ContinuousClock.now
+}

@@ -1,0 +1,36 @@
+import Foundation
+import XCTest
+
+/// Real touch on a real compositor: headless KWin injects wl_touch through its fake-input
+/// protocol (Tests/Compositors/kwin_touch.py). One finger draws; two fingers pinch to 0.75 and
+/// hold, and the screen shows the fold; release, and the flat canvas with the ink is back.
+final class KWinTouchTests: XCTestCase {
+    /// kwin_touch.py's "cannot start" status.
+    static let unavailable: Int32 = 77
+
+    func testPinchFoldsAndUnfoldsUnderKWin() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        let script = root.appendingPathComponent("Tests/Compositors/kwin_touch.py").path
+        let folio = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+            .deletingLastPathComponent().appendingPathComponent("folio").path
+        let out = root.appendingPathComponent(".build/test-artifacts/kwin").path
+
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["dbus-run-session", "--", "python3", script, "--client", folio, "--out", out]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        process.standardError = pipe
+        try process.run()
+        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+
+        let report = output.split(separator: "\n").filter { $0.hasPrefix("kwin_touch:") }.joined(separator: "\n")
+        if process.terminationStatus == Self.unavailable || (process.terminationStatus == 127) {
+            let reason = "KWin cannot run here: \(report.isEmpty ? output : report)"
+            if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail(reason) }
+            throw XCTSkip(reason)
+        }
+        XCTAssertEqual(process.terminationStatus, 0, "\(report)\n(screenshots and logs in \(out))")
+    }
+}

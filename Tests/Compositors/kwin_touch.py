@@ -1,0 +1,316 @@
+#!/usr/bin/env python3
+"""Real touch on a real compositor: headless KWin injects wl_touch events into Folio.
+
+Starts a private KWin (virtual backend, its own runtime dir and D-Bus session), binds
+org_kde_kwin_fake_input first (KWin gives the seat touch only once an injector exists), starts
+the client fullscreen, then plays a scenario of touches and takes screenshots through
+org.kde.KWin.ScreenShot2. Screenshots are written as PNG files into --out.
+
+    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold]
+
+Exit status 0 when every check of the scenario holds; 1 with one line per failed check;
+77 when KWin or a Python module is missing (the caller decides whether that fails).
+"""
+
+import argparse
+import os
+import shutil
+import signal
+import struct
+import subprocess
+import sys
+import tempfile
+import time
+import zlib
+
+WIDTH, HEIGHT = 1280, 800
+SKIP = 77
+
+
+def need_modules():
+    try:
+        import jeepney  # noqa: F401
+        import pywayland  # noqa: F401
+    except ImportError as error:
+        print(f"kwin_touch: missing Python module: {error.name} (pip install pywayland jeepney)")
+        sys.exit(SKIP)
+
+
+def generate_fake_input_bindings(workdir):
+    """pywayland bindings for KWin's fake-input protocol, from Debian's plasma-wayland-protocols."""
+    xml = "/usr/share/plasma-wayland-protocols/fake-input.xml"
+    if not os.path.exists(xml):
+        print(f"kwin_touch: {xml} is missing (apt-get install plasma-wayland-protocols)")
+        sys.exit(SKIP)
+    out = os.path.join(workdir, "bindings")
+    scanner = shutil.which("pywayland-scanner") or os.path.join(os.path.dirname(sys.executable), "pywayland-scanner")
+    subprocess.run([scanner, "-i", xml, "-o", out], check=True, capture_output=True)
+    sys.path.insert(0, out)
+
+
+class KWin:
+    """A private headless KWin. Debian's binary carries a file capability that containers
+    refuse, so a plain copy is run (FACTS.md)."""
+
+    def __init__(self, workdir):
+        installed = shutil.which("kwin_wayland")
+        if not installed:
+            print("kwin_touch: kwin_wayland is not installed (apt-get install kwin-wayland)")
+            sys.exit(SKIP)
+        self.binary = os.path.join(workdir, "kwin_wayland")
+        shutil.copy(installed, self.binary)
+        self.runtime = os.path.join(workdir, "runtime")
+        os.mkdir(self.runtime, 0o700)
+        self.socket = "folio-kwin"
+        self.env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime,
+                        KWIN_WAYLAND_NO_PERMISSION_CHECKS="1", KWIN_SCREENSHOT_NO_PERMISSION_CHECKS="1",
+                        QT_QPA_PLATFORM="wayland", XDG_SESSION_TYPE="wayland")
+        self.env.pop("WAYLAND_DISPLAY", None)
+        self.env.pop("DISPLAY", None)
+        self.log = open(os.path.join(workdir, "kwin.log"), "w")
+        self.process = subprocess.Popen(
+            [self.binary, "--virtual", "--width", str(WIDTH), "--height", str(HEIGHT), "--socket", self.socket,
+             "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"],
+            env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
+        path = os.path.join(self.runtime, self.socket)
+        deadline = time.monotonic() + 30
+        while not os.path.exists(path):
+            if self.process.poll() is not None or time.monotonic() > deadline:
+                print(f"kwin_touch: KWin did not start (see {self.log.name})")
+                sys.exit(1)
+            time.sleep(0.05)
+        # The socket exists before KWin serves D-Bus screenshots; wait until one works.
+        deadline = time.monotonic() + 30
+        while True:
+            try:
+                screenshot()
+                break
+            except Exception as error:  # D-Bus name not yet owned
+                if time.monotonic() > deadline:
+                    print(f"kwin_touch: KWin's ScreenShot2 never answered: {error}")
+                    sys.exit(1)
+                time.sleep(0.2)
+
+    def stop(self):
+        self.process.terminate()
+        try:
+            self.process.wait(5)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+
+
+class Injector:
+    """A Wayland client that binds org_kde_kwin_fake_input and sends real touch events."""
+
+    def __init__(self, kwin):
+        from pywayland.client import Display
+        from fake_input import OrgKdeKwinFakeInput
+
+        os.environ["XDG_RUNTIME_DIR"] = kwin.runtime
+        self.display = Display(kwin.socket)
+        self.display.connect()
+        registry = self.display.get_registry()
+        self.fake = None
+
+        def on_global(registry, name, interface, version):
+            if interface == "org_kde_kwin_fake_input":
+                self.fake = registry.bind(name, OrgKdeKwinFakeInput, min(version, 4))
+
+        registry.dispatcher["global"] = on_global
+        self.display.roundtrip()
+        if self.fake is None:
+            print("kwin_touch: KWin offers no org_kde_kwin_fake_input")
+            sys.exit(1)
+        self.fake.authenticate("folio tests", "inject touch to test Folio")
+        self.display.roundtrip()
+
+    def frame(self, downs=(), motions=(), ups=()):
+        for touch_id, x, y in downs:
+            self.fake.touch_down(touch_id, x, y)
+        for touch_id, x, y in motions:
+            self.fake.touch_motion(touch_id, x, y)
+        for touch_id in ups:
+            self.fake.touch_up(touch_id)
+        self.fake.touch_frame()
+        self.display.flush()
+        self.display.roundtrip()
+
+    def key(self, code, pressed):
+        self.fake.keyboard_key(code, 1 if pressed else 0)
+        self.display.roundtrip()
+
+
+def screenshot():
+    """The whole screen as (width, height, rows of (r, g, b)) through ScreenShot2.CaptureArea."""
+    from jeepney import DBusAddress, new_method_call
+    from jeepney.io.blocking import open_dbus_connection
+
+    read_end, write_end = os.pipe()
+    address = DBusAddress("/org/kde/KWin/ScreenShot2", bus_name="org.kde.KWin", interface="org.kde.KWin.ScreenShot2")
+    message = new_method_call(address, "CaptureArea", "iiuua{sv}h",
+                              (0, 0, WIDTH, HEIGHT, {"native-resolution": ("b", True)}, write_end))
+    with open_dbus_connection(bus="SESSION", enable_fds=True) as connection:
+        reply = connection.send_and_get_reply(message, timeout=10)
+    os.close(write_end)
+    if reply.header.message_type.name == "error":
+        os.close(read_end)
+        raise RuntimeError(f"screenshot failed: {reply.body}")
+    info = {key: value for key, (_, value) in reply.body[0].items()}
+    data = bytearray()
+    with os.fdopen(read_end, "rb") as pipe:
+        while chunk := pipe.read(1 << 20):
+            data += chunk
+    width, height, stride = info["width"], info["height"], info["stride"]
+    return Image(width, height, stride, bytes(data))
+
+
+class Image:
+    """A QImage ARGB32 / RGB32 buffer: little-endian BGRA bytes per pixel."""
+
+    def __init__(self, width, height, stride, data):
+        self.width, self.height, self.stride, self.data = width, height, stride, data
+
+    def rgb(self, x, y):
+        offset = y * self.stride + x * 4
+        b, g, r = self.data[offset], self.data[offset + 1], self.data[offset + 2]
+        return r, g, b
+
+    def save_png(self, path):
+        rows = bytearray()
+        for y in range(self.height):
+            rows.append(0)
+            line = self.data[y * self.stride:y * self.stride + self.width * 4]
+            for x in range(0, len(line), 4):
+                rows += bytes((line[x + 2], line[x + 1], line[x]))
+
+        def chunk(kind, body):
+            return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+
+        header = struct.pack(">IIBBBBB", self.width, self.height, 8, 2, 0, 0, 0)
+        with open(path, "wb") as out:
+            out.write(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(bytes(rows), 6))
+                      + chunk(b"IEND", b""))
+
+
+def is_white(rgb):
+    return all(channel >= 240 for channel in rgb)
+
+
+def is_paper(rgb):
+    """White or shaded page: grey and light, unlike the dark backdrop."""
+    r, g, b = rgb
+    return min(rgb) >= 120 and max(rgb) - min(rgb) <= 12
+
+
+def is_ink(rgb):
+    r, g, b = rgb
+    return b >= 200 and r <= 60 and g <= 60
+
+
+def wait_for(predicate, seconds, out, name):
+    """Screenshots until one satisfies `predicate`; None (the last one saved as NAME) on time-out."""
+    deadline = time.monotonic() + seconds
+    while True:
+        image = screenshot()
+        if predicate(image):
+            return image
+        if time.monotonic() > deadline:
+            image.save_png(os.path.join(out, name))
+            return None
+        time.sleep(0.1)
+
+
+def scenario_fold(kwin, injector, client, out, failures):
+    """One finger draws; two fingers pinch to 0.75 and hold; release; the flat canvas returns."""
+    centre_y = HEIGHT // 2
+    canvas = wait_for(lambda im: is_white(im.rgb(WIDTH // 2, centre_y)) and is_white(im.rgb(40, 40)), 15, out,
+                      "0-no-canvas.png")
+    if canvas is None:
+        failures.append("the white canvas never filled the screen")
+        return
+    canvas.save_png(os.path.join(out, "0-canvas.png"))
+
+    # One finger draws a horizontal stroke in the upper part of the screen.
+    stroke_y = 200
+    injector.frame(downs=[(0, 300, stroke_y)])
+    for step in range(1, 21):
+        time.sleep(0.016)
+        injector.frame(motions=[(0, 300 + step * 30, stroke_y)])
+    injector.frame(ups=[0])
+    time.sleep(0.3)
+    drawn = screenshot()
+    drawn.save_png(os.path.join(out, "1-stroke.png"))
+    inked = [x for x in range(320, 880, 40) if is_ink(drawn.rgb(x, stroke_y))]
+    if len(inked) < 12:
+        failures.append(f"the stroke is not on screen: ink at {len(inked)} of 14 points along y={stroke_y}")
+
+    # Two fingers 400 px apart pinch to 300 px apart (scale 0.75) and hold.
+    left, right = WIDTH // 2 - 200, WIDTH // 2 + 200
+    time.sleep(0.4)
+    injector.frame(downs=[(1, left, centre_y), (2, right, centre_y)])
+    for step in range(1, 11):
+        time.sleep(0.016)
+        injector.frame(motions=[(1, left + step * 5, centre_y), (2, right - step * 5, centre_y)])
+    time.sleep(0.5)
+    folded = screenshot()
+    folded.save_png(os.path.join(out, "2-folded.png"))
+    # At s = 0.75 the left page's outer edge sits at about x = 185 of 1280: left of it is backdrop.
+    if is_white(folded.rgb(60, centre_y)) or is_white(folded.rgb(WIDTH - 60, centre_y)):
+        failures.append("no fold on screen while the pinch is held (the screen edges are still paper)")
+    if not (is_paper(folded.rgb(WIDTH // 2 - 200, centre_y)) and is_paper(folded.rgb(WIDTH // 2 + 200, centre_y))):
+        failures.append("the folded pages are not visible beside the spine")
+
+    injector.frame(ups=[1, 2])
+    # The unfold lasts 0.5 / 0.75 s; then the flat canvas with the ink is back.
+    time.sleep(0.5 / 0.75 + 0.6)
+    opened = screenshot()
+    opened.save_png(os.path.join(out, "3-opened.png"))
+    if not (is_white(opened.rgb(60, centre_y)) and is_white(opened.rgb(WIDTH - 60, centre_y))):
+        failures.append("after the unfold the canvas does not fill the screen again")
+    inked = [x for x in range(320, 880, 40) if is_ink(opened.rgb(x, stroke_y))]
+    if len(inked) < 12:
+        failures.append(f"after the unfold the stroke is gone: ink at {len(inked)} of 14 points")
+    stray = [x for x in range(left - 20, right + 20, 10) if is_ink(opened.rgb(x, centre_y))]
+    if stray:
+        failures.append(f"the pinch left stray ink at y={centre_y}, x in {stray[:5]}")
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--client", required=True, help="the folio binary")
+    parser.add_argument("--out", required=True, help="folder for screenshots and logs")
+    parser.add_argument("--scenario", default="fold", choices=["fold"])
+    args = parser.parse_args()
+    need_modules()
+    os.makedirs(args.out, exist_ok=True)
+    workdir = tempfile.mkdtemp(prefix="folio-kwin-")
+    generate_fake_input_bindings(workdir)
+    kwin = KWin(workdir)
+    client = None
+    failures = []
+    try:
+        injector = Injector(kwin)
+        client_log = open(os.path.join(args.out, "client.log"), "w")
+        client = subprocess.Popen([args.client, "--fullscreen"], stdout=client_log, stderr=subprocess.STDOUT,
+                                  env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket))
+        scenario_fold(kwin, injector, client, args.out, failures)
+        if client.poll() is not None:
+            failures.append(f"the client exited early with status {client.returncode}")
+    finally:
+        if client is not None and client.poll() is None:
+            client.send_signal(signal.SIGTERM)
+            try:
+                client.wait(5)
+            except subprocess.TimeoutExpired:
+                client.kill()
+        kwin.stop()
+        shutil.copy(kwin.log.name, os.path.join(args.out, "kwin.log"))
+        shutil.rmtree(workdir, ignore_errors=True)
+    for failure in failures:
+        print(f"kwin_touch: {failure}")
+    print(f"kwin_touch: {'FAILED' if failures else 'passed'}; screenshots in {args.out}")
+    sys.exit(1 if failures else 0)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,166 @@
+import FolioGeometry
+import XCTest
+@testable import FolioInput
+
+final class TraceTests: XCTestCase {
+    /// The example from trace-format.md, verbatim.
+    static let example = """
+    # one stroke, then a pinch from 400 px apart to 300 px apart (scale 0.75), then release
+    {"t": 0,   "kind": "touch.down",   "id": 1, "x": 200, "y": 200}
+    {"t": 0,   "kind": "touch.frame"}
+    {"t": 16,  "kind": "touch.motion", "id": 1, "x": 260, "y": 230}
+    {"t": 16,  "kind": "touch.frame"}
+    {"t": 33,  "kind": "touch.up",     "id": 1}
+    {"t": 33,  "kind": "touch.frame"}
+    {"t": 500, "kind": "touch.down",   "id": 2, "x": 760, "y": 600}
+    {"t": 500, "kind": "touch.down",   "id": 3, "x": 1160, "y": 600}
+    {"t": 500, "kind": "touch.frame"}
+    {"t": 600, "kind": "touch.motion", "id": 2, "x": 810, "y": 600}
+    {"t": 600, "kind": "touch.motion", "id": 3, "x": 1110, "y": 600}
+    {"t": 600, "kind": "touch.frame"}
+    {"t": 700, "kind": "touch.up",     "id": 2}
+    {"t": 700, "kind": "touch.up",     "id": 3}
+    {"t": 700, "kind": "touch.frame"}
+    """
+
+    func testParsesTheDocumentedExample() throws {
+        let trace = try Trace(parsing: Self.example)
+        XCTAssertEqual(trace.events.count, 15)
+        XCTAssertEqual(trace.events[0], TimedInputEvent(time: 0, event: .touchDown(id: 1, at: Point(x: 200, y: 200))))
+        XCTAssertEqual(trace.events[2].event, .touchMotion(id: 1, to: Point(x: 260, y: 230)))
+        XCTAssertEqual(trace.events[4].event, .touchUp(id: 1))
+        XCTAssertEqual(trace.duration, 700)
+    }
+
+    func testEveryKindParses() throws {
+        let text = """
+        {"t": 0, "kind": "pointer.motion", "x": 1.5, "y": 2.25}
+        {"t": 1, "kind": "pointer.button", "button": "left", "state": "pressed"}
+        {"t": 2, "kind": "pinch.begin", "fingers": 2}
+        {"t": 3, "kind": "pinch.update", "scale": 0.8, "dx": 1, "dy": -1, "rotation": 3}
+        {"t": 4, "kind": "pinch.end", "cancelled": true}
+        {"t": 5, "kind": "key", "keys": "ctrl+shift+z", "state": "pressed"}
+        {"t": 6, "kind": "resize", "width": 800, "height": 600, "scale": 2}
+        {"t": 7, "kind": "resize", "width": 800, "height": 600}
+        {"t": 8, "kind": "touch.cancel"}
+        """
+        let events = try Trace(parsing: text).events.map(\.event)
+        XCTAssertEqual(events, [
+            .pointerMotion(to: Point(x: 1.5, y: 2.25)),
+            .pointerButton(.left, pressed: true),
+            .pinchBegin(fingers: 2),
+            .pinchUpdate(scale: 0.8, dx: 1, dy: -1, rotation: 3),
+            .pinchEnd(cancelled: true),
+            .key(KeyChord(key: "z", modifiers: [.ctrl, .shift]), pressed: true),
+            .resize(width: 800, height: 600, scale: 2),
+            .resize(width: 800, height: 600, scale: nil),
+            .touchCancel,
+            .touchFrame,  // no frames in this trace: each touch line is its own frame
+        ])
+    }
+
+    func testATraceWithoutFramesGetsOneFramePerTouchLine() throws {
+        let text = """
+        {"t": 0, "kind": "touch.down", "id": 1, "x": 10, "y": 10}
+        {"t": 5, "kind": "touch.motion", "id": 1, "x": 20, "y": 10}
+        {"t": 6, "kind": "key", "keys": "F11", "state": "pressed"}
+        {"t": 9, "kind": "touch.up", "id": 1}
+        """
+        let events = try Trace(parsing: text).events
+        XCTAssertEqual(events.map(\.event), [
+            .touchDown(id: 1, at: Point(x: 10, y: 10)), .touchFrame,
+            .touchMotion(id: 1, to: Point(x: 20, y: 10)), .touchFrame,
+            .key(KeyChord(key: "F11"), pressed: true),
+            .touchUp(id: 1), .touchFrame,
+        ])
+        XCTAssertEqual(events[3].time, 5)
+    }
+
+    func testMalformedLinesNameTheirLine() {
+        let cases: [(String, Int, String)] = [
+            ("{\"t\": 0, \"kind\": \"touch.frame\"}\n{not json", 2, "not valid JSON"),
+            ("\n# comment\n[1, 2]", 3, "expected a JSON object"),
+            ("{\"kind\": \"touch.frame\"}", 1, "missing \"t\""),
+            ("{\"t\": 0}", 1, "missing \"kind\""),
+            ("{\"t\": 0, \"kind\": \"touch.wiggle\"}", 1, "unknown kind"),
+            ("{\"t\": 0, \"kind\": \"touch.down\", \"id\": 1, \"x\": 3}", 1, "missing \"y\""),
+            ("{\"t\": 0, \"kind\": \"touch.down\", \"id\": 1.5, \"x\": 3, \"y\": 4}", 1, "\"id\" must be a 32-bit integer"),
+            ("{\"t\": 0, \"kind\": \"touch.down\", \"id\": 1, \"x\": \"3\", \"y\": 4}", 1, "\"x\" must be a number"),
+            ("{\"t\": 0, \"kind\": \"touch.down\", \"id\": 1, \"x\": true, \"y\": 4}", 1, "\"x\" must be a number"),
+            ("{\"t\": 5, \"kind\": \"touch.frame\"}\n{\"t\": 4, \"kind\": \"touch.frame\"}", 2, "goes back"),
+            ("{\"t\": -1, \"kind\": \"touch.frame\"}", 1, "must not be negative"),
+            ("{\"t\": 0, \"kind\": \"pointer.button\", \"button\": \"thumb\", \"state\": \"pressed\"}", 1, "unknown button"),
+            ("{\"t\": 0, \"kind\": \"key\", \"keys\": \"hyper+z\", \"state\": \"pressed\"}", 1, "cannot read keys"),
+            ("{\"t\": 0, \"kind\": \"key\", \"keys\": \"z\", \"state\": \"down\"}", 1, "\"state\" must be"),
+            ("{\"t\": 0, \"kind\": \"pinch.end\", \"cancelled\": 1}", 1, "true or false"),
+            ("{\"t\": 0, \"kind\": \"pinch.update\", \"scale\": 0}", 1, "\"scale\" must be positive"),
+            ("{\"t\": 0, \"kind\": \"resize\", \"width\": 0, \"height\": 10}", 1, "\"width\" must be"),
+            ("{\"t\": 0, \"kind\": \"resize\", \"width\": 10, \"height\": 10, \"scale\": 1.5}", 1, "\"scale\" must be"),
+        ]
+        for (text, line, fragment) in cases {
+            XCTAssertThrowsError(try Trace(parsing: text), text) { error in
+                guard let error = error as? TraceError else { return XCTFail("not a TraceError: \(error)") }
+                XCTAssertEqual(error.line, line, text)
+                XCTAssertTrue(error.description.contains(fragment), "\(error) should mention \(fragment)")
+                XCTAssertTrue(error.description.hasPrefix("trace line \(line):"), error.description)
+            }
+        }
+    }
+
+    func testSerializationRoundTrips() throws {
+        let trace = try Trace(parsing: Self.example)
+        let again = try Trace(parsing: trace.serialized())
+        XCTAssertEqual(trace.events, again.events)
+    }
+
+    /// Mutated traces either parse or throw a TraceError naming a real line: never crash or hang.
+    func testFuzzedTracesNeverCrash() {
+        var rng = SplitMix64(seed: 0xF011_0)
+        let lines = Self.example.split(separator: "\n").map(String.init)
+        let alphabet = Array("{}[]\",:0123456789.-+eEtruefalsn \\xyidkindtouchframe#\u{00e9}\u{1F4A9}")
+        for _ in 0..<3000 {
+            var chosen = (0..<Int(rng.next() % 6 + 1)).map { _ in lines[Int(rng.next() % UInt64(lines.count))] }
+            for i in chosen.indices where rng.next() % 2 == 0 {
+                var chars = Array(chosen[i])
+                for _ in 0..<Int(rng.next() % 4 + 1) where !chars.isEmpty {
+                    let at = Int(rng.next() % UInt64(chars.count))
+                    switch rng.next() % 3 {
+                    case 0: chars.remove(at: at)
+                    case 1: chars.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
+                    default: chars[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                    }
+                }
+                chosen[i] = String(chars)
+            }
+            let text = chosen.joined(separator: "\n")
+            do {
+                _ = try Trace(parsing: text)
+            } catch let error as TraceError {
+                XCTAssert((1...chosen.count).contains(error.line), "\(error) for \(text)")
+            } catch {
+                XCTFail("unexpected error \(error) for \(text)")
+            }
+        }
+    }
+
+    func testKeyChordsNormalise() {
+        XCTAssertEqual(KeyChord(parsing: "shift+ctrl+Z"), KeyChord(key: "z", modifiers: [.ctrl, .shift]))
+        XCTAssertEqual(KeyChord(parsing: "shift+ctrl+Z")?.description, "ctrl+shift+z")
+        XCTAssertEqual(KeyChord(parsing: "F11")?.key, "F11")
+        XCTAssertNil(KeyChord(parsing: "ctrl+"))
+        XCTAssertNil(KeyChord(parsing: ""))
+    }
+}
+
+/// A small deterministic generator, so a fuzz failure can be replayed.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,305 @@
+import FolioGeometry
+import FolioRender
+import FolioSketchbook
+import XCTest
+
+/// Blue ink on white paper: a pixel's ink coverage is exactly 255 − its red channel.
+private let white: UInt32 = 0xFFFF_FFFF
+private let blue: UInt32 = 0xFF00_00FF
+
+private func coverage(_ pixel: UInt32) -> Int { 255 - Int((pixel >> 16) & 0xFF) }
+
+private func paper(_ width: Int, _ height: Int) -> Bitmap { Bitmap(width: width, height: height, color: white) }
+
+private func draw(_ path: [PathElement], on bitmap: Bitmap, scale: Double = 1, clip: PixelRect? = nil,
+                  rasterizer: InkRasterizer = InkRasterizer()) {
+    rasterizer.draw(path, style: .standard, into: bitmap, scale: scale, clip: clip ?? bitmap.bounds)
+}
+
+private func line(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double) -> [PathElement] {
+    [.move(to: Point(x: x0, y: y0)), .line(to: Point(x: x1, y: y1))]
+}
+
+/// Pixels that differ between two bitmaps of one size, as "(x, y) a b" lines (at most a few).
+private func differences(_ a: Bitmap, _ b: Bitmap, limit: Int = 5) -> [String] {
+    var found: [String] = []
+    for y in 0..<a.height {
+        for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) {
+            if found.count < limit {
+                found.append("(\(x), \(y)) \(String(a.pixel(x: x, y: y), radix: 16)) \(String(b.pixel(x: x, y: y), radix: 16))")
+            }
+        }
+    }
+    return found
+}
+
+/// A wandering stroke from a fixed seed: loops, sharp turns, slow and fast stretches.
+private func wanderingStroke(seed: UInt64, count: Int, in size: Size) -> Stroke {
+    var generator = SplitMix(seed: seed)
+    var p = Point(x: size.width / 2, y: size.height / 2)
+    var heading = 0.0
+    var points = [p]
+    for _ in 0..<count {
+        heading += generator.next(in: -1.2...1.2)
+        let step = generator.next(in: 0.3...14)
+        p = Point(x: min(max(p.x + cos(heading) * step, 5), size.width - 5),
+                  y: min(max(p.y + sin(heading) * step, 5), size.height - 5))
+        points.append(p)
+    }
+    return Stroke(points: points)
+}
+
+struct SplitMix {
+    private var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func nextBits() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+    mutating func next(in range: ClosedRange<Double>) -> Double {
+        range.lowerBound + (range.upperBound - range.lowerBound) * Double(nextBits() >> 11) / Double(1 << 53)
+    }
+}
+
+final class InkRasterizerTests: XCTestCase {
+    // MARK: - Width and colour
+
+    func testHorizontalStrokeIsSixPixelsWideAtScaleOne() {
+        let bitmap = paper(100, 40)
+        draw(line(20, 20, 80, 20), on: bitmap)
+        // The line's edges fall on pixel rows 17 and 23: six solid rows, nothing else.
+        for y in 0..<40 {
+            let expected = (17..<23).contains(y) ? blue : white
+            XCTAssertEqual(bitmap.pixel(x: 50, y: y), expected, "row \(y)")
+        }
+        XCTAssertEqual(bitmap.pixel(x: 2, y: 20), white)
+        XCTAssertEqual(bitmap.pixel(x: 97, y: 20), white)
+    }
+
+    func testCoverageAcrossTheLineAddsUpToItsWidth() {
+        for (scale, width) in [(1.0, 6.0), (2.0, 12.0), (1.5, 9.0)] {
+            for offset in [0.0, 0.25, 0.5, 0.8] {
+                let bitmap = paper(Int(100 * scale), Int(40 * scale))
+                draw(line(20, 20 + offset, 80, 20 + offset), on: bitmap, scale: scale)
+                let column = Int(50 * scale)
+                let profile = (0..<bitmap.height).map { coverage(bitmap.pixel(x: column, y: $0)) }
+                let total = Double(profile.reduce(0, +)) / 255
+                XCTAssertEqual(total, width, accuracy: 0.05, "scale \(scale), offset \(offset): \(profile)")
+                let solid = profile.filter { $0 == 255 }.count
+                XCTAssertGreaterThanOrEqual(solid, Int(width) - 1, "scale \(scale), offset \(offset)")
+                XCTAssertLessThanOrEqual(profile.filter { $0 > 0 }.count, Int(width) + 1)
+                // Solid pixels are exactly the ink colour.
+                for y in 0..<bitmap.height where profile[y] == 255 { XCTAssertEqual(bitmap.pixel(x: column, y: y), blue) }
+            }
+        }
+    }
+
+    func testDiagonalStrokeHasTheSameWidth() {
+        let bitmap = paper(120, 120)
+        draw(line(10, 10, 110, 110), on: bitmap)
+        // Along a row, a 45° line of width 6 spans 6·√2 pixels.
+        let total = Double((0..<120).map { coverage(bitmap.pixel(x: $0, y: 60)) }.reduce(0, +)) / 255
+        XCTAssertEqual(total, 6 * 2.0.squareRoot(), accuracy: 0.1)
+    }
+
+    func testInkTakesTheStyleColour() {
+        let bitmap = paper(60, 30)
+        InkRasterizer().draw(line(10, 15, 50, 15), style: InkStyle(width: 6, color: 0xCC3311), into: bitmap,
+                             scale: 1, clip: bitmap.bounds)
+        XCTAssertEqual(bitmap.pixel(x: 30, y: 15), 0xFFCC_3311)
+    }
+
+    // MARK: - Caps, joins, dots
+
+    func testRoundCaps() {
+        let bitmap = paper(100, 40)
+        draw(line(20, 20, 80, 20), on: bitmap)
+        // Beyond the end, within the radius, the cap is inked: pixel [81, 82]×[19, 20] lies inside it.
+        XCTAssertEqual(bitmap.pixel(x: 81, y: 19), blue)
+        XCTAssertEqual(bitmap.pixel(x: 81, y: 20), blue)
+        XCTAssertGreaterThan(coverage(bitmap.pixel(x: 82, y: 19)), 128)
+        XCTAssertGreaterThan(coverage(bitmap.pixel(x: 17, y: 20)), 128)
+        // The corners a square cap would fill stay almost white: only a sliver of the circle reaches them.
+        for (x, y) in [(82, 22), (82, 17), (17, 22), (17, 17)] {
+            XCTAssertLessThan(coverage(bitmap.pixel(x: x, y: y)), 24, "corner pixel (\(x), \(y))")
+        }
+        XCTAssertEqual(bitmap.pixel(x: 83, y: 20), white)
+        XCTAssertEqual(bitmap.pixel(x: 16, y: 20), white)
+    }
+
+    func testTapMakesARoundDotOfTheInkWidth() {
+        for scale in [1.0, 2.0] {
+            let bitmap = paper(40 * Int(scale), 40 * Int(scale))
+            draw([.move(to: Point(x: 20, y: 20))], on: bitmap, scale: scale)
+            let radius = 3 * scale
+            var area = 0.0
+            for y in 0..<bitmap.height {
+                for x in 0..<bitmap.width {
+                    let c = coverage(bitmap.pixel(x: x, y: y))
+                    area += Double(c) / 255
+                    let distance = Point(x: Double(x) + 0.5, y: Double(y) + 0.5).distance(to: Point(x: 20 * scale, y: 20 * scale))
+                    if distance > radius + 0.75 { XCTAssertEqual(c, 0, "(\(x), \(y)) outside the dot") }
+                    if distance < radius - 0.75 { XCTAssertEqual(c, 255, "(\(x), \(y)) inside the dot") }
+                }
+            }
+            XCTAssertEqual(area, Double.pi * radius * radius, accuracy: 0.03 * Double.pi * radius * radius)
+        }
+    }
+
+    func testStrokeThatNeverMovesIsADotToo() {
+        let tap = paper(40, 40), still = paper(40, 40)
+        draw([.move(to: Point(x: 20, y: 20))], on: tap)
+        draw(Stroke(points: [Point(x: 20, y: 20), Point(x: 20, y: 20)]).path, on: still)
+        XCTAssertEqual(differences(tap, still), [])
+        XCTAssertEqual(still.pixel(x: 20, y: 20), blue)
+    }
+
+    func testSharpTurnHasARoundJoin() {
+        let bitmap = paper(100, 100)
+        // Out along y = 50 and straight back up: the outside of the turn is a half disc around (70, 50).
+        draw([.move(to: Point(x: 20, y: 50)), .line(to: Point(x: 70, y: 50)), .line(to: Point(x: 70, y: 10))], on: bitmap)
+        XCTAssertEqual(bitmap.pixel(x: 71, y: 51), blue)
+        XCTAssertLessThan(coverage(bitmap.pixel(x: 72, y: 52)), 24, "a miter corner would fill (72, 52)")
+        XCTAssertEqual(bitmap.pixel(x: 74, y: 54), white)
+    }
+
+    // MARK: - One union, no seams
+
+    func testManySmallPiecesLookLikeOneLine() {
+        let single = paper(100, 40), pieces = paper(100, 40)
+        draw(line(20, 20.3, 80, 20.3), on: single)
+        var path: [PathElement] = [.move(to: Point(x: 20, y: 20.3))]
+        var x = 20.0
+        while x < 80 { x = min(80, x + 0.37); path.append(.line(to: Point(x: x, y: 20.3))) }
+        draw(path, on: pieces)
+        for y in 0..<40 {
+            for x in 0..<100 {
+                let a = coverage(single.pixel(x: x, y: y)), b = coverage(pieces.pixel(x: x, y: y))
+                // Never darker than the single line (no doubled edges). Edge pixels that straddle a
+                // joint can be a few percent lighter (coverage is merged by max, not exact union),
+                // which no eye sees; a seam would be far lighter, and would show inside the line.
+                XCTAssertLessThanOrEqual(b, a, "(\(x), \(y))")
+                XCTAssertGreaterThanOrEqual(b, a - 16, "(\(x), \(y))")
+                if a == 255 && (18...22).contains(y) { XCTAssertEqual(b, 255, "(\(x), \(y)) inside the line") }
+            }
+        }
+    }
+
+    func testRetracingAStrokeDoesNotDarkenIt() {
+        let once = paper(100, 40), thrice = paper(100, 40)
+        draw(line(20, 20.4, 80, 20.4), on: once)
+        draw([.move(to: Point(x: 20, y: 20.4)), .line(to: Point(x: 80, y: 20.4)),
+              .line(to: Point(x: 20, y: 20.4)), .line(to: Point(x: 80, y: 20.4))], on: thrice)
+        for y in 0..<40 {
+            for x in 0..<100 {
+                XCTAssertEqual(coverage(thrice.pixel(x: x, y: y)), coverage(once.pixel(x: x, y: y)), accuracy: 1, "(\(x), \(y))")
+            }
+        }
+    }
+
+    func testCurvedStrokeInteriorIsSolidInk() {
+        // A circle of radius 40 from four cubics: flattened into many short pieces.
+        let k = 0.5523 * 40, c = Point(x: 60, y: 60)
+        let path: [PathElement] = [
+            .move(to: Point(x: c.x + 40, y: c.y)),
+            .curve(control1: Point(x: c.x + 40, y: c.y + k), control2: Point(x: c.x + k, y: c.y + 40), to: Point(x: c.x, y: c.y + 40)),
+            .curve(control1: Point(x: c.x - k, y: c.y + 40), control2: Point(x: c.x - 40, y: c.y + k), to: Point(x: c.x - 40, y: c.y)),
+            .curve(control1: Point(x: c.x - 40, y: c.y - k), control2: Point(x: c.x - k, y: c.y - 40), to: Point(x: c.x, y: c.y - 40)),
+            .curve(control1: Point(x: c.x + k, y: c.y - 40), control2: Point(x: c.x + 40, y: c.y - k), to: Point(x: c.x + 40, y: c.y)),
+        ]
+        for scale in [1.0, 2.0] {
+            let bitmap = paper(120 * Int(scale), 120 * Int(scale))
+            draw(path, on: bitmap, scale: scale)
+            var solid = 0
+            for y in 0..<bitmap.height {
+                for x in 0..<bitmap.width {
+                    let centre = Point(x: (Double(x) + 0.5) / scale, y: (Double(y) + 0.5) / scale)
+                    // Distance from the ring's centre line, in buffer pixels.
+                    let off = abs(centre.distance(to: c) - 40) * scale
+                    let pixel = bitmap.pixel(x: x, y: y)
+                    if off <= 3 * scale - 1 {
+                        XCTAssertEqual(pixel, blue, "(\(x), \(y)) is inside the ink")
+                        solid += 1
+                    }
+                    if off >= 3 * scale + 1 { XCTAssertEqual(pixel, white, "(\(x), \(y)) is outside the ink") }
+                }
+            }
+            XCTAssertGreaterThan(solid, Int(2 * Double.pi * 40 * scale * (6 * scale - 2) * 0.9))
+        }
+    }
+
+    // MARK: - Clipping
+
+    func testDrawingThroughClipsGivesExactlyTheWholeStroke() {
+        for scale in [1.0, 2.0] {
+            let stroke = wanderingStroke(seed: 7, count: 120, in: Size(width: 160, height: 120))
+            let width = 160 * Int(scale), height = 120 * Int(scale)
+            let whole = paper(width, height)
+            draw(stroke.path, on: whole, scale: scale)
+            // Two halves at an odd column, and a grid of uneven tiles, each drawn with a fresh scratch.
+            let halves = paper(width, height), tiles = paper(width, height)
+            let rasterizer = InkRasterizer()
+            draw(stroke.path, on: halves, scale: scale, clip: PixelRect(x: 0, y: 0, width: 77, height: height), rasterizer: rasterizer)
+            draw(stroke.path, on: halves, scale: scale, clip: PixelRect(x: 77, y: 0, width: width - 77, height: height),
+                 rasterizer: rasterizer)
+            var y = 0
+            while y < height {
+                var x = 0
+                while x < width {
+                    let tile = PixelRect(x: x, y: y, width: 13 + x % 17, height: 11 + y % 7)
+                    draw(stroke.path, on: tiles, scale: scale, clip: tile, rasterizer: rasterizer)
+                    x = tile.maxX
+                }
+                y += 11 + y % 7
+            }
+            XCTAssertEqual(differences(whole, halves), [], "halves at scale \(scale)")
+            XCTAssertEqual(differences(whole, tiles), [], "tiles at scale \(scale)")
+        }
+    }
+
+    func testOnlyPixelsInsideTheClipChange() {
+        let bitmap = paper(100, 40)
+        let clip = PixelRect(x: 33, y: 18, width: 20, height: 3)
+        draw(line(10, 20, 90, 20), on: bitmap, clip: clip)
+        for y in 0..<40 {
+            for x in 0..<100 {
+                let inside = x >= clip.x && x < clip.maxX && y >= clip.y && y < clip.maxY
+                XCTAssertEqual(bitmap.pixel(x: x, y: y), inside ? blue : white, "(\(x), \(y))")
+            }
+        }
+    }
+
+    func testClipOutsideTheBitmapAndEmptyPathsTouchNothing() {
+        let bitmap = paper(50, 50)
+        draw(line(10, 10, 40, 40), on: bitmap, clip: PixelRect(x: 60, y: 0, width: 20, height: 20))
+        draw([], on: bitmap)
+        draw(line(-1e12, 25, 1e12, 25), on: bitmap, clip: PixelRect(x: 0, y: 0, width: 50, height: 10))
+        draw(line(.nan, 25, 30, .infinity), on: bitmap)
+        XCTAssertEqual(differences(bitmap, paper(50, 50)), [])
+        // A line from far away still draws where it crosses the bitmap.
+        draw(line(-1e12, 25, 1e12, 25), on: bitmap)
+        XCTAssertEqual(bitmap.pixel(x: 25, y: 25), blue)
+        XCTAssertEqual(bitmap.pixel(x: 25, y: 10), white)
+    }
+
+    func testStrokeBoundsHoldEveryPaintedPixel() {
+        for (seed, scale) in [(1 as UInt64, 1.0), (2, 2.0), (3, 1.5), (4, 3.0)] {
+            let stroke = wanderingStroke(seed: seed, count: Int(seed) * 13, in: Size(width: 90, height: 70))
+            let bitmap = paper(Int(90 * scale), Int(70 * scale))
+            draw(stroke.path, on: bitmap, scale: scale)
+            let allowed = PixelRect(covering: stroke.bounds, scale: scale)
+            var painted = 0
+            for y in 0..<bitmap.height {
+                for x in 0..<bitmap.width where bitmap.pixel(x: x, y: y) != white {
+                    painted += 1
+                    XCTAssertTrue(allowed.contains(PixelRect(x: x, y: y, width: 1, height: 1)),
+                                  "(\(x), \(y)) painted outside \(allowed), seed \(seed)")
+                }
+            }
+            XCTAssertGreaterThan(painted, 0)
+        }
+    }
+}

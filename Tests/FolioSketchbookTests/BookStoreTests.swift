@@ -1,0 +1,97 @@
+import FolioGeometry
+import Foundation
+import XCTest
+@testable import FolioSketchbook
+
+final class BookStoreTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-book-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func sampleBook() -> Sketchbook {
+        var first = Sheet()
+        first.append(Stroke(points: [Point(x: 1.5, y: 2), Point(x: 30.25, y: 40)]))
+        first.append(Stroke(points: [Point(x: 7, y: 8)], style: InkStyle(width: 3, color: 0x12AB00)))
+        var second = Sheet()
+        second.append(Stroke(points: [Point(x: 100, y: 100), Point(x: 120, y: 90), Point(x: 140, y: 100)]))
+        return Sketchbook(sheets: [first, second], currentSheet: 1)
+    }
+
+    func testAMissingBookIsANewEmptyOne() throws {
+        let book = try BookStore(directory: folder).load()
+        XCTAssertEqual(book.sheets.count, 1)
+        XCTAssertEqual(book.sheet.strokes, [])
+    }
+
+    func testSaveAndLoadRoundTrip() throws {
+        let store = BookStore(directory: folder)
+        try store.save(sampleBook())
+        let loaded = try store.load()
+        XCTAssertEqual(loaded.sheets.map(\.strokes), sampleBook().sheets.map(\.strokes))
+        XCTAssertEqual(loaded.currentSheet, 1)
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        XCTAssertEqual(leftovers, ["book.json"], "no temporary file is left behind")
+    }
+
+    func testDamagedFilesAreReportedAndNeverOverwritten() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let store = BookStore(directory: folder)
+        let cases: [(String, String)] = [
+            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": [", "not a Folio sketchbook"),
+            ("\u{0}\u{1}binary", "not a Folio sketchbook"),
+            ("{\"format\": \"other\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": []}]}", "format is \"other\""),
+            ("{\"format\": \"folio-sketchbook\", \"version\": 9, \"currentSheet\": 0, \"sheets\": [{\"strokes\": []}]}", "newer Folio"),
+            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 3, \"sheets\": [{\"strokes\": []}]}", "sheet 4 of 1"),
+            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": [{\"width\": 6, \"color\": \"#0000FF\", \"points\": [1, 2, 3]}]}]}", "x, y pairs"),
+            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": [{\"width\": -6, \"color\": \"#0000FF\", \"points\": [1, 2]}]}]}", "ink width"),
+            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": [{\"width\": 6, \"color\": \"blue\", \"points\": [1, 2]}]}]}", "colour"),
+        ]
+        for (text, fragment) in cases {
+            try Data(text.utf8).write(to: store.file)
+            XCTAssertThrowsError(try store.load(), text) { error in
+                guard case .damaged = error as? BookError else { return XCTFail("\(error)") }
+                XCTAssertTrue("\(error)".contains(fragment), "\(error) should mention \(fragment)")
+                XCTAssertTrue("\(error)".contains(store.file.path))
+            }
+            XCTAssertEqual(try Data(contentsOf: store.file), Data(text.utf8), "the damaged file is untouched")
+        }
+    }
+
+    /// A full disk (here: a file-size limit) fails the save with a clear error and keeps the old book.
+    func testAFailedSaveKeepsThePreviousBook() throws {
+        let store = BookStore(directory: folder)
+        try store.save(sampleBook())
+        let before = try Data(contentsOf: store.file)
+        var big = sampleBook()
+        big.sheet.append(Stroke(points: (0..<5000).map { Point(x: Double($0), y: Double($0 % 7)) }))
+
+        signal(SIGXFSZ, SIG_IGN)
+        var saved = rlimit()
+        getrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+        var small = saved
+        small.rlim_cur = 4096
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &small)
+        defer { setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved) }
+
+        XCTAssertThrowsError(try store.save(big)) { error in
+            guard case .io = error as? BookError else { return XCTFail("\(error)") }
+            XCTAssertTrue("\(error)".contains("the previous save is kept"), "\(error)")
+        }
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+        XCTAssertEqual(try Data(contentsOf: store.file), before)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["book.json"])
+    }
+
+    func testDefaultFolderFollowsXDG() {
+        XCTAssertEqual(BookStore.defaultDirectory(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"]).path, "/data/folio")
+        XCTAssertEqual(BookStore.defaultDirectory(environment: ["HOME": "/home/a"]).path, "/home/a/.local/share/folio")
+        XCTAssertEqual(BookStore.defaultDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/a"]).path,
+                       "/home/a/.local/share/folio", "a relative XDG_DATA_HOME is ignored, as the spec says")
+    }
+}

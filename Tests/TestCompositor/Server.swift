@@ -1,0 +1,420 @@
+import CTestCompositor
+import CWaylandServer
+import Foundation
+import FolioGeometry
+
+/// How the test compositor behaves; chosen before it starts.
+public struct TestCompositorOptions: Sendable {
+    /// The size of the first configure; 0x0 lets the client choose, as desktop compositors do.
+    public var configureWidth: Int32 = 0
+    public var configureHeight: Int32 = 0
+    public var capabilities: SeatCapabilities = [.touch, .pointer]
+    public var outputScale: Int32 = 1
+    public var framePacing: FramePacing = .immediate
+    /// Keep a copy of every committed buffer (memory grows with each commit: for small windows).
+    public var captureBuffers = false
+
+    public init() {}
+}
+
+/// The compositor's state and protocol handlers. Everything here runs on the loop thread,
+/// except `observation` (behind `condition`) and `enqueue`.
+final class Server: @unchecked Sendable {
+    let options: TestCompositorOptions
+    let display: OpaquePointer
+    let implementations = Implementations()
+
+    let condition = NSCondition()
+    private var observationStorage = Observation()
+
+    private let wakeRead: Int32
+    private let wakeWrite: Int32
+    private let queueLock = NSLock()
+    private let loopDone = NSCondition()
+    private var loopFinished = false
+    private var queue: [() -> Void] = []
+
+    // Loop-thread state.
+    private var surfaceCount = 0
+    private var surfaces: [Surface] = []
+    private var focus: Surface?
+    private var seats: [SeatBinding] = []
+    private var devices: [InputDevice] = []
+    private var outputs: [OutputBinding] = []
+    private var buffers: [Resource: Int] = [:]
+    private var bufferCount = 0
+    private var waitingCallbacks: [FrameCallback] = []
+    private var pointerInside = false
+    var capabilities: SeatCapabilities
+    var configureState: (width: Int32, height: Int32, states: [UInt32])
+    private var frameTimer: OpaquePointer?
+
+    init(options: TestCompositorOptions, socketPath: String) throws {
+        self.options = options
+        capabilities = options.capabilities
+        configureState = (options.configureWidth, options.configureHeight, [XDG_TOPLEVEL_STATE_ACTIVATED.rawValue])
+        guard let display = wl_display_create() else { throw TestCompositorError("wl_display_create failed") }
+        self.display = display
+        var fds: [Int32] = [0, 0]
+        guard pipe(&fds) == 0 else { throw TestCompositorError("pipe failed: \(String(cString: strerror(errno)))") }
+        wakeRead = fds[0]
+        wakeWrite = fds[1]
+        _ = fcntl(wakeRead, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(wakeWrite, F_SETFD, FD_CLOEXEC)
+        _ = fcntl(wakeRead, F_SETFL, O_NONBLOCK)
+
+        let socket = folio_test_listen(socketPath)
+        guard socket >= 0, wl_display_add_socket_fd(display, socket) == 0 else {
+            throw TestCompositorError("cannot listen on \(socketPath): \(String(cString: strerror(errno)))")
+        }
+        guard wl_display_init_shm(display) == 0 else { throw TestCompositorError("wl_display_init_shm failed") }
+        try createGlobals()
+
+        let loop = wl_display_get_event_loop(display)
+        wl_event_loop_add_fd(loop, wakeRead, UInt32(WL_EVENT_READABLE), { _, _, data in
+            guard let data else { return 0 }
+            Unmanaged<Server>.fromOpaque(data).takeUnretainedValue().runQueue()
+            return 0
+        }, Unmanaged.passUnretained(self).toOpaque())
+        if case .interval = options.framePacing {
+            frameTimer = wl_event_loop_add_timer(loop, { data in
+                guard let data else { return 0 }
+                let server = Unmanaged<Server>.fromOpaque(data).takeUnretainedValue()
+                server.sendFrameDone()
+                server.armFrameTimer()
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+            armFrameTimer()
+        }
+    }
+
+    private func armFrameTimer() {
+        if case .interval(let milliseconds) = options.framePacing, let frameTimer {
+            wl_event_source_timer_update(frameTimer, Int32(max(1, milliseconds)))
+        }
+    }
+
+    /// Frees what the display no longer needs; the loop must have stopped.
+    func destroy() {
+        if let frameTimer { wl_event_source_remove(frameTimer) }
+        wl_display_destroy_clients(display)
+        wl_display_destroy(display)
+        close(wakeRead)
+        close(wakeWrite)
+    }
+
+    // MARK: Talking to the loop thread
+
+    /// Runs `work` on the loop thread soon.
+    func enqueue(_ work: @escaping () -> Void) {
+        queueLock.lock()
+        queue.append(work)
+        queueLock.unlock()
+        var byte: UInt8 = 1
+        _ = write(wakeWrite, &byte, 1)
+    }
+
+    private func runQueue() {
+        var scratch = [UInt8](repeating: 0, count: 64)
+        while read(wakeRead, &scratch, scratch.count) > 0 {}
+        queueLock.lock()
+        let work = queue
+        queue = []
+        queueLock.unlock()
+        for item in work { item() }
+        wl_display_flush_clients(display)
+    }
+
+    /// Runs the event loop until `wl_display_terminate`.
+    func run() {
+        wl_display_run(display)
+        loopDone.lock()
+        loopFinished = true
+        loopDone.broadcast()
+        loopDone.unlock()
+    }
+
+    func waitUntilLoopEnds() {
+        loopDone.lock()
+        while !loopFinished { loopDone.wait() }
+        loopDone.unlock()
+    }
+
+    /// The observation, for a caller already holding `condition`.
+    var observationLocked: Observation { observationStorage }
+
+    var observation: Observation {
+        condition.lock()
+        defer { condition.unlock() }
+        return observationStorage
+    }
+
+    /// Changes what the tests can observe, and wakes whoever waits for it.
+    func record(_ change: (inout Observation) -> Void) {
+        condition.lock()
+        change(&observationStorage)
+        condition.broadcast()
+        condition.unlock()
+    }
+
+    func nextSerial() -> UInt32 { wl_display_next_serial(display) }
+
+    func postError(_ resource: Resource, code: UInt32, _ message: String) {
+        record { $0.protocolErrors.append(message) }
+        folio_test_post_error(resource, code, message)
+    }
+
+    // MARK: Globals
+
+    private func createGlobals() throws {
+        let me = Unmanaged.passUnretained(self).toOpaque()
+        let globals: [(String, Int32, wl_global_bind_func_t)] = [
+            ("wl_compositor", 5, { client, data, version, id in
+                guard let data, let resource = makeResource(client, "wl_compositor", version: Int32(version), id: id) else { return }
+                let server = Unmanaged<Server>.fromOpaque(data).takeUnretainedValue()
+                InertObject(resource: resource, compositor: server).install(server.implementations.compositor)
+            }),
+            ("xdg_wm_base", 5, { client, data, version, id in
+                guard let data, let resource = makeResource(client, "xdg_wm_base", version: Int32(version), id: id) else { return }
+                let server = Unmanaged<Server>.fromOpaque(data).takeUnretainedValue()
+                InertObject(resource: resource, compositor: server).install(server.implementations.wmBase)
+            }),
+            ("wl_seat", 7, { client, data, version, id in
+                guard let data, let resource = makeResource(client, "wl_seat", version: Int32(version), id: id) else { return }
+                Unmanaged<Server>.fromOpaque(data).takeUnretainedValue().seatBound(resource)
+            }),
+            ("wl_output", 4, { client, data, version, id in
+                guard let data, let resource = makeResource(client, "wl_output", version: Int32(version), id: id) else { return }
+                Unmanaged<Server>.fromOpaque(data).takeUnretainedValue().outputBound(resource)
+            }),
+        ]
+        for (name, version, bind) in globals {
+            guard wl_global_create(display, interface(name), version, me, bind) != nil else {
+                throw TestCompositorError("wl_global_create(\(name)) failed")
+            }
+        }
+    }
+
+    // MARK: Surfaces and buffers
+
+    func surfaceCreated(_ resource: Resource) {
+        surfaceCount += 1
+        let surface = Surface(resource: resource, compositor: self, number: surfaceCount)
+        surface.install(implementations.surface)
+        surfaces.append(surface)
+    }
+
+    func surfaceDestroyed(_ surface: Surface) {
+        surfaces.removeAll { $0 === surface }
+        if focus === surface { focus = nil }
+    }
+
+    /// The number a buffer is known by; a new buffer gets the next one (and is watched for destruction).
+    func identity(ofBuffer buffer: Resource) -> Int {
+        if let known = buffers[buffer] { return known }
+        bufferCount += 1
+        buffers[buffer] = bufferCount
+        folio_test_on_destroy(buffer, { context, resource in
+            guard let context, let resource else { return }
+            Unmanaged<Server>.fromOpaque(context).takeUnretainedValue().bufferDestroyed(resource)
+        }, Unmanaged.passUnretained(self).toOpaque())
+        let (seen, alive) = (bufferCount, buffers.count)
+        record { $0.buffersSeen = seen; $0.buffersAlive = alive }
+        return bufferCount
+    }
+
+    func isAlive(buffer: Resource) -> Bool { buffers[buffer] != nil }
+
+    private func bufferDestroyed(_ buffer: Resource) {
+        buffers[buffer] = nil
+        for surface in surfaces { surface.bufferDestroyed(buffer) }
+        let alive = buffers.count
+        record { $0.buffersAlive = alive }
+    }
+
+    func committed(_ surface: Surface, record commit: CommitRecord, frameCallbacks: [FrameCallback]) {
+        record { observation in
+            var commit = commit
+            commit.index = observation.commits.count
+            observation.commits.append(commit)
+        }
+        waitingCallbacks += frameCallbacks
+        if case .immediate = options.framePacing { sendFrameDone() }
+    }
+
+    func frameCallbackDestroyed(_ callback: FrameCallback) {
+        waitingCallbacks.removeAll { $0 === callback }
+    }
+
+    /// Answers every waiting frame callback with the display clock's time.
+    func sendFrameDone() {
+        let callbacks = waitingCallbacks
+        waitingCallbacks = []
+        let time = Self.milliseconds()
+        for callback in callbacks {
+            wl_callback_send_done(callback.resource, time)
+            wl_resource_destroy(callback.resource)
+        }
+    }
+
+    static func milliseconds() -> UInt32 {
+        var now = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &now)
+        return UInt32(truncatingIfNeeded: Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000)
+    }
+
+    func toplevelMapped(_ xdgSurface: XdgSurface) {
+        focus = xdgSurface.surface
+        for output in outputs where output.client == xdgSurface.surface.client {
+            wl_surface_send_enter(xdgSurface.surface.resource, output.resource)
+        }
+        xdgSurface.toplevel?.update { $0.mapped = true }
+    }
+
+    /// Sends a new configure to every toplevel.
+    func configureToplevels(width: Int32, height: Int32, states: [UInt32]) {
+        configureState = (width, height, states)
+        for surface in surfaces { surface.xdgSurface?.toplevel?.sendConfigure() }
+    }
+
+    /// Asks every toplevel to close (the window manager's close button).
+    func closeToplevels() {
+        for surface in surfaces {
+            if let toplevel = surface.xdgSurface?.toplevel { xdg_toplevel_send_close(toplevel.resource) }
+        }
+    }
+
+    func pingClients() {
+        for surface in surfaces {
+            guard let client = surface.xdgSurface?.client else { continue }
+            wl_client_for_each_resource(client, { resource, _ in
+                guard let resource, String(cString: wl_resource_get_class(resource)) == "xdg_wm_base" else { return WL_ITERATOR_CONTINUE }
+                xdg_wm_base_send_ping(resource, 1)
+                return WL_ITERATOR_STOP
+            }, nil)
+        }
+    }
+
+    // MARK: Seat and output
+
+    private func seatBound(_ resource: Resource) {
+        let seat = SeatBinding(resource: resource, compositor: self)
+        seat.install(implementations.seat)
+        seats.append(seat)
+        wl_seat_send_capabilities(resource, capabilities.rawValue)
+        if seat.version >= 2 { wl_seat_send_name(resource, "seat0") }
+    }
+
+    func seatUnbound(_ seat: SeatBinding) { seats.removeAll { $0 === seat } }
+
+    func setCapabilities(_ new: SeatCapabilities) {
+        capabilities = new
+        for seat in seats { wl_seat_send_capabilities(seat.resource, new.rawValue) }
+    }
+
+    func deviceCreated(_ device: InputDevice) {
+        devices.append(device)
+        countDevices()
+    }
+
+    func deviceReleased(_ device: InputDevice) {
+        devices.removeAll { $0 === device }
+        countDevices()
+    }
+
+    private func countDevices() {
+        let touch = devices.count { $0.kind == .touch }
+        let pointer = devices.count { $0.kind == .pointer }
+        let keyboard = devices.count { $0.kind == .keyboard }
+        record { $0.touchObjects = touch; $0.pointerObjects = pointer; $0.keyboardObjects = keyboard }
+    }
+
+    private func outputBound(_ resource: Resource) {
+        let output = OutputBinding(resource: resource, compositor: self)
+        output.install(implementations.output)
+        outputs.append(output)
+        let width = configureState.width > 0 ? configureState.width : 1920
+        let height = configureState.height > 0 ? configureState.height : 1200
+        wl_output_send_geometry(resource, 0, 0, 300, 190, Int32(WL_OUTPUT_SUBPIXEL_UNKNOWN.rawValue), "Folio", "Test output",
+                                Int32(WL_OUTPUT_TRANSFORM_NORMAL.rawValue))
+        wl_output_send_mode(resource, WL_OUTPUT_MODE_CURRENT.rawValue | WL_OUTPUT_MODE_PREFERRED.rawValue,
+                            width * options.outputScale, height * options.outputScale, 60000)
+        if output.version >= 2 { wl_output_send_scale(resource, options.outputScale) }
+        if output.version >= 4 { wl_output_send_name(resource, "TEST-1") }
+        if output.version >= 2 { wl_output_send_done(resource) }
+    }
+
+    func outputUnbound(_ output: OutputBinding) { outputs.removeAll { $0 === output } }
+
+    // MARK: Input to the focused surface
+
+    /// Sends touch events to the focused surface's client; when they were flushed, or nil when
+    /// no surface is mapped.
+    func sendTouch(_ events: [TouchEvent]) -> ContinuousClock.Instant? {
+        guard let surface = focus else { return nil }
+        let touches = devices.filter { $0.kind == .touch && $0.client == surface.client }
+        for event in events {
+            let time = Self.milliseconds()
+            switch event {
+            case .down(let id, let x, let y):
+                let serial = nextSerial()
+                for touch in touches {
+                    wl_touch_send_down(touch.resource, serial, time, surface.resource, id, wl_fixed_from_double(x), wl_fixed_from_double(y))
+                }
+            case .motion(let id, let x, let y):
+                for touch in touches { wl_touch_send_motion(touch.resource, time, id, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
+            case .up(let id):
+                let serial = nextSerial()
+                for touch in touches { wl_touch_send_up(touch.resource, serial, time, id) }
+            case .frame:
+                for touch in touches { wl_touch_send_frame(touch.resource) }
+            case .cancel:
+                for touch in touches { wl_touch_send_cancel(touch.resource) }
+            }
+        }
+        wl_display_flush_clients(display)
+        return .now
+    }
+
+    /// Sends pointer events to the focused surface's client (enter first); false when no surface is mapped.
+    func sendPointer(_ events: [PointerEvent]) -> Bool {
+        guard let surface = focus else { return false }
+        let pointers = devices.filter { $0.kind == .pointer && $0.client == surface.client }
+        for event in events {
+            let time = Self.milliseconds()
+            switch event {
+            case .motion(let x, let y):
+                if !pointerInside {
+                    pointerInside = true
+                    let serial = nextSerial()
+                    for pointer in pointers {
+                        wl_pointer_send_enter(pointer.resource, serial, surface.resource, wl_fixed_from_double(x), wl_fixed_from_double(y))
+                    }
+                }
+                for pointer in pointers { wl_pointer_send_motion(pointer.resource, time, wl_fixed_from_double(x), wl_fixed_from_double(y)) }
+            case .button(let code, let pressed):
+                let serial = nextSerial()
+                let state = pressed ? WL_POINTER_BUTTON_STATE_PRESSED : WL_POINTER_BUTTON_STATE_RELEASED
+                for pointer in pointers { wl_pointer_send_button(pointer.resource, serial, time, code, state.rawValue) }
+            case .leave:
+                guard pointerInside else { continue }
+                pointerInside = false
+                let serial = nextSerial()
+                for pointer in pointers { wl_pointer_send_leave(pointer.resource, serial, surface.resource) }
+            case .frame:
+                for pointer in pointers where pointer.version >= 5 { wl_pointer_send_frame(pointer.resource) }
+            }
+        }
+        wl_display_flush_clients(display)
+        return true
+    }
+
+    /// The focused surface's image, as a screen would show it.
+    var focusImage: Image? { focus?.image }
+}
+
+/// A failure of the test compositor or of something a test waited for.
+public struct TestCompositorError: Error, CustomStringConvertible {
+    public var description: String
+    public init(_ description: String) { self.description = description }
+}

@@ -1,0 +1,216 @@
+import CTestCompositor
+import CWaylandServer
+import FolioGeometry
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A wl_surface: double-buffered state applied at commit, the buffer it holds, and the image a
+/// screen would show (built from the damage the client declared, as a real compositor builds it).
+final class Surface: ResourceObject {
+    let number: Int
+    /// Role objects, once the client gives the surface one.
+    weak var xdgSurface: XdgSurface?
+
+    private var pendingAttached = false
+    private var pendingBuffer: Resource?
+    private var pendingBufferDamage: [PixelRect] = []
+    private var pendingSurfaceDamage: [PixelRect] = []
+    private var pendingScale: Int32?
+    private var pendingCallbacks: [FrameCallback] = []
+
+    /// The buffer the compositor holds (committed, not yet released).
+    private(set) var heldBuffer: Resource?
+    private(set) var scale: Int32 = 1
+    /// What the surface shows, in buffer pixels.
+    private(set) var image = Image(width: 0, height: 0)
+
+    init(resource: Resource, compositor: Server, number: Int) {
+        self.number = number
+        super.init(resource: resource, compositor: compositor)
+    }
+
+    override func destroyed() {
+        releaseHeldBuffer()
+        for callback in pendingCallbacks { wl_resource_destroy(callback.resource) }
+        pendingCallbacks = []
+        compositor.surfaceDestroyed(self)
+    }
+
+    func attach(_ buffer: Resource?) {
+        pendingAttached = true
+        pendingBuffer = buffer
+    }
+
+    func damage(buffer rect: PixelRect) { pendingBufferDamage.append(rect) }
+    func damage(surface rect: PixelRect) { pendingSurfaceDamage.append(rect) }
+    func setScale(_ scale: Int32) { pendingScale = scale }
+    func addFrameCallback(_ callback: FrameCallback) { pendingCallbacks.append(callback) }
+
+    func commit() {
+        if let xdgSurface, !xdgSurface.allowsCommit(attachingBuffer: pendingAttached && pendingBuffer != nil) { return }
+        if let pendingScale { scale = max(1, pendingScale) }
+        var attachedIdentity: Int?
+        if pendingAttached {
+            if let buffer = pendingBuffer {
+                attachedIdentity = compositor.identity(ofBuffer: buffer)
+                if buffer == heldBuffer {
+                    compositor.record { $0.heldBufferReattached += 1 }
+                } else {
+                    releaseHeldBuffer()
+                    heldBuffer = buffer
+                }
+            } else {
+                releaseHeldBuffer()
+            }
+        }
+        var record = CommitRecord(
+            index: 0, surface: number, buffer: heldBuffer.map { compositor.identity(ofBuffer: $0) }, attached: pendingAttached,
+            width: 0, height: 0, bufferScale: Int(scale), bufferDamage: pendingBufferDamage,
+            surfaceDamage: pendingSurfaceDamage, receivedAt: .now, pixels: nil)
+        if let held = heldBuffer, let shm = wl_shm_buffer_get(held) {
+            readPixels(shm, wholeBuffer: attachedIdentity != nil && image.width == 0, into: &record)
+        } else if heldBuffer == nil {
+            image = Image(width: 0, height: 0)
+        }
+        pendingAttached = false
+        pendingBuffer = nil
+        pendingBufferDamage = []
+        pendingSurfaceDamage = []
+        pendingScale = nil
+        let callbacks = pendingCallbacks
+        pendingCallbacks = []
+        compositor.committed(self, record: record, frameCallbacks: callbacks)
+        xdgSurface?.committed(hasBuffer: heldBuffer != nil)
+    }
+
+    /// Copies what the commit declared changed from the shm buffer into `image` (everything when
+    /// the size changed), and the whole buffer into the record when the compositor captures commits.
+    private func readPixels(_ shm: OpaquePointer, wholeBuffer: Bool, into record: inout CommitRecord) {
+        let width = Int(wl_shm_buffer_get_width(shm)), height = Int(wl_shm_buffer_get_height(shm))
+        let stride = Int(wl_shm_buffer_get_stride(shm))
+        record.width = width
+        record.height = height
+        wl_shm_buffer_begin_access(shm)
+        defer { wl_shm_buffer_end_access(shm) }
+        guard let data = wl_shm_buffer_get_data(shm) else { return }
+        let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
+        var regions = record.damage
+        if wholeBuffer || image.width != width || image.height != height {
+            image = Image(width: width, height: height)
+            regions = [bounds]
+        }
+        for region in regions {
+            let r = region.intersection(bounds)
+            guard !r.isEmpty else { continue }
+            image.pixels.withUnsafeMutableBytes { target in
+                guard let base = target.baseAddress else { return }
+                for row in r.y..<r.maxY {
+                    (base + (row * width + r.x) * 4).copyMemory(from: data + row * stride + r.x * 4, byteCount: r.width * 4)
+                }
+            }
+        }
+        if compositor.options.captureBuffers {
+            var copy = Image(width: width, height: height)
+            copy.pixels.withUnsafeMutableBytes { target in
+                guard let base = target.baseAddress else { return }
+                for row in 0..<height {
+                    (base + row * width * 4).copyMemory(from: data + row * stride, byteCount: width * 4)
+                }
+            }
+            record.pixels = copy
+        }
+    }
+
+    private func releaseHeldBuffer() {
+        if let held = heldBuffer, compositor.isAlive(buffer: held) { wl_buffer_send_release(held) }
+        heldBuffer = nil
+    }
+
+    /// The buffer went away while held: nothing to release any more.
+    func bufferDestroyed(_ buffer: Resource) {
+        if heldBuffer == buffer { heldBuffer = nil }
+        if pendingBuffer == buffer { pendingBuffer = nil }
+    }
+}
+
+/// A wl_callback waiting for `done`.
+final class FrameCallback: ResourceObject {
+    override func destroyed() { compositor.frameCallbackDestroyed(self) }
+}
+
+extension PixelRect {
+    func intersection(_ other: PixelRect) -> PixelRect {
+        let x0 = Swift.max(x, other.x), y0 = Swift.max(y, other.y)
+        let x1 = Swift.min(maxX, other.maxX), y1 = Swift.min(maxY, other.maxY)
+        return PixelRect(x: x0, y: y0, width: Swift.max(0, x1 - x0), height: Swift.max(0, y1 - y0))
+    }
+}
+
+/// The request tables: allocated once per compositor, at addresses libwayland can keep.
+final class Implementations {
+    let compositor = UnsafeMutablePointer<wl_compositor_interface>.allocate(capacity: 1)
+    let surface = UnsafeMutablePointer<wl_surface_interface>.allocate(capacity: 1)
+    let region = UnsafeMutablePointer<wl_region_interface>.allocate(capacity: 1)
+
+    init() {
+        compositor.initialize(to: wl_compositor_interface(
+            create_surface: { client, resource, id in
+                guard let owner = ResourceObject.of(resource)?.compositor,
+                      let created = makeResource(client, "wl_surface", version: wl_resource_get_version(resource), id: id)
+                else { return }
+                owner.surfaceCreated(created)
+            },
+            create_region: { client, resource, id in
+                guard let owner = ResourceObject.of(resource)?.compositor,
+                      let created = makeResource(client, "wl_region", version: 1, id: id)
+                else { return }
+                InertObject(resource: created, compositor: owner).install(owner.implementations.region)
+            }))
+        surface.initialize(to: wl_surface_interface(
+            destroy: destroyRequest,
+            attach: { _, resource, buffer, _, _ in Surface.of(resource)?.attach(buffer) },
+            damage: { _, resource, x, y, width, height in
+                Surface.of(resource)?.damage(surface: PixelRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)))
+            },
+            frame: { client, resource, id in
+                guard let surface = Surface.of(resource),
+                      let created = makeResource(client, "wl_callback", version: 1, id: id) else { return }
+                let callback = FrameCallback(resource: created, compositor: surface.compositor)
+                callback.install(nil)
+                surface.addFrameCallback(callback)
+            },
+            set_opaque_region: { _, _, _ in },
+            set_input_region: { _, _, _ in },
+            commit: { _, resource in Surface.of(resource)?.commit() },
+            set_buffer_transform: { _, _, _ in },
+            set_buffer_scale: { _, resource, scale in Surface.of(resource)?.setScale(scale) },
+            damage_buffer: { _, resource, x, y, width, height in
+                Surface.of(resource)?.damage(buffer: PixelRect(x: Int(x), y: Int(y), width: Int(width), height: Int(height)))
+            },
+            offset: { _, _, _, _ in }))
+        region.initialize(to: wl_region_interface(
+            destroy: destroyRequest, add: { _, _, _, _, _, _ in }, subtract: { _, _, _, _, _, _ in }))
+        xdgInit()
+        seatInit()
+    }
+
+    deinit {
+        compositor.deallocate()
+        surface.deallocate()
+        region.deallocate()
+        xdgDeinit()
+        seatDeinit()
+    }
+
+    // Filled by the XdgShell and Seat files.
+    let wmBase = UnsafeMutablePointer<xdg_wm_base_interface>.allocate(capacity: 1)
+    let positioner = UnsafeMutablePointer<xdg_positioner_interface>.allocate(capacity: 1)
+    let xdgSurface = UnsafeMutablePointer<xdg_surface_interface>.allocate(capacity: 1)
+    let toplevel = UnsafeMutablePointer<xdg_toplevel_interface>.allocate(capacity: 1)
+    let seat = UnsafeMutablePointer<wl_seat_interface>.allocate(capacity: 1)
+    let pointer = UnsafeMutablePointer<wl_pointer_interface>.allocate(capacity: 1)
+    let keyboard = UnsafeMutablePointer<wl_keyboard_interface>.allocate(capacity: 1)
+    let touch = UnsafeMutablePointer<wl_touch_interface>.allocate(capacity: 1)
+    let output = UnsafeMutablePointer<wl_output_interface>.allocate(capacity: 1)
+}

@@ -1,0 +1,124 @@
+import Foundation
+import FolioGeometry
+import FolioRender
+import TestCompositor
+import XCTest
+
+/// The `folio` app running against a fresh test compositor, with helpers to touch it and to
+/// wait for what it shows.
+final class FolioUnderTest {
+    let compositor: TestCompositor
+    let client: ClientProcess
+    private let dataHome: String
+
+    init(width: Int32 = 640, height: Int32 = 480, capabilities: SeatCapabilities = [.touch, .pointer],
+         outputScale: Int32 = 1, pacing: FramePacing = .immediate, captureBuffers: Bool = false,
+         waitForTouch: Bool = true) throws {
+        var options = TestCompositorOptions()
+        options.configureWidth = width
+        options.configureHeight = height
+        options.capabilities = capabilities
+        options.outputScale = outputScale
+        options.framePacing = pacing
+        options.captureBuffers = captureBuffers
+        compositor = try TestCompositor(options: options)
+        dataHome = try Self.temporaryDirectory()
+        client = try compositor.launch(try ClientProcess.folioExecutable(), environment: ["XDG_DATA_HOME": dataHome])
+        let needsTouch = waitForTouch && capabilities.contains(.touch)
+        _ = try waitWhileRunning("folio's window\(needsTouch ? " and its wl_touch" : "")") { observation in
+            observation.toplevel?.mapped == true && (!needsTouch || observation.touchObjects > 0) ? true : nil
+        }
+    }
+
+    /// Waits for `probe` like `TestCompositor.wait`, but gives up as soon as the client exits.
+    func waitWhileRunning<T>(_ what: String, timeout: TimeInterval = 20, _ probe: (Observation) -> T?) throws -> T {
+        let deadline = Date().addingTimeInterval(timeout)
+        while true {
+            if let found = try? compositor.wait(for: what, timeout: .milliseconds(200), probe) { return found }
+            if !client.isRunning || Date() > deadline {
+                let status = (try? client.waitForExit(timeout: .seconds(2))).map { "exit status \($0.map(String.init) ?? "signal")" } ?? "still running"
+                throw TestCompositorError("no \(what) (folio: \(status)); folio's stderr:\n\(client.standardError)")
+            }
+        }
+    }
+
+    deinit {
+        client.terminate()
+        compositor.stop()
+        try? FileManager.default.removeItem(atPath: dataHome)
+    }
+
+    static func temporaryDirectory() throws -> String {
+        var template = Array("/tmp/folio-test-XXXXXX".utf8CString)
+        guard let path = mkdtemp(&template) else { throw TestCompositorError("cannot create a temporary directory") }
+        return String(cString: path)
+    }
+
+    /// Draws a stroke with finger `id` through `points`, one touch frame per point, waiting for
+    /// the commit each motion causes.
+    func stroke(_ points: [Point], id: Int32 = 1) throws {
+        guard let first = points.first else { return }
+        try compositor.sendTouch([.down(id: id, x: first.x, y: first.y), .frame])
+        for p in points.dropFirst() {
+            let last = compositor.lastCommitIndex
+            try compositor.sendTouch([.motion(id: id, x: p.x, y: p.y), .frame])
+            _ = try compositor.waitForCommit(after: last)
+        }
+        try compositor.sendTouch([.up(id: id), .frame])
+    }
+
+    /// Waits until the client is quiet: it answered a ping, then committed nothing for 150 ms.
+    func settle() throws {
+        for _ in 0..<100 {
+            let before = compositor.lastCommitIndex
+            try compositor.ping()
+            Thread.sleep(forTimeInterval: 0.15)
+            if compositor.lastCommitIndex == before { return }
+        }
+        throw TestCompositorError("folio kept committing for 15 s")
+    }
+
+    /// Waits until what the surface shows satisfies `condition`; on timeout, saves the image
+    /// to a PNG (named in the error) for a person to look at.
+    @discardableResult
+    func waitForImage(_ what: String, timeout: TimeInterval = 10, _ condition: (Image) -> Bool) throws -> Image {
+        let deadline = Date().addingTimeInterval(timeout)
+        var image = try compositor.surfaceImage()
+        while !condition(image) {
+            if Date() > deadline {
+                throw TestCompositorError("timed out waiting for \(what); the surface is in \(save(image, as: what))")
+            }
+            Thread.sleep(forTimeInterval: 0.02)
+            image = try compositor.surfaceImage()
+        }
+        return image
+    }
+
+    /// Saves `image` as a PNG under the temporary directory and returns its path (or why not).
+    func save(_ image: Image, as name: String) -> String {
+        let path = NSTemporaryDirectory() + "folio-" + name.filter { $0.isLetter || $0.isNumber } + ".png"
+        do {
+            try PNG.write(image.bitmap(), to: path)
+            return path
+        } catch {
+            return "(not saved: \(error))"
+        }
+    }
+}
+
+/// Points along a straight line, `count` of them, ends included.
+func line(from a: Point, to b: Point, count: Int) -> [Point] {
+    (0..<count).map { i in
+        let t = Double(i) / Double(count - 1)
+        return Point(x: a.x + (b.x - a.x) * t, y: a.y + (b.y - a.y) * t)
+    }
+}
+
+/// The pixel rectangle a stroke through `points` may touch: their bounds grown by the ink's
+/// half width and antialiasing.
+func inkBounds(_ points: [Point], scale: Double = 1, margin: Double = 6) -> PixelRect {
+    let xs = points.map(\.x), ys = points.map(\.y)
+    let x0 = Int(((xs.min() ?? 0) - margin) * scale), y0 = Int(((ys.min() ?? 0) - margin) * scale)
+    let x1 = Int((((xs.max() ?? 0) + margin) * scale).rounded(.up)), y1 = Int((((ys.max() ?? 0) + margin) * scale).rounded(.up))
+    return PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+}
