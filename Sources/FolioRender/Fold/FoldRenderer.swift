@@ -1,7 +1,4 @@
 import Dispatch
-#if canImport(Glibc)
-import Glibc
-#endif
 import FolioGeometry
 import FolioLayers
 
@@ -126,7 +123,9 @@ public final class FoldRenderer {
         updateGeometry()
         if geometry.contains(where: \.facesAway) && !backsReady { prepareBacks() }
         if options.shadows {
-            shadows.update(pages: geometry, scale: scale, opening: sin((1 - scene.scale) * Double.pi))
+            // How far the book is open toward the viewer: |sin| of the left page's turn about y.
+            let opening = abs(scene.pages[0].shadowLayer.transform.normal.x)
+            shadows.update(pages: geometry, scale: scale, opening: opening)
         }
         var backdrop = Backdrop.flat(0)
         switch options.background {
