@@ -199,12 +199,6 @@ public final class Layer {
     /// Whether the viewer sees the layer's back: its projected bounds wind the other way round.
     public var facesAway: Bool {
         guard let q = screenQuad else { return transform.normal.z < 0 }
-        let c = q.corners
-        var area = 0.0
-        for i in 0..<4 {
-            let a = c[i], b = c[(i + 1) % 4]
-            area += a.x * b.y - b.x * a.y
-        }
-        return area < 0
+        return q.signedArea < 0
     }
 }
