@@ -270,9 +270,12 @@ public final class FoldRenderer {
         let left = leftPlans[x], right = rightPlans[x]
         let leftLow = fill(left, frame.left.image, rows: rows, temp: s.leftTemp)
         let rightLow = fill(right, frame.right.image, rows: rows, temp: s.rightTemp)
-        let shaded = frame.shadows
-        let leftShaded = shaded && shadows.leftPageShaded
-        if shaded { loadShadowColumns(x, rows: rows, scratch: s, leftPage: leftShaded) }
+        var shaded = frame.shadows
+        var leftShaded = shaded && shadows.leftPageShaded
+        if shaded {
+            // Far from the pages the shadows are nil: plain copies there.
+            (shaded, leftShaded) = loadShadowColumns(x, rows: rows, scratch: s, leftPage: leftShaded)
+        }
         let leftShade = frame.left.geometry.shade, rightShade = frame.right.geometry.shade
         let rowCell = self.rowCell, rowWeight = self.rowWeight
         let backdropColumn: UnsafeMutablePointer<UInt32>?
@@ -399,20 +402,26 @@ public final class FoldRenderer {
         return UInt64(min(256, max(0, value.rounded())))
     }
 
-    /// The shadow grid blended horizontally for column x, over the grid rows `rows` touch.
-    private func loadShadowColumns(_ x: Int, rows: Range<Int>, scratch s: ColumnScratch, leftPage: Bool) {
+    /// The shadow grid blended horizontally for column x, over the grid rows `rows` touch; says
+    /// whether any darkening is left there (backdrop, left page).
+    private func loadShadowColumns(_ x: Int, rows: Range<Int>, scratch s: ColumnScratch, leftPage: Bool) -> (Bool, Bool) {
         let h = shadows.gridHeight
         let g = (Double(x) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
         let g0 = Int(g.rounded(.down)), w = UInt32(((g - Double(g0)) * 256).rounded(.down))
         let lo = Int(rowCell[rows.lowerBound]), hi = Int(rowCell[rows.upperBound - 1]) + 1
-        func blend(_ map: UnsafeMutablePointer<UInt16>, into column: UnsafeMutablePointer<UInt16>) {
+        func blend(_ map: UnsafeMutablePointer<UInt16>, into column: UnsafeMutablePointer<UInt16>) -> Bool {
             let a = map + g0 * h, b = map + (g0 + 1) * h
+            var any: UInt16 = 0
             for i in lo...hi {
-                column[i] = UInt16((UInt32(a[i]) * (256 - w) + UInt32(b[i]) * w) >> 8)
+                let v = UInt16((UInt32(a[i]) * (256 - w) + UInt32(b[i]) * w) >> 8)
+                column[i] = v
+                any |= v
             }
+            return any != 0
         }
-        blend(shadows.backdropDarkening, into: s.backdropColumn)
-        if leftPage { blend(shadows.leftPageDarkening, into: s.leftPageColumn) }
+        let backdrop = blend(shadows.backdropDarkening, into: s.backdropColumn)
+        let leftPageShade = leftPage && blend(shadows.leftPageDarkening, into: s.leftPageColumn)
+        return (backdrop || leftPageShade, leftPageShade)
     }
 
     /// Where a page falls in screen column `x`: rows covered, rows fully opaque, the source columns.
