@@ -333,7 +333,8 @@ public final class FoldRenderer {
                 let leftOpaque = start >= left.opaqueStart && start < left.opaqueEnd
                 let rightOpaque = start >= right.opaqueStart && start < right.opaqueEnd
                 if rightOpaque {
-                    for y in start..<end { out[y] = Lanes.pack(sample(right, s.rightTemp, rightLow, y, rightShade)) | Lanes.opaque }
+                    sampleOpaqueRun(v0: right.v0, dv: right.dv, temp: s.rightTemp, low: rightLow, rows: start..<end,
+                                    shade: UInt16(rightShade), out: out)
                 } else if !inLeft && !inRight {
                     if shaded {
                         for y in start..<end {
@@ -349,7 +350,8 @@ public final class FoldRenderer {
                             out[y] = Lanes.pack(Lanes.scale(c, 256 &- darkening(s.leftPageColumn, y))) | Lanes.opaque
                         }
                     } else {
-                        for y in start..<end { out[y] = Lanes.pack(sample(left, s.leftTemp, leftLow, y, leftShade)) | Lanes.opaque }
+                        sampleOpaqueRun(v0: left.v0, dv: left.dv, temp: s.leftTemp, low: leftLow, rows: start..<end,
+                                        shade: UInt16(leftShade), out: out)
                     }
                 } else {
                     // Edges and overlaps: the full painter's order.

@@ -40,3 +40,36 @@ enum Lanes {
         return src &+ (((t &+ ((t >> 8) & mask)) >> 8) & mask)
     }
 }
+
+/// The page sampler's hot loop: rows `rows` of one screen column where the page is opaque, two
+/// rows per step in one 128-bit vector (eight 16-bit lanes: two pixels), lit by `shade` (0…256).
+/// `temp` holds the column's blended source rows from `low` on; v is the 32.32 source row.
+@inline(__always)
+func sampleOpaqueRun(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt64>, low: Int, rows: Range<Int>,
+                     shade: UInt16, out: UnsafeMutablePointer<UInt32>) {
+    var y = rows.lowerBound
+    var v = v0 &+ dv &* Int64(y)
+    let rounding = SIMD8<UInt16>(repeating: 128), full = SIMD8<UInt16>(repeating: 256)
+    let k = SIMD8<UInt16>(repeating: shade)
+    while y + 1 < rows.upperBound {
+        let va = v, vb = v &+ dv
+        let ja = Int(truncatingIfNeeded: va >> 32) &- low, jb = Int(truncatingIfNeeded: vb >> 32) &- low
+        let fa = UInt16(truncatingIfNeeded: (va >> 24) & 0xFF), fb = UInt16(truncatingIfNeeded: (vb >> 24) & 0xFF)
+        let top = SIMD8<UInt16>(lowHalf: unsafeBitCast(temp[ja], to: SIMD4<UInt16>.self),
+                                highHalf: unsafeBitCast(temp[jb], to: SIMD4<UInt16>.self))
+        let bottom = SIMD8<UInt16>(lowHalf: unsafeBitCast(temp[ja &+ 1], to: SIMD4<UInt16>.self),
+                                   highHalf: unsafeBitCast(temp[jb &+ 1], to: SIMD4<UInt16>.self))
+        let w = SIMD8<UInt16>(lowHalf: SIMD4(repeating: fa), highHalf: SIMD4(repeating: fb))
+        var e = (top &* (full &- w) &+ bottom &* w &+ rounding) &>> 8
+        e = (e &* k &+ rounding) &>> 8
+        out[y] = Lanes.pack(unsafeBitCast(e.lowHalf, to: UInt64.self)) | Lanes.opaque
+        out[y &+ 1] = Lanes.pack(unsafeBitCast(e.highHalf, to: UInt64.self)) | Lanes.opaque
+        v = vb &+ dv
+        y &+= 2
+    }
+    if y < rows.upperBound {
+        let j = Int(truncatingIfNeeded: v >> 32) &- low
+        let e = Lanes.scale(Lanes.mix(temp[j], temp[j &+ 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF)), UInt64(shade))
+        out[y] = Lanes.pack(e) | Lanes.opaque
+    }
+}
