@@ -381,13 +381,8 @@ public final class FoldRenderer {
         guard b > a else { return 0 }
         let low = min(max(p.j(a), 0), pixelHeight)
         let high = min(max(p.j(b - 1), 0), pixelHeight) + 1
-        let first = image.row(p.sourceColumn), second = image.row(p.sourceColumn + 1)
-        if p.fu == 0 {
-            for j in low...high { temp[j - low] = Lanes.expand(first[j]) }
-        } else {
-            let w = p.fu
-            for j in low...high { temp[j - low] = Lanes.mix(Lanes.expand(first[j]), Lanes.expand(second[j]), w) }
-        }
+        blendColumns(image.row(p.sourceColumn), image.row(p.sourceColumn + 1), rows: low, through: high,
+                     weight: p.fu, into: temp)
         return low
     }
 

@@ -73,3 +73,27 @@ func sampleOpaqueRun(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt64>, l
         out[y] = Lanes.pack(e) | Lanes.opaque
     }
 }
+
+/// The horizontal pass for one screen column: source rows `low…high` of two neighbouring stored
+/// page columns blended with `weight` (0…255, of the second) into `temp` as expanded lanes,
+/// two pixels per 128-bit vector.
+@inline(__always)
+func blendColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutablePointer<UInt32>,
+                  rows low: Int, through high: Int, weight: UInt64, into temp: UnsafeMutablePointer<UInt64>) {
+    let w = SIMD8<UInt16>(repeating: UInt16(weight)), rest = SIMD8<UInt16>(repeating: UInt16(256 - weight))
+    let rounding = SIMD8<UInt16>(repeating: 128)
+    var j = low
+    while j < high {  // j and j + 1 both ≤ high
+        let a = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(first + j).loadUnaligned(as: SIMD8<UInt8>.self))
+        let b = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(second + j).loadUnaligned(as: SIMD8<UInt8>.self))
+        let e = (a &* rest &+ b &* w &+ rounding) &>> 8
+        // Memory order is B, G, R, A; the expanded lanes are B, R, G, A.
+        let lanes = SIMD8<UInt16>(e[0], e[2], e[1], e[3], e[4], e[6], e[5], e[7])
+        temp[j &- low] = unsafeBitCast(lanes.lowHalf, to: UInt64.self)
+        temp[j &- low &+ 1] = unsafeBitCast(lanes.highHalf, to: UInt64.self)
+        j &+= 2
+    }
+    if j == high {
+        temp[j &- low] = Lanes.mix(Lanes.expand(first[j]), Lanes.expand(second[j]), weight)
+    }
+}
