@@ -279,11 +279,12 @@ public final class FoldRenderer {
         let leftShade = frame.left.geometry.shade, rightShade = frame.right.geometry.shade
         let rowCell = self.rowCell, rowWeight = self.rowWeight
         let backdropColumn: UnsafeMutablePointer<UInt32>?
-        let flat: UInt64
+        let flatColour: UInt32
         switch frame.backdrop {
-        case let .flat(c): (backdropColumn, flat) = (nil, Lanes.expand(c))
-        case let .columns(p): (backdropColumn, flat) = (p + x * pixelHeight, 0)
+        case let .flat(c): (backdropColumn, flatColour) = (nil, c)
+        case let .columns(p): (backdropColumn, flatColour) = (p + x * pixelHeight, Lanes.opaque)
         }
+        let flat = Lanes.expand(flatColour)
 
         @inline(__always) func backdrop(_ y: Int) -> UInt64 {
             if let backdropColumn { return Lanes.expand(backdropColumn[y]) }
@@ -337,11 +338,12 @@ public final class FoldRenderer {
                                     shade: UInt16(rightShade), out: out)
                 } else if !inLeft && !inRight {
                     if shaded {
-                        for y in start..<end {
-                            out[y] = Lanes.pack(Lanes.scale(backdrop(y), 256 &- darkening(s.backdropColumn, y))) | Lanes.opaque
-                        }
+                        darkenBackdropRun(source: backdropColumn, flat: flatColour, darkening: s.backdropColumn,
+                                          rowCell: rowCell, rowWeight: rowWeight, rows: start..<end, out: out)
+                    } else if let backdropColumn {
+                        (out + start).update(from: backdropColumn + start, count: end - start)
                     } else {
-                        for y in start..<end { out[y] = Lanes.pack(backdrop(y)) | Lanes.opaque }
+                        (out + start).update(repeating: flatColour, count: end - start)
                     }
                 } else if !inRight && leftOpaque {
                     if leftShaded {

@@ -97,3 +97,33 @@ func blendColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutable
         temp[j &- low] = Lanes.mix(Lanes.expand(first[j]), Lanes.expand(second[j]), weight)
     }
 }
+
+/// Backdrop rows `rows` of one screen column darkened by the shadows, two rows per vector:
+/// `source` is the column of the texture (nil: the opaque colour `flat`), `darkening` the shadow
+/// grid blended for this column, read bilinearly through the per-row cell and weight tables.
+@inline(__always)
+func darkenBackdropRun(source: UnsafeMutablePointer<UInt32>?, flat: UInt32, darkening: UnsafeMutablePointer<UInt16>,
+                       rowCell: UnsafeMutablePointer<Int32>, rowWeight: UnsafeMutablePointer<UInt64>,
+                       rows: Range<Int>, out: UnsafeMutablePointer<UInt32>) {
+    @inline(__always) func keep(_ y: Int) -> UInt16 {
+        let g = Int(rowCell[y]), w = rowWeight[y]
+        return UInt16(truncatingIfNeeded: 256 &- ((UInt64(darkening[g]) &* (256 &- w) &+ UInt64(darkening[g &+ 1]) &* w) >> 8))
+    }
+    let rounding = SIMD8<UInt16>(repeating: 128)
+    let flatPair = SIMD8<UInt16>(truncatingIfNeeded: unsafeBitCast(UInt64(flat) | UInt64(flat) << 32, to: SIMD8<UInt8>.self))
+    let opaque: UInt64 = 0xFF00_0000_FF00_0000
+    var y = rows.lowerBound
+    while y + 1 < rows.upperBound {
+        let pixels = source.map {
+            SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer($0 + y).loadUnaligned(as: SIMD8<UInt8>.self))
+        } ?? flatPair
+        let k = SIMD8<UInt16>(lowHalf: SIMD4(repeating: keep(y)), highHalf: SIMD4(repeating: keep(y &+ 1)))
+        let e = (pixels &* k &+ rounding) &>> 8
+        let bytes = unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: e), to: UInt64.self) | opaque
+        UnsafeMutableRawPointer(out + y).storeBytes(of: bytes, as: UInt64.self)
+        y &+= 2
+    }
+    if y < rows.upperBound {
+        out[y] = Lanes.pack(Lanes.scale(Lanes.expand(source?[y] ?? flat), UInt64(keep(y)))) | Lanes.opaque
+    }
+}
