@@ -294,13 +294,6 @@ public final class FoldRenderer {
             let g = Int(rowCell[y]), w = rowWeight[y]
             return (UInt64(column[g]) &* (256 &- w) &+ UInt64(column[g + 1]) &* w) >> 8
         }
-        @inline(__always) func sample(_ p: ColumnPlan, _ temp: UnsafeMutablePointer<UInt64>, _ low: Int,
-                                      _ y: Int, _ k: UInt64) -> UInt64 {
-            let v = p.v0 &+ p.dv &* Int64(y)
-            let j = Int(truncatingIfNeeded: v >> 32) - low
-            let e = Lanes.mix(temp[j], temp[j + 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF))
-            return k >= 256 ? e : Lanes.shade(e, k)
-        }
         /// A sample at an edge: the source row clamped into the page, times the page's coverage.
         @inline(__always) func edgeSample(_ p: ColumnPlan, _ temp: UnsafeMutablePointer<UInt64>, _ low: Int,
                                           _ y: Int, _ k: UInt64) -> UInt64 {
@@ -335,7 +328,7 @@ public final class FoldRenderer {
                 let rightOpaque = start >= right.opaqueStart && start < right.opaqueEnd
                 if rightOpaque {
                     sampleOpaqueRun(v0: right.v0, dv: right.dv, temp: s.rightTemp, low: rightLow, rows: start..<end,
-                                    shade: UInt16(rightShade), out: out)
+                                    shade: UInt16(rightShade), rowCell: rowCell, rowWeight: rowWeight, out: out)
                 } else if !inLeft && !inRight {
                     if shaded {
                         darkenBackdropRun(source: backdropColumn, flat: flatColour, darkening: s.backdropColumn,
@@ -346,15 +339,9 @@ public final class FoldRenderer {
                         (out + start).update(repeating: flatColour, count: end - start)
                     }
                 } else if !inRight && leftOpaque {
-                    if leftShaded {
-                        for y in start..<end {
-                            let c = sample(left, s.leftTemp, leftLow, y, leftShade)
-                            out[y] = Lanes.pack(Lanes.scale(c, 256 &- darkening(s.leftPageColumn, y))) | Lanes.opaque
-                        }
-                    } else {
-                        sampleOpaqueRun(v0: left.v0, dv: left.dv, temp: s.leftTemp, low: leftLow, rows: start..<end,
-                                        shade: UInt16(leftShade), out: out)
-                    }
+                    sampleOpaqueRun(v0: left.v0, dv: left.dv, temp: s.leftTemp, low: leftLow, rows: start..<end,
+                                    shade: UInt16(leftShade), darkening: leftShaded ? s.leftPageColumn : nil,
+                                    rowCell: rowCell, rowWeight: rowWeight, out: out)
                 } else {
                     // Edges and overlaps: the full painter's order.
                     for y in start..<end {

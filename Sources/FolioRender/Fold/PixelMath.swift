@@ -44,14 +44,24 @@ enum Lanes {
 /// The page sampler's hot loop: rows `rows` of one screen column where the page is opaque, two
 /// rows per step in one 128-bit vector (eight 16-bit lanes: two pixels), lit by `shade` (0…256).
 /// `temp` holds the column's blended source rows from `low` on; v is the 32.32 source row.
+/// With `darkening` (the right page's shadow over the left page) each row is also darkened.
 @inline(__always)
 func sampleOpaqueRun(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt64>, low: Int, rows: Range<Int>,
-                     shade: UInt16, out: UnsafeMutablePointer<UInt32>) {
+                     shade: UInt16, darkening: UnsafeMutablePointer<UInt16>? = nil,
+                     rowCell: UnsafeMutablePointer<Int32>, rowWeight: UnsafeMutablePointer<UInt64>,
+                     out: UnsafeMutablePointer<UInt32>) {
     var y = rows.lowerBound
     var v = v0 &+ dv &* Int64(y)
     let rounding = SIMD8<UInt16>(repeating: 128), full = SIMD8<UInt16>(repeating: 256)
-    let k = SIMD8<UInt16>(repeating: shade)
+    @inline(__always) func light(_ y: Int) -> UInt16 {
+        guard let darkening else { return shade }
+        let g = Int(rowCell[y]), w = rowWeight[y]
+        let keep = 256 &- ((UInt64(darkening[g]) &* (256 &- w) &+ UInt64(darkening[g &+ 1]) &* w) >> 8)
+        return UInt16(truncatingIfNeeded: (UInt64(shade) &* keep) >> 8)
+    }
     while y + 1 < rows.upperBound {
+        let k = darkening == nil ? SIMD8<UInt16>(repeating: shade)
+            : SIMD8<UInt16>(lowHalf: SIMD4(repeating: light(y)), highHalf: SIMD4(repeating: light(y &+ 1)))
         let va = v, vb = v &+ dv
         let ja = Int(truncatingIfNeeded: va >> 32) &- low, jb = Int(truncatingIfNeeded: vb >> 32) &- low
         let fa = UInt16(truncatingIfNeeded: (va >> 24) & 0xFF), fb = UInt16(truncatingIfNeeded: (vb >> 24) & 0xFF)
@@ -69,7 +79,7 @@ func sampleOpaqueRun(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt64>, l
     }
     if y < rows.upperBound {
         let j = Int(truncatingIfNeeded: v >> 32) &- low
-        let e = Lanes.scale(Lanes.mix(temp[j], temp[j &+ 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF)), UInt64(shade))
+        let e = Lanes.scale(Lanes.mix(temp[j], temp[j &+ 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF)), UInt64(light(y)))
         out[y] = Lanes.pack(e) | Lanes.opaque
     }
 }
