@@ -273,8 +273,16 @@ public final class FoldRenderer {
         var shaded = frame.shadows
         var leftShaded = shaded && shadows.leftPageShaded
         if shaded {
-            // Far from the pages the shadows are nil: plain copies there.
-            (shaded, leftShaded) = loadShadowColumns(x, rows: rows, scratch: s, leftPage: leftShaded)
+            // Under the opaque pages nothing shows a shadow (but the left page under the right's):
+            // no shadow work there; far from the pages the shadows are nil: plain copies.
+            let underRight = right.opaqueStart <= rows.lowerBound && right.opaqueEnd >= rows.upperBound
+            let underLeft = left.opaqueStart <= rows.lowerBound && left.opaqueEnd >= rows.upperBound
+                && (right.yEnd <= rows.lowerBound || right.yStart >= rows.upperBound) && !leftShaded
+            if underRight || underLeft {
+                (shaded, leftShaded) = (false, false)
+            } else {
+                (shaded, leftShaded) = loadShadowColumns(x, rows: rows, scratch: s, leftPage: leftShaded)
+            }
         }
         let leftShade = frame.left.geometry.shade, rightShade = frame.right.geometry.shade
         let rowCell = self.rowCell, rowWeight = self.rowWeight
