@@ -307,7 +307,7 @@ public final class FoldRenderer {
                                           _ y: Int, _ k: UInt64) -> UInt64 {
             let v = min(max(p.v0 &+ p.dv &* Int64(y), Int64(low) << 32), p.vMax)
             let j = Int(truncatingIfNeeded: v >> 32) - low
-            var e = Lanes.mix(temp[j], temp[j + 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF))
+            var e = Lanes.fromMemoryOrder(Lanes.mix(temp[j], temp[j + 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF)))
             if k < 256 { e = Lanes.shade(e, k) }
             let c = p.coverage(y)
             return c >= 256 ? e : Lanes.scale(e, c)

@@ -31,6 +31,22 @@ enum Lanes {
         (scale(e, k) & colourMask) | (e & alphaMask)
     }
 
+    /// Lanes in the pixel's memory order (B, G, R, A), as a vector byte widening makes them:
+    /// the page samplers' layout. Alpha is lane 3 in both layouts, so mix/scale/shade apply to both.
+    @inline(__always) static func expandInMemoryOrder(_ p: UInt32) -> UInt64 {
+        let q = UInt64(p)
+        return (q & 0xFF) | ((q & 0xFF00) << 8) | ((q & 0xFF_0000) << 16) | ((q & 0xFF00_0000) << 24)
+    }
+
+    @inline(__always) static func packInMemoryOrder(_ e: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: (e & 0xFF) | ((e >> 8) & 0xFF00) | ((e >> 16) & 0xFF_0000) | ((e >> 24) & 0xFF00_0000))
+    }
+
+    /// From memory-order lanes to the B, R, G, A lanes of `expand` (green and red swap).
+    @inline(__always) static func fromMemoryOrder(_ e: UInt64) -> UInt64 {
+        (e & 0xFFFF_0000_0000_FFFF) | ((e >> 16) & 0xFFFF_0000) | ((e << 16) & 0xFFFF_0000_0000)
+    }
+
     /// The alpha (0…255) of an expanded pixel.
     @inline(__always) static func alpha(_ e: UInt64) -> UInt64 { e >> 48 }
 
@@ -72,21 +88,21 @@ func sampleOpaqueRun(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt64>, l
         let w = SIMD8<UInt16>(lowHalf: SIMD4(repeating: fa), highHalf: SIMD4(repeating: fb))
         var e = (top &* (full &- w) &+ bottom &* w &+ rounding) &>> 8
         e = (e &* k &+ rounding) &>> 8
-        out[y] = Lanes.pack(unsafeBitCast(e.lowHalf, to: UInt64.self)) | Lanes.opaque
-        out[y &+ 1] = Lanes.pack(unsafeBitCast(e.highHalf, to: UInt64.self)) | Lanes.opaque
+        let bytes = unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: e), to: UInt64.self) | 0xFF00_0000_FF00_0000
+        UnsafeMutableRawPointer(out + y).storeBytes(of: bytes, as: UInt64.self)
         v = vb &+ dv
         y &+= 2
     }
     if y < rows.upperBound {
         let j = Int(truncatingIfNeeded: v >> 32) &- low
         let e = Lanes.scale(Lanes.mix(temp[j], temp[j &+ 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF)), UInt64(light(y)))
-        out[y] = Lanes.pack(e) | Lanes.opaque
+        out[y] = Lanes.packInMemoryOrder(e) | Lanes.opaque
     }
 }
 
 /// The horizontal pass for one screen column: source rows `low…high` of two neighbouring stored
-/// page columns blended with `weight` (0…255, of the second) into `temp` as expanded lanes,
-/// two pixels per 128-bit vector.
+/// page columns blended with `weight` (0…255, of the second) into `temp`, lanes in memory order
+/// (B, G, R, A: a plain byte widening), two pixels per 128-bit vector.
 @inline(__always)
 func blendColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutablePointer<UInt32>,
                   rows low: Int, through high: Int, weight: UInt64, into temp: UnsafeMutablePointer<UInt64>) {
@@ -97,14 +113,12 @@ func blendColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutable
         let a = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(first + j).loadUnaligned(as: SIMD8<UInt8>.self))
         let b = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(second + j).loadUnaligned(as: SIMD8<UInt8>.self))
         let e = (a &* rest &+ b &* w &+ rounding) &>> 8
-        // Memory order is B, G, R, A; the expanded lanes are B, R, G, A.
-        let lanes = SIMD8<UInt16>(e[0], e[2], e[1], e[3], e[4], e[6], e[5], e[7])
-        temp[j &- low] = unsafeBitCast(lanes.lowHalf, to: UInt64.self)
-        temp[j &- low &+ 1] = unsafeBitCast(lanes.highHalf, to: UInt64.self)
+        temp[j &- low] = unsafeBitCast(e.lowHalf, to: UInt64.self)
+        temp[j &- low &+ 1] = unsafeBitCast(e.highHalf, to: UInt64.self)
         j &+= 2
     }
     if j == high {
-        temp[j &- low] = Lanes.mix(Lanes.expand(first[j]), Lanes.expand(second[j]), weight)
+        temp[j &- low] = Lanes.mix(Lanes.expandInMemoryOrder(first[j]), Lanes.expandInMemoryOrder(second[j]), weight)
     }
 }
 
