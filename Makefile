@@ -43,6 +43,7 @@ run: build
 	@sh Tests/Compositors/run-folio.sh "$$($(SWIFT) build --show-bin-path)/folio"
 
 test: test-deps
+	sh protocols/generate.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 

@@ -97,6 +97,12 @@ public final class Session {
         if fold.isAnimating { damage = damage.union(canvas.frame.bounds) }
     }
 
+    /// Builds the fold renderer ahead of the first pinch: it is large, and making it when the
+    /// fingers land would delay the first fold frame.
+    public func prepareToFold() {
+        _ = foldRenderer()
+    }
+
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
     public func finishActiveStroke() {
         if live != nil { endStroke(at: now) }

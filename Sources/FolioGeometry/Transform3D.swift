@@ -218,7 +218,19 @@ public struct Quad: Hashable, Sendable {
         (self.topLeft, self.topRight, self.bottomRight, self.bottomLeft) = (topLeft, topRight, bottomRight, bottomLeft)
     }
     public var corners: [Point] { [topLeft, topRight, bottomRight, bottomLeft] }
-    public var boundingBox: Rect { Rect(bounding: corners) }
+    public var boundingBox: Rect {
+        let minX = min(topLeft.x, topRight.x, bottomRight.x, bottomLeft.x)
+        let minY = min(topLeft.y, topRight.y, bottomRight.y, bottomLeft.y)
+        let maxX = max(topLeft.x, topRight.x, bottomRight.x, bottomLeft.x)
+        let maxY = max(topLeft.y, topRight.y, bottomRight.y, bottomLeft.y)
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+
+    /// Twice the signed area (shoelace): positive when the corners run clockwise on a y-down screen.
+    public var signedArea: Double {
+        func cross(_ a: Point, _ b: Point) -> Double { a.x * b.y - b.x * a.y }
+        return cross(topLeft, topRight) + cross(topRight, bottomRight) + cross(bottomRight, bottomLeft) + cross(bottomLeft, topLeft)
+    }
 }
 
 extension Transform3D {

@@ -196,6 +196,9 @@ public final class Layer {
     /// The layer's bounds on screen, or nil if part of them falls behind the viewer.
     public var screenQuad: Quad? { transformToRoot.project(bounds) }
 
-    /// Whether the viewer sees the layer's back.
-    public var facesAway: Bool { transformToRoot.normal.z < 0 }
+    /// Whether the viewer sees the layer's back: its projected bounds wind the other way round.
+    public var facesAway: Bool {
+        guard let q = screenQuad else { return transform.normal.z < 0 }
+        return q.signedArea < 0
+    }
 }

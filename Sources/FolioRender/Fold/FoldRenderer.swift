@@ -49,12 +49,21 @@ public final class FoldRenderer {
     private let masks: [PixelMask]
     private var backsReady = false
     public private(set) var isPrepared = false
-    private var texture: Bitmap?
+    /// The backdrop texture, column-major (screen column x at `x * pixelHeight`): the columns
+    /// are read top to bottom like everything else here. Made on first use.
+    private var texture: UnsafeMutablePointer<UInt32>?
     private let shadows: ShadowMap
     private let rowCell: UnsafeMutablePointer<Int32>
     private let rowWeight: UnsafeMutablePointer<UInt64>
     private var scratch: [ColumnScratch]
-    private var geometry: [FoldPageGeometry] = []
+    private var geometry: [FoldPageGeometry]
+    /// Per screen column, what each page shows there this frame (left, right).
+    private let leftPlans: UnsafeMutablePointer<ColumnPlan>
+    private let rightPlans: UnsafeMutablePointer<ColumnPlan>
+    /// Screen rows per band: a band of 16 columns is rendered column by column into a small
+    /// column-major tile (contiguous writes), then written out row by row (whole cache lines).
+    static let bandRows = 128
+    static let tileColumns = 16
 
     public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1) {
         precondition(pixelWidth >= 2 && pixelHeight >= 1 && scale > 0, "fold size \(pixelWidth)x\(pixelHeight) at \(scale)")
@@ -85,11 +94,20 @@ public final class FoldRenderer {
             rowWeight[y] = UInt64(((g - g0) * 256).rounded(.down))
         }
         scratch = [ColumnScratch(rows: pixelHeight, gridHeight: shadows.gridHeight)]
+        leftPlans = .allocate(capacity: pixelWidth)
+        leftPlans.initialize(repeating: ColumnPlan(), count: pixelWidth)
+        rightPlans = .allocate(capacity: pixelWidth)
+        rightPlans.initialize(repeating: ColumnPlan(), count: pixelWidth)
+        geometry = []
+        geometry.reserveCapacity(2)
     }
 
     deinit {
         rowCell.deallocate()
         rowWeight.deallocate()
+        leftPlans.deallocate()
+        rightPlans.deallocate()
+        texture?.deallocate()
     }
 
     /// Takes the page contents from `canvas` (the frame's pixel size): masks the rounded outer
@@ -121,29 +139,35 @@ public final class FoldRenderer {
         precondition(isPrepared, "FoldRenderer.render before prepare(canvas:)")
         precondition(target.width == pixelWidth && target.height == pixelHeight, "target size differs from the fold's")
         updateGeometry()
-        if geometry.contains(where: \.facesAway) && !backsReady { prepareBacks() }
-        if options.shadows { shadows.update(pages: geometry, scale: scale) }
+        if (geometry[0].facesAway || geometry[1].facesAway) && !backsReady { prepareBacks() }
+        if options.shadows {
+            // How far the book is open toward the viewer: |sin| of the left page's turn about y.
+            let opening = abs(scene.pages[0].shadowLayer.transform.normal.x)
+            shadows.update(pages: geometry, scale: scale, opening: opening)
+        }
         var backdrop = Backdrop.flat(0)
         switch options.background {
         case let .flat(rgb): backdrop = .flat(0xFF00_0000 | rgb)
-        case .texture: backdrop = .image(textureBitmap().pixels.assumingMemoryBound(to: UInt32.self))
+        case .texture: backdrop = .columns(textureColumns())
         }
         while scratch.count < options.threads {
             scratch.append(ColumnScratch(rows: pixelHeight, gridHeight: shadows.gridHeight))
         }
         let frame = FrameSetup(
             target: target.pixels.assumingMemoryBound(to: UInt32.self), targetStride: target.stride / 4,
-            backdrop: backdrop, shadows: options.shadows, pages: geometry.indices.map { plan(page: $0) })
-        let threads = min(options.threads, pixelWidth)
+            backdrop: backdrop, shadows: options.shadows, left: pageFrame(0), right: pageFrame(1))
+        // Column groups shared out between the threads, each thread a contiguous run.
+        let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
+        let threads = max(1, min(options.threads, groups))
         if threads == 1 {
-            renderColumns(0..<pixelWidth, frame: frame, scratch: scratch[0])
+            renderGroups(0..<groups, frame: frame, scratch: scratch[0])
         } else {
-            let chunk = (pixelWidth + threads - 1) / threads
+            let perThread = (groups + threads - 1) / threads
             let work = UncheckedBox((self, frame))
             DispatchQueue.concurrentPerform(iterations: threads) { t in
                 let (renderer, frame) = work.value
-                let range = (t * chunk)..<min(renderer.pixelWidth, (t + 1) * chunk)
-                renderer.renderColumns(range, frame: frame, scratch: renderer.scratch[t])
+                let range = min(groups, t * perThread)..<min(groups, (t + 1) * perThread)
+                renderer.renderGroups(range, frame: frame, scratch: renderer.scratch[t])
             }
         }
     }
@@ -151,20 +175,22 @@ public final class FoldRenderer {
     // MARK: - Per frame
 
     private func updateGeometry() {
-        geometry = scene.pages.map { page in
+        geometry.removeAll(keepingCapacity: true)
+        for page in scene.pages {
             let m = page.contentLayer.transformToRoot
-            let normal = page.shadowLayer.transformToRoot.normal
+            // Lit by the page's own turn (its transform about its anchor), the light at the viewer.
+            let normal = page.shadowLayer.transform.normal
             let light = Self.ambientLight + (1 - Self.ambientLight) * abs(normal.z)
             let shadowLayer = page.shadowLayer
-            return FoldPageGeometry(
+            geometry.append(FoldPageGeometry(
                 transform: m, bounds: page.contentLayer.bounds, contentsRect: page.contentLayer.contentsRect,
                 shadowPath: shadowLayer.shadowPath?.offsetBy(dx: shadowLayer.shadowOffset.x, dy: shadowLayer.shadowOffset.y),
                 shadowOpacity: shadowLayer.shadowOpacity * shadowLayer.shadowColor.alpha,
-                facesAway: normal.z < 0, shade: UInt64((light * 256).rounded()), spineOnRight: page.side == .left)
+                facesAway: page.shadowLayer.facesAway, shade: UInt64((light * 256).rounded()), spineOnRight: page.side == .left))
         }
     }
 
-    private func plan(page index: Int) -> PageFrame {
+    private func pageFrame(_ index: Int) -> PageFrame {
         let g = geometry[index]
         let image = g.facesAway ? backs[index] : fronts[index]
         var columns = 0..<pixelWidth
@@ -176,17 +202,32 @@ public final class FoldRenderer {
         }
         let outerLocal = g.spineOnRight ? g.bounds.minX : g.bounds.maxX
         let spineLocal = g.spineOnRight ? g.bounds.maxX : g.bounds.minX
-        let outer = g.transform.project(Point(x: outerLocal, y: (g.bounds.minY + g.bounds.maxY) / 2)).map { $0.x * scale } ?? 0
-        let spine = g.transform.project(Point(x: spineLocal, y: (g.bounds.minY + g.bounds.maxY) / 2)).map { $0.x * scale } ?? 0
-        return PageFrame(geometry: g, image: image, columns: columns, outerX: outer, outerIsLeft: outer < spine)
+        let midY = (g.bounds.minY + g.bounds.maxY) / 2
+        let outer = g.transform.project(Point(x: outerLocal, y: midY)).map { $0.x * scale } ?? 0
+        let spine = g.transform.project(Point(x: spineLocal, y: midY)).map { $0.x * scale } ?? 0
+        let page = PageFrame(geometry: g, image: image, columns: columns, outerX: outer, outerIsLeft: outer < spine)
+        let plans = index == 0 ? leftPlans : rightPlans
+        for x in 0..<pixelWidth { plans[x] = columnPlan(page, x: x) }
+        return page
     }
 
-    private func textureBitmap() -> Bitmap {
+    /// The prepared image a page samples (tests compare the sampler with an exact reference on it).
+    func pageImage(index: Int, back: Bool) -> PageImage {
+        if back && !backsReady { prepareBacks() }
+        return back ? backs[index] : fronts[index]
+    }
+
+    private func textureColumns() -> UnsafeMutablePointer<UInt32> {
         if let texture { return texture }
-        let made = Bitmap(width: pixelWidth, height: pixelHeight)
-        BackdropTexture.paint(made, scale: scale)
-        texture = made
-        return made
+        let rows = Bitmap(width: pixelWidth, height: pixelHeight)
+        BackdropTexture.paint(rows, scale: scale)
+        let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: pixelWidth * pixelHeight)
+        for y in 0..<pixelHeight {
+            let row = rows.pixels.advanced(by: y * rows.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<pixelWidth { columns[x * pixelHeight + y] = row[x] }
+        }
+        texture = columns
+        return columns
     }
 
     private func prepareBacks() {
@@ -197,124 +238,196 @@ public final class FoldRenderer {
         backsReady = true
     }
 
-    // MARK: - Columns
+    // MARK: - Bands and columns
 
-    private func renderColumns(_ range: Range<Int>, frame: FrameSetup, scratch: ColumnScratch) {
-        for x in range {
-            renderColumn(x, frame: frame, scratch: scratch)
+    private func renderGroups(_ groups: Range<Int>, frame: FrameSetup, scratch: ColumnScratch) {
+        let band = Self.bandRows, width = Self.tileColumns
+        var y0 = 0
+        while y0 < pixelHeight {
+            let y1 = min(pixelHeight, y0 + band)
+            for g in groups {
+                let x0 = g * width, x1 = min(pixelWidth, x0 + width)
+                for x in x0..<x1 {
+                    renderColumn(x, rows: y0..<y1, frame: frame, scratch: scratch,
+                                 into: scratch.tile + (x - x0) * band - y0)
+                }
+                // Out to the frame a row at a time: whole cache lines.
+                let tile = scratch.tile
+                for y in y0..<y1 {
+                    let out = frame.target + y * frame.targetStride + x0
+                    let source = tile + (y - y0)
+                    for c in 0..<(x1 - x0) { out[c] = source[c * band] }
+                }
+            }
+            y0 = y1
         }
     }
 
-    /// One screen column: what each page shows there, shadows, backdrop, composited top to bottom.
-    private func renderColumn(_ x: Int, frame: FrameSetup, scratch s: ColumnScratch) {
-        let left = columnPlan(frame.pages[0], x: x, temp: s.leftTemp)
-        let right = columnPlan(frame.pages[1], x: x, temp: s.rightTemp)
-        let shaded = frame.shadows
-        if shaded { loadShadowColumns(x, scratch: s) }
-        let height = pixelHeight, stride = frame.targetStride
-        let out = frame.target + x
-        let leftShade = frame.pages[0].geometry.shade, rightShade = frame.pages[1].geometry.shade
+    /// One screen column's rows `rows`: what each page shows there, shadows, backdrop, composited
+    /// in the painter's order. `out[y]` receives row y (column-major tile).
+    private func renderColumn(_ x: Int, rows: Range<Int>, frame: FrameSetup, scratch s: ColumnScratch,
+                              into out: UnsafeMutablePointer<UInt32>) {
+        let left = leftPlans[x], right = rightPlans[x]
+        let leftLow = fill(left, frame.left.image, rows: rows, temp: s.leftTemp)
+        let rightLow = fill(right, frame.right.image, rows: rows, temp: s.rightTemp)
+        var shaded = frame.shadows
+        var leftShaded = shaded && shadows.leftPageShaded
+        if shaded {
+            // Under the opaque pages nothing shows a shadow (but the left page under the right's):
+            // no shadow work there; far from the pages the shadows are nil: plain copies.
+            let underRight = right.opaqueStart <= rows.lowerBound && right.opaqueEnd >= rows.upperBound
+            let underLeft = left.opaqueStart <= rows.lowerBound && left.opaqueEnd >= rows.upperBound
+                && (right.yEnd <= rows.lowerBound || right.yStart >= rows.upperBound) && !leftShaded
+            if underRight || underLeft {
+                (shaded, leftShaded) = (false, false)
+            } else {
+                (shaded, leftShaded) = loadShadowColumns(x, rows: rows, scratch: s, leftPage: leftShaded)
+            }
+        }
+        let leftShade = frame.left.geometry.shade, rightShade = frame.right.geometry.shade
         let rowCell = self.rowCell, rowWeight = self.rowWeight
+        let backdropColumn: UnsafeMutablePointer<UInt32>?
+        let flatColour: UInt32
+        switch frame.backdrop {
+        case let .flat(c): (backdropColumn, flatColour) = (nil, c)
+        case let .columns(p): (backdropColumn, flatColour) = (p + x * pixelHeight, Lanes.opaque)
+        }
+        let flat = Lanes.expand(flatColour)
 
         @inline(__always) func backdrop(_ y: Int) -> UInt64 {
-            switch frame.backdrop {
-            case let .flat(c): return Lanes.expand(c)
-            case let .image(p): return Lanes.expand(p[y * pixelWidth + x])
-            }
+            if let backdropColumn { return Lanes.expand(backdropColumn[y]) }
+            return flat
         }
         @inline(__always) func darkening(_ column: UnsafeMutablePointer<UInt16>, _ y: Int) -> UInt64 {
             let g = Int(rowCell[y]), w = rowWeight[y]
             return (UInt64(column[g]) &* (256 &- w) &+ UInt64(column[g + 1]) &* w) >> 8
         }
-        @inline(__always) func sample(_ p: ColumnPlan, _ temp: UnsafeMutablePointer<UInt64>, _ y: Int, _ k: UInt64) -> UInt64 {
-            let v = p.v0 &+ p.dv &* Int64(y)
-            let j = Int(truncatingIfNeeded: v >> 32) - p.jLow
-            let e = Lanes.mix(temp[j], temp[j + 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF))
-            return k >= 256 ? e : Lanes.shade(e, k)
-        }
         /// A sample at an edge: the source row clamped into the page, times the page's coverage.
-        @inline(__always) func edgeSample(_ p: ColumnPlan, _ temp: UnsafeMutablePointer<UInt64>, _ y: Int, _ k: UInt64) -> UInt64 {
-            let v = min(max(p.v0 &+ p.dv &* Int64(y), Int64(p.jLow) << 32), p.vMax)
-            let j = Int(truncatingIfNeeded: v >> 32) - p.jLow
-            var e = Lanes.mix(temp[j], temp[j + 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF))
+        @inline(__always) func edgeSample(_ p: ColumnPlan, _ temp: UnsafeMutablePointer<UInt64>, _ low: Int,
+                                          _ y: Int, _ k: UInt64) -> UInt64 {
+            let v = min(max(p.v0 &+ p.dv &* Int64(y), Int64(low) << 32), p.vMax)
+            let j = Int(truncatingIfNeeded: v >> 32) - low
+            var e = Lanes.fromMemoryOrder(Lanes.mix(temp[j], temp[j + 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF)))
             if k < 256 { e = Lanes.shade(e, k) }
             let c = p.coverage(y)
             return c >= 256 ? e : Lanes.scale(e, c)
         }
 
-        for y in 0..<height {
-            let o = out + y * stride
-            if y >= right.opaqueStart && y < right.opaqueEnd {
-                o.pointee = Lanes.pack(sample(right, s.rightTemp, y, rightShade)) | Lanes.opaque
-                continue
+        // Rows split where what they show changes; each run has one tight loop.
+        var cuts = (rows.lowerBound, rows.upperBound, left.yStart, left.yEnd, left.opaqueStart, left.opaqueEnd,
+                    right.yStart, right.yEnd, right.opaqueStart, right.opaqueEnd)
+        let count = 10
+        withUnsafeMutableBytes(of: &cuts) { raw in
+            let c = raw.bindMemory(to: Int.self)
+            for i in 0..<count { c[i] = min(max(c[i], rows.lowerBound), rows.upperBound) }
+            for i in 1..<count {  // insertion sort of ten numbers
+                let v = c[i]
+                var k = i - 1
+                while k >= 0 && c[k] > v { c[k + 1] = c[k]; k -= 1 }
+                c[k + 1] = v
             }
-            let inLeft = y >= left.yStart && y < left.yEnd
-            let inRight = y >= right.yStart && y < right.yEnd
-            if !inLeft && !inRight {
-                var c = backdrop(y)
-                if shaded { c = Lanes.scale(c, 256 &- darkening(s.backdropColumn, y)) }
-                o.pointee = Lanes.pack(c) | Lanes.opaque
-            } else if !inRight && y >= left.opaqueStart && y < left.opaqueEnd {
-                var c = sample(left, s.leftTemp, y, leftShade)
-                if shaded && shadows.leftPageShaded { c = Lanes.scale(c, 256 &- darkening(s.leftPageColumn, y)) }
-                o.pointee = Lanes.pack(c) | Lanes.opaque
-            } else {
-                // Edges and overlaps: the full painter's order.
-                var c = backdrop(y)
-                if inLeft {
-                    if shaded { c = Lanes.scale(c, 256 &- leftShadow(x: x, y: y)) }
-                    c = Lanes.over(edgeSample(left, s.leftTemp, y, leftShade), c)
-                    if shaded { c = Lanes.scale(c, 256 &- darkening(s.leftPageColumn, y)) }
-                } else if shaded {
-                    c = Lanes.scale(c, 256 &- darkening(s.backdropColumn, y))
+            var start = rows.lowerBound
+            for i in 0..<count {
+                let end = c[i]
+                guard end > start else { continue }
+                let inLeft = start >= left.yStart && start < left.yEnd
+                let inRight = start >= right.yStart && start < right.yEnd
+                let leftOpaque = start >= left.opaqueStart && start < left.opaqueEnd
+                let rightOpaque = start >= right.opaqueStart && start < right.opaqueEnd
+                if rightOpaque {
+                    sampleOpaqueRun(v0: right.v0, dv: right.dv, temp: s.rightTemp, low: rightLow, rows: start..<end,
+                                    shade: UInt16(rightShade), rowCell: rowCell, rowWeight: rowWeight, out: out)
+                } else if !inLeft && !inRight {
+                    if shaded {
+                        darkenBackdropRun(source: backdropColumn, flat: flatColour, darkening: s.backdropColumn,
+                                          rowCell: rowCell, rowWeight: rowWeight, rows: start..<end, out: out)
+                    } else if let backdropColumn {
+                        (out + start).update(from: backdropColumn + start, count: end - start)
+                    } else {
+                        (out + start).update(repeating: flatColour, count: end - start)
+                    }
+                } else if !inRight && leftOpaque {
+                    sampleOpaqueRun(v0: left.v0, dv: left.dv, temp: s.leftTemp, low: leftLow, rows: start..<end,
+                                    shade: UInt16(leftShade), darkening: leftShaded ? s.leftPageColumn : nil,
+                                    rowCell: rowCell, rowWeight: rowWeight, out: out)
+                } else {
+                    // Edges and overlaps: the full painter's order.
+                    for y in start..<end {
+                        var c = backdrop(y)
+                        if inLeft {
+                            if shaded { c = Lanes.scale(c, 256 &- leftShadow(x: x, y: y)) }
+                            c = Lanes.over(edgeSample(left, s.leftTemp, leftLow, y, leftShade), c)
+                            if leftShaded { c = Lanes.scale(c, 256 &- darkening(s.leftPageColumn, y)) }
+                        } else if shaded {
+                            c = Lanes.scale(c, 256 &- darkening(s.backdropColumn, y))
+                        }
+                        if inRight { c = Lanes.over(edgeSample(right, s.rightTemp, rightLow, y, rightShade), c) }
+                        out[y] = Lanes.pack(c) | Lanes.opaque
+                    }
                 }
-                if inRight { c = Lanes.over(edgeSample(right, s.rightTemp, y, rightShade), c) }
-                o.pointee = Lanes.pack(c) | Lanes.opaque
+                start = end
             }
         }
     }
 
-    /// The left page's own shadow alone at one pixel (only edges need it, so no column cache):
-    /// recovered from the combined and right-only darkening, 0…256.
+    /// Blends the page's two source columns over the source rows `rows` need into `temp`
+    /// (from the returned source row on); nothing when the page is not in those rows.
+    @inline(__always)
+    private func fill(_ p: ColumnPlan, _ image: PageImage, rows: Range<Int>, temp: UnsafeMutablePointer<UInt64>) -> Int {
+        let a = max(rows.lowerBound, p.yStart), b = min(rows.upperBound, p.yEnd)
+        guard b > a else { return 0 }
+        let low = min(max(p.j(a), 0), pixelHeight)
+        let high = min(max(p.j(b - 1), 0), pixelHeight) + 1
+        blendColumns(image.row(p.sourceColumn), image.row(p.sourceColumn + 1), rows: low, through: high,
+                     weight: p.fu, into: temp)
+        return low
+    }
+
+    /// The left page's own shadow at one pixel, 0…256 (only its edges need it, so no column cache).
     private func leftShadow(x: Int, y: Int) -> UInt64 {
         let gx = (Double(x) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
         let gy = (Double(y) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
         let x0 = Int(gx.rounded(.down)), y0 = Int(gy.rounded(.down))
         let fx = gx - Double(x0), fy = gy - Double(y0)
-        func at(_ map: UnsafeMutablePointer<UInt16>) -> Double {
-            let h = shadows.gridHeight
-            let a = Double(map[x0 * h + y0]), b = Double(map[(x0 + 1) * h + y0])
-            let c = Double(map[x0 * h + y0 + 1]), d = Double(map[(x0 + 1) * h + y0 + 1])
-            return (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
-        }
-        let both = at(shadows.backdropDarkening) / 256, right = at(shadows.leftPageDarkening) / 256
-        let left = right < 1 ? 1 - (1 - both) / (1 - right) : 0
-        return UInt64(min(256, max(0, (left * 256).rounded())))
+        let map = shadows.leftDarkening, h = shadows.gridHeight
+        let a = Double(map[x0 * h + y0]), b = Double(map[(x0 + 1) * h + y0])
+        let c = Double(map[x0 * h + y0 + 1]), d = Double(map[(x0 + 1) * h + y0 + 1])
+        let value = (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
+        return UInt64(min(256, max(0, value.rounded())))
     }
 
-    private func loadShadowColumns(_ x: Int, scratch s: ColumnScratch) {
+    /// The shadow grid blended horizontally for column x, over the grid rows `rows` touch; says
+    /// whether any darkening is left there (backdrop, left page).
+    private func loadShadowColumns(_ x: Int, rows: Range<Int>, scratch s: ColumnScratch, leftPage: Bool) -> (Bool, Bool) {
         let h = shadows.gridHeight
         let g = (Double(x) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
         let g0 = Int(g.rounded(.down)), w = UInt32(((g - Double(g0)) * 256).rounded(.down))
-        for (map, column) in [(shadows.backdropDarkening, s.backdropColumn), (shadows.leftPageDarkening, s.leftPageColumn)] {
+        let lo = Int(rowCell[rows.lowerBound]), hi = Int(rowCell[rows.upperBound - 1]) + 1
+        func blend(_ map: UnsafeMutablePointer<UInt16>, into column: UnsafeMutablePointer<UInt16>) -> Bool {
             let a = map + g0 * h, b = map + (g0 + 1) * h
-            for i in 0..<h {
-                column[i] = UInt16((UInt32(a[i]) * (256 - w) + UInt32(b[i]) * w) >> 8)
+            var any: UInt16 = 0
+            for i in lo...hi {
+                let v = UInt16((UInt32(a[i]) * (256 - w) + UInt32(b[i]) * w) >> 8)
+                column[i] = v
+                any |= v
             }
+            return any != 0
         }
+        let backdrop = blend(shadows.backdropDarkening, into: s.backdropColumn)
+        let leftPageShade = leftPage && blend(shadows.leftPageDarkening, into: s.leftPageColumn)
+        return (backdrop || leftPageShade, leftPageShade)
     }
 
-    /// Where a page falls in screen column `x`, and its blended source column in `temp`.
+    /// Where a page falls in screen column `x`: rows covered, rows fully opaque, the source columns.
     /// Straight page edges get exact area coverage (the column's share of the page horizontally, the
     /// first and last rows' share vertically), so edges stay smooth whatever the foreshortening.
-    private func columnPlan(_ page: PageFrame, x: Int, temp: UnsafeMutablePointer<UInt64>) -> ColumnPlan {
+    private func columnPlan(_ page: PageFrame, x: Int) -> ColumnPlan {
         var p = ColumnPlan()
         guard page.columns.contains(x) else { return p }
         let g = page.geometry, m = g.transform, b = g.bounds, cr = g.contentsRect, image = page.image
         // The page's outer edge cuts the column; its spine edge owns whole columns (no seam).
         let left = Double(x), coverage = page.outerIsLeft ? left + 1 - page.outerX : page.outerX - left
         guard coverage > 0 else { return p }
-        p.columnCoverage = UInt64((min(coverage, 1) * 256).rounded())
         let screenX = (left + 0.5) / scale
         let den = screenX * m.m14 - m.m11
         guard abs(den) > 1e-12 else { return p }
@@ -341,19 +454,14 @@ public final class FoldRenderer {
         guard y1 > y0 else { return p }
         p.yStart = y0
         p.yEnd = y1
+        p.columnCoverage = UInt64((min(coverage, 1) * 256).rounded())
         p.topCoverage = UInt64(((min(Double(y0 + 1), bottom) - max(Double(y0), top)) * 256).rounded())
         p.bottomCoverage = UInt64(((min(Double(y1), bottom) - max(Double(y1 - 1), top)) * 256).rounded())
         p.v0 = Int64((start * 4_294_967_296).rounded())
         p.dv = Int64((step * 4_294_967_296).rounded())
         p.vMax = Int64(pixelHeight) << 32
-        p.jLow = min(max(p.j(y0), 0), pixelHeight)
-        let jHigh = min(max(p.j(y1 - 1), 0), pixelHeight) + 1
-        let a = image.row(i0), bRow = image.row(i0 + 1)
-        if fu == 0 {
-            for j in p.jLow...jHigh { temp[j - p.jLow] = Lanes.expand(a[j]) }
-        } else {
-            for j in p.jLow...jHigh { temp[j - p.jLow] = Lanes.mix(Lanes.expand(a[j]), Lanes.expand(bRow[j]), fu) }
-        }
+        p.sourceColumn = i0
+        p.fu = fu
         // Fully opaque rows: whole column and row covered, both taps in the opaque span of both source columns.
         guard p.columnCoverage >= 256 else { return p }
         var first = Int(image.opaqueFirst[i0]), lastOpaque = Int(image.opaqueLast[i0])
@@ -387,13 +495,15 @@ struct PageFrame {
     var outerIsLeft: Bool
 }
 
-/// What a page shows in one screen column: rows covered, rows fully opaque, and the 32.32 fixed-point
-/// source row at y = 0 and per row (its index is into the column's blended `temp`, from `jLow`).
+/// What a page shows in one screen column: rows covered, rows fully opaque, the source column pair
+/// and the 32.32 fixed-point source row at y = 0 and per row.
 struct ColumnPlan {
     var yStart = 0, yEnd = 0
     var opaqueStart = 0, opaqueEnd = 0
     var v0: Int64 = 0, dv: Int64 = 0, vMax: Int64 = 0
-    var jLow = 0
+    /// The stored row (canvas column + 1) of the left tap, and the right tap's weight (0…255).
+    var sourceColumn = 0
+    var fu: UInt64 = 0
     /// 0…256: the page's share of the column, and of its first and last rows.
     var columnCoverage: UInt64 = 0, topCoverage: UInt64 = 0, bottomCoverage: UInt64 = 0
 
@@ -410,7 +520,8 @@ struct ColumnPlan {
 
 enum Backdrop {
     case flat(UInt32)
-    case image(UnsafeMutablePointer<UInt32>)
+    /// The texture, column-major.
+    case columns(UnsafeMutablePointer<UInt32>)
 }
 
 struct FrameSetup {
@@ -418,7 +529,8 @@ struct FrameSetup {
     var targetStride: Int
     var backdrop: Backdrop
     var shadows: Bool
-    var pages: [PageFrame]
+    var left: PageFrame
+    var right: PageFrame
 }
 
 /// One render thread's buffers, allocated once.
@@ -427,6 +539,8 @@ final class ColumnScratch {
     let rightTemp: UnsafeMutablePointer<UInt64>
     let backdropColumn: UnsafeMutablePointer<UInt16>
     let leftPageColumn: UnsafeMutablePointer<UInt16>
+    /// A band of tile columns, column-major.
+    let tile: UnsafeMutablePointer<UInt32>
 
     init(rows: Int, gridHeight: Int) {
         leftTemp = .allocate(capacity: rows + 4)
@@ -435,6 +549,7 @@ final class ColumnScratch {
         leftPageColumn = .allocate(capacity: gridHeight + 1)
         backdropColumn.initialize(repeating: 0, count: gridHeight + 1)
         leftPageColumn.initialize(repeating: 0, count: gridHeight + 1)
+        tile = .allocate(capacity: FoldRenderer.bandRows * FoldRenderer.tileColumns)
     }
 
     deinit {
@@ -442,6 +557,7 @@ final class ColumnScratch {
         rightTemp.deallocate()
         backdropColumn.deallocate()
         leftPageColumn.deallocate()
+        tile.deallocate()
     }
 }
 

@@ -61,12 +61,18 @@ final class PageImage {
         var y0 = 0
         while y0 < rows {
             let y1 = min(rows, y0 + block)
+            let rowsNeedMask = y0 < mask.yLow || y1 > mask.yHigh
             for c in 0..<columns {
                 let out = row(c + 1)
                 let x = firstCanvasColumn + c
-                for y in y0..<y1 {
-                    let p = canvas.pixels.load(fromByteOffset: y * stride + x * 4, as: UInt32.self)
-                    out[y + 1] = mask.apply(p, x: x, y: y)
+                let source = canvas.pixels + x * 4
+                if rowsNeedMask && (x < mask.xLow || x >= mask.xHigh) {
+                    for y in y0..<y1 {
+                        let p = source.load(fromByteOffset: y * stride, as: UInt32.self)
+                        out[y + 1] = y < mask.yLow || y >= mask.yHigh ? mask.apply(p, x: x, y: y) : p
+                    }
+                } else {
+                    for y in y0..<y1 { out[y + 1] = source.load(fromByteOffset: y * stride, as: UInt32.self) }
                 }
             }
             y0 = y1
@@ -97,51 +103,51 @@ final class PageImage {
     /// by a box blur and faded into the paper's reverse, then masked like the front.
     func loadBack(of front: PageImage, mask: PixelMask, blurRadius: Int) {
         precondition(front.columns == columns && front.rows == rows, "back and front differ in size")
-        let paper = (r: 236, g: 233, b: 226)
-        let fade = 0.3  // how much of the drawing shows through
-        let n = 2 * blurRadius + 1
-        var line = [Int](repeating: 0, count: (max(rows, columns) + 2 * blurRadius + 2) * 4)
-        // Unmasked colour (the front's is premultiplied by the mask: undo that where alpha > 0).
+        let paper: (r: Int, g: Int, b: Int) = (236, 233, 226)
+        let fade = 77  // of 256: how much of the drawing shows through
+        // Unmasked colour (the front's is premultiplied by the mask: undo that where alpha < 255).
         for i in 1...columns {
             let src = front.row(i), dst = row(i)
-            for j in 1...rows {
-                dst[j] = unpremultiplied(src[j]) | Lanes.opaque
-            }
+            for j in 1...rows { dst[j] = src[j] >> 24 == 0xFF ? src[j] : unpremultiplied(src[j]) | Lanes.opaque }
         }
         // Blur along the stored rows (canvas columns), then across them (canvas rows).
-        func blur(count: Int, read: (Int) -> UInt32, write: (Int, UInt32) -> Void) {
-            for k in 0..<(count + 2 * blurRadius) {
-                let p = read(min(max(k - blurRadius, 0), count - 1))
-                line[k * 4] = Int((p >> 16) & 0xFF); line[k * 4 + 1] = Int((p >> 8) & 0xFF); line[k * 4 + 2] = Int(p & 0xFF)
-            }
+        let n = 2 * blurRadius + 1
+        let line = UnsafeMutablePointer<UInt32>.allocate(capacity: max(rows, columns))
+        defer { line.deallocate() }
+        func blur(count: Int, at index: (Int) -> UnsafeMutablePointer<UInt32>) {
+            for k in 0..<count { line[k] = index(k).pointee }
             var r = 0, g = 0, b = 0
-            for k in 0..<n { r += line[k * 4]; g += line[k * 4 + 1]; b += line[k * 4 + 2] }
+            func add(_ k: Int, _ sign: Int) {
+                let p = line[min(max(k, 0), count - 1)]
+                r += sign * Int((p >> 16) & 0xFF); g += sign * Int((p >> 8) & 0xFF); b += sign * Int(p & 0xFF)
+            }
+            for k in -blurRadius...blurRadius { add(k, 1) }
             for k in 0..<count {
-                write(k, 0xFF00_0000 | UInt32(r / n) << 16 | UInt32(g / n) << 8 | UInt32(b / n))
-                let out = k * 4, inn = (k + n) * 4
-                if k + n < count + 2 * blurRadius {
-                    r += line[inn] - line[out]; g += line[inn + 1] - line[out + 1]; b += line[inn + 2] - line[out + 2]
-                }
+                index(k).pointee = 0xFF00_0000 | UInt32(r / n) << 16 | UInt32(g / n) << 8 | UInt32(b / n)
+                add(k + blurRadius + 1, 1)
+                add(k - blurRadius, -1)
             }
         }
         for i in 1...columns {
             let r = row(i)
-            blur(count: rows, read: { r[$0 + 1] }, write: { r[$0 + 1] = $1 })
+            blur(count: rows) { r + $0 + 1 }
         }
         for j in 1...rows {
-            blur(count: columns, read: { self.row($0 + 1)[j] }, write: { self.row($0 + 1)[j] = $1 })
+            blur(count: columns) { self.row($0 + 1) + j }
         }
         for i in 1...columns {
             let r = row(i)
             let x = firstCanvasColumn + i - 1
+            let needsMask = x < mask.xLow || x >= mask.xHigh
             for j in 1...rows {
                 let p = r[j]
                 func channel(_ shift: UInt32, _ base: Int) -> UInt32 {
-                    let v = Double((p >> shift) & 0xFF)
-                    return UInt32((Double(base) + (v - Double(base)) * fade).rounded()) << shift
+                    let v = Int((p >> shift) & 0xFF)
+                    return UInt32(base + ((v - base) * fade + 128) >> 8) << shift
                 }
                 let faded = 0xFF00_0000 | channel(16, paper.r) | channel(8, paper.g) | channel(0, paper.b)
-                r[j] = mask.apply(faded, x: x, y: j - 1)
+                let y = j - 1
+                r[j] = needsMask && (y < mask.yLow || y >= mask.yHigh) ? mask.apply(faded, x: x, y: y) : faded
             }
         }
         finishBorders()
@@ -160,6 +166,20 @@ private func unpremultiplied(_ p: UInt32) -> UInt32 {
 /// squares, where it is the (analytically approximated) share of the pixel inside the arc.
 struct PixelMask {
     let path: LayerPath
+    /// Only pixels left of `xLow` or from `xHigh` on, and above `yLow` or from `yHigh` on, can be
+    /// inside a rounded corner's square: everything else is kept as it is.
+    let xLow: Int, xHigh: Int, yLow: Int, yHigh: Int
+
+    init(path: LayerPath) {
+        self.path = path
+        let r = path.radius, rect = path.rect, corners = path.roundedCorners
+        let leftRounded = !corners.isDisjoint(with: [.topLeft, .bottomLeft])
+        let rightRounded = !corners.isDisjoint(with: [.topRight, .bottomRight])
+        xLow = leftRounded ? Int((rect.minX + r).rounded(.up)) + 1 : Int.min
+        xHigh = rightRounded ? Int((rect.maxX - r).rounded(.down)) - 1 : Int.max
+        yLow = Int((rect.minY + r).rounded(.up)) + 1
+        yHigh = Int((rect.maxY - r).rounded(.down)) - 1
+    }
 
     /// `p` (premultiplied) times the mask's coverage at pixel (x, y).
     @inline(__always) func apply(_ p: UInt32, x: Int, y: Int) -> UInt32 {

@@ -31,6 +31,22 @@ enum Lanes {
         (scale(e, k) & colourMask) | (e & alphaMask)
     }
 
+    /// Lanes in the pixel's memory order (B, G, R, A), as a vector byte widening makes them:
+    /// the page samplers' layout. Alpha is lane 3 in both layouts, so mix/scale/shade apply to both.
+    @inline(__always) static func expandInMemoryOrder(_ p: UInt32) -> UInt64 {
+        let q = UInt64(p)
+        return (q & 0xFF) | ((q & 0xFF00) << 8) | ((q & 0xFF_0000) << 16) | ((q & 0xFF00_0000) << 24)
+    }
+
+    @inline(__always) static func packInMemoryOrder(_ e: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: (e & 0xFF) | ((e >> 8) & 0xFF00) | ((e >> 16) & 0xFF_0000) | ((e >> 24) & 0xFF00_0000))
+    }
+
+    /// From memory-order lanes to the B, R, G, A lanes of `expand` (green and red swap).
+    @inline(__always) static func fromMemoryOrder(_ e: UInt64) -> UInt64 {
+        (e & 0xFFFF_0000_0000_FFFF) | ((e >> 16) & 0xFFFF_0000) | ((e << 16) & 0xFFFF_0000_0000)
+    }
+
     /// The alpha (0…255) of an expanded pixel.
     @inline(__always) static func alpha(_ e: UInt64) -> UInt64 { e >> 48 }
 
@@ -38,5 +54,100 @@ enum Lanes {
     @inline(__always) static func over(_ src: UInt64, _ dst: UInt64) -> UInt64 {
         let t = dst &* (255 &- alpha(src)) &+ half
         return src &+ (((t &+ ((t >> 8) & mask)) >> 8) & mask)
+    }
+}
+
+/// The page sampler's hot loop: rows `rows` of one screen column where the page is opaque, two
+/// rows per step in one 128-bit vector (eight 16-bit lanes: two pixels), lit by `shade` (0…256).
+/// `temp` holds the column's blended source rows from `low` on; v is the 32.32 source row.
+/// With `darkening` (the right page's shadow over the left page) each row is also darkened.
+@inline(__always)
+func sampleOpaqueRun(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt64>, low: Int, rows: Range<Int>,
+                     shade: UInt16, darkening: UnsafeMutablePointer<UInt16>? = nil,
+                     rowCell: UnsafeMutablePointer<Int32>, rowWeight: UnsafeMutablePointer<UInt64>,
+                     out: UnsafeMutablePointer<UInt32>) {
+    var y = rows.lowerBound
+    var v = v0 &+ dv &* Int64(y)
+    let rounding = SIMD8<UInt16>(repeating: 128), full = SIMD8<UInt16>(repeating: 256)
+    @inline(__always) func light(_ y: Int) -> UInt16 {
+        guard let darkening else { return shade }
+        let g = Int(rowCell[y]), w = rowWeight[y]
+        let keep = 256 &- ((UInt64(darkening[g]) &* (256 &- w) &+ UInt64(darkening[g &+ 1]) &* w) >> 8)
+        return UInt16(truncatingIfNeeded: (UInt64(shade) &* keep) >> 8)
+    }
+    while y + 1 < rows.upperBound {
+        let k = darkening == nil ? SIMD8<UInt16>(repeating: shade)
+            : SIMD8<UInt16>(lowHalf: SIMD4(repeating: light(y)), highHalf: SIMD4(repeating: light(y &+ 1)))
+        let va = v, vb = v &+ dv
+        let ja = Int(truncatingIfNeeded: va >> 32) &- low, jb = Int(truncatingIfNeeded: vb >> 32) &- low
+        let fa = UInt16(truncatingIfNeeded: (va >> 24) & 0xFF), fb = UInt16(truncatingIfNeeded: (vb >> 24) & 0xFF)
+        let top = SIMD8<UInt16>(lowHalf: unsafeBitCast(temp[ja], to: SIMD4<UInt16>.self),
+                                highHalf: unsafeBitCast(temp[jb], to: SIMD4<UInt16>.self))
+        let bottom = SIMD8<UInt16>(lowHalf: unsafeBitCast(temp[ja &+ 1], to: SIMD4<UInt16>.self),
+                                   highHalf: unsafeBitCast(temp[jb &+ 1], to: SIMD4<UInt16>.self))
+        let w = SIMD8<UInt16>(lowHalf: SIMD4(repeating: fa), highHalf: SIMD4(repeating: fb))
+        var e = (top &* (full &- w) &+ bottom &* w &+ rounding) &>> 8
+        e = (e &* k &+ rounding) &>> 8
+        let bytes = unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: e), to: UInt64.self) | 0xFF00_0000_FF00_0000
+        UnsafeMutableRawPointer(out + y).storeBytes(of: bytes, as: UInt64.self)
+        v = vb &+ dv
+        y &+= 2
+    }
+    if y < rows.upperBound {
+        let j = Int(truncatingIfNeeded: v >> 32) &- low
+        let e = Lanes.scale(Lanes.mix(temp[j], temp[j &+ 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF)), UInt64(light(y)))
+        out[y] = Lanes.packInMemoryOrder(e) | Lanes.opaque
+    }
+}
+
+/// The horizontal pass for one screen column: source rows `low…high` of two neighbouring stored
+/// page columns blended with `weight` (0…255, of the second) into `temp`, lanes in memory order
+/// (B, G, R, A: a plain byte widening), two pixels per 128-bit vector.
+@inline(__always)
+func blendColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutablePointer<UInt32>,
+                  rows low: Int, through high: Int, weight: UInt64, into temp: UnsafeMutablePointer<UInt64>) {
+    let w = SIMD8<UInt16>(repeating: UInt16(weight)), rest = SIMD8<UInt16>(repeating: UInt16(256 - weight))
+    let rounding = SIMD8<UInt16>(repeating: 128)
+    var j = low
+    while j < high {  // j and j + 1 both ≤ high
+        let a = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(first + j).loadUnaligned(as: SIMD8<UInt8>.self))
+        let b = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(second + j).loadUnaligned(as: SIMD8<UInt8>.self))
+        let e = (a &* rest &+ b &* w &+ rounding) &>> 8
+        temp[j &- low] = unsafeBitCast(e.lowHalf, to: UInt64.self)
+        temp[j &- low &+ 1] = unsafeBitCast(e.highHalf, to: UInt64.self)
+        j &+= 2
+    }
+    if j == high {
+        temp[j &- low] = Lanes.mix(Lanes.expandInMemoryOrder(first[j]), Lanes.expandInMemoryOrder(second[j]), weight)
+    }
+}
+
+/// Backdrop rows `rows` of one screen column darkened by the shadows, two rows per vector:
+/// `source` is the column of the texture (nil: the opaque colour `flat`), `darkening` the shadow
+/// grid blended for this column, read bilinearly through the per-row cell and weight tables.
+@inline(__always)
+func darkenBackdropRun(source: UnsafeMutablePointer<UInt32>?, flat: UInt32, darkening: UnsafeMutablePointer<UInt16>,
+                       rowCell: UnsafeMutablePointer<Int32>, rowWeight: UnsafeMutablePointer<UInt64>,
+                       rows: Range<Int>, out: UnsafeMutablePointer<UInt32>) {
+    @inline(__always) func keep(_ y: Int) -> UInt16 {
+        let g = Int(rowCell[y]), w = rowWeight[y]
+        return UInt16(truncatingIfNeeded: 256 &- ((UInt64(darkening[g]) &* (256 &- w) &+ UInt64(darkening[g &+ 1]) &* w) >> 8))
+    }
+    let rounding = SIMD8<UInt16>(repeating: 128)
+    let flatPair = SIMD8<UInt16>(truncatingIfNeeded: unsafeBitCast(UInt64(flat) | UInt64(flat) << 32, to: SIMD8<UInt8>.self))
+    let opaque: UInt64 = 0xFF00_0000_FF00_0000
+    var y = rows.lowerBound
+    while y + 1 < rows.upperBound {
+        let pixels = source.map {
+            SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer($0 + y).loadUnaligned(as: SIMD8<UInt8>.self))
+        } ?? flatPair
+        let k = SIMD8<UInt16>(lowHalf: SIMD4(repeating: keep(y)), highHalf: SIMD4(repeating: keep(y &+ 1)))
+        let e = (pixels &* k &+ rounding) &>> 8
+        let bytes = unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: e), to: UInt64.self) | opaque
+        UnsafeMutableRawPointer(out + y).storeBytes(of: bytes, as: UInt64.self)
+        y &+= 2
+    }
+    if y < rows.upperBound {
+        out[y] = Lanes.pack(Lanes.scale(Lanes.expand(source?[y] ?? flat), UInt64(keep(y)))) | Lanes.opaque
     }
 }

@@ -22,6 +22,8 @@ final class ShadowMap {
     /// 0…256, stored column by column (`x * gridHeight + y`) for the per-column sampler.
     let backdropDarkening: UnsafeMutablePointer<UInt16>
     let leftPageDarkening: UnsafeMutablePointer<UInt16>
+    /// The left page's own shadow (only the left page's edges need it alone).
+    let leftDarkening: UnsafeMutablePointer<UInt16>
     /// Whether the right page's shadow reaches anything at all (it can be skipped if not).
     private(set) var leftPageShaded = false
     private let boxWidth: Int
@@ -44,6 +46,8 @@ final class ShadowMap {
         backdropDarkening.initialize(repeating: 0, count: count)
         leftPageDarkening = .allocate(capacity: count)
         leftPageDarkening.initialize(repeating: 0, count: count)
+        leftDarkening = .allocate(capacity: count)
+        leftDarkening.initialize(repeating: 0, count: count)
         // Three box passes of width w give σ² = 3(w² − 1)/12.
         var w = Int((4 * sigmaCells * sigmaCells + 1).squareRoot().rounded())
         if w % 2 == 0 { w += 1 }
@@ -55,12 +59,16 @@ final class ShadowMap {
         scratch.deallocate()
         backdropDarkening.deallocate()
         leftPageDarkening.deallocate()
+        leftDarkening.deallocate()
     }
 
-    /// Recomputes the shadows of `pages` (left, right) for a frame at `scale` buffer pixels per logical pixel.
-    func update(pages: [FoldPageGeometry], scale: Double) {
+    /// Recomputes the shadows of `pages` (left, right) for a frame at `scale` buffer pixels per logical
+    /// pixel. `opening` (0…1) scales the right page's shadow over the left page: two coplanar pages
+    /// (the open book) cast none on each other, the fold's shading grows as it closes.
+    func update(pages: [FoldPageGeometry], scale: Double, opening: Double) {
         let count = gridWidth * gridHeight
-        for (index, page) in pages.enumerated() where index < 2 {
+        for index in 0..<2 {
+            let page = pages[index]
             let grid = coverage[index]
             grid.update(repeating: 0, count: count)
             if page.shadowOpacity > 0 {
@@ -68,14 +76,16 @@ final class ShadowMap {
                 blur(grid)
             }
         }
-        let opacity = pages.map { Float($0.shadowOpacity) }
+        let leftOpacity = Float(pages[0].shadowOpacity), rightOpacity = Float(pages[1].shadowOpacity)
+        let overLeft = Float(min(max(opening, 0), 1))
         var anyRight = false
         for i in 0..<count {
-            let dl = coverage[0][i] * opacity[0], dr = coverage[1][i] * opacity[1]
+            let dl = coverage[0][i] * leftOpacity, dr = coverage[1][i] * rightOpacity
             let both = 1 - (1 - dl) * (1 - dr)
             backdropDarkening[i] = UInt16(min(256, max(0, (both * 256).rounded())))
-            let right = UInt16(min(256, max(0, (dr * 256).rounded())))
+            let right = UInt16(min(256, max(0, (dr * overLeft * 256).rounded())))
             leftPageDarkening[i] = right
+            leftDarkening[i] = UInt16(min(256, max(0, (dl * 256).rounded())))
             anyRight = anyRight || right != 0
         }
         leftPageShaded = anyRight

@@ -16,6 +16,7 @@ struct BenchCommand: ParsableCommand {
         for (w, h) in [(1280, 800), (1920, 1200), (2560, 1600)] {
             results.append(memcpyFloor(width: w, height: h))
         }
+        results += FoldBenchmarks.run()
         results += LatencyBenchmarks.run()
         report(results, json: json)
     }

@@ -12,11 +12,20 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Logical window size.")
     var size: PixelSize
 
+    @Option(help: ArgumentHelp("Show the pinch fold at this scale (clamped to 0.48…1.0).", valueName: "S"))
+    var fold: Double?
+
     @Option(help: ArgumentHelp("A trace whose drawing fills the canvas (default: a blank sheet).", valueName: "trace"))
     var trace: String?
 
+    @OptionGroup var look: FoldLookOptions
+
     @Option(help: ArgumentHelp("The PNG file to write.", valueName: "png"))
     var out: String
+
+    mutating func validate() throws {
+        if let fold, !fold.isFinite { throw ValidationError("--fold takes a scale such as 0.75") }
+    }
 
     func run() throws {
         var parsed = Trace(events: [])
@@ -29,6 +38,21 @@ struct RenderCommand: ParsableCommand {
         }
         let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height))
         replay.run { _, _, _ in }
-        try PNG.write(replay.session.frame, to: out)
+        guard let fold else {
+            try PNG.write(replay.session.frame, to: out)
+            return
+        }
+        // The pages show the canvas as the trace left it.
+        replay.session.finishActiveStroke()
+        guard !replay.session.fold.isFolded else {
+            throw FolioError("\(trace ?? "the trace") ends inside a pinch fold; `folio replay` renders that")
+        }
+        let canvas = replay.session.frame
+        let renderer = FoldRenderer(pixelWidth: canvas.width, pixelHeight: canvas.height,
+                                    scale: Double(canvas.width) / Double(size.width))
+        renderer.prepare(canvas: canvas)
+        let frame = Bitmap(width: canvas.width, height: canvas.height)
+        renderer.render(foldScale: fold, into: frame, options: look.renderOptions)
+        try PNG.write(frame, to: out)
     }
 }

@@ -14,6 +14,7 @@ final class LiveController {
     private let saver: AutoSaver?
     private let bookPath: String?
     private var savedRevision: Int
+    private var foldPrepared = false
 
     init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, store: BookStore?) {
         self.client = client
@@ -36,6 +37,11 @@ final class LiveController {
             drawIfReady()
         }
         client.onFrame = { [unowned self] time in
+            if !foldPrepared {
+                // The window is up: make the fold renderer now rather than at the first pinch.
+                session.prepareToFold()
+                foldPrepared = true
+            }
             session.advance(to: time)
             demo?.frameShown(at: time, size: client.size, player: self)
             drawIfReady()

@@ -1,0 +1,58 @@
+import FolioRender
+import FolioGeometry
+
+/// `fold.frame`: whole fold frames (backdrop, both shadows, both pages) at the SPEC's sizes and
+/// scales, on one render thread and on two, after one untimed frame per case (lazy back faces and
+/// the backdrop texture are once per gesture, not per frame). `fold.prepare`: what a pinch pays
+/// once when it begins and first shows the backs (prepare, then a frame at s = 0.48).
+enum FoldBenchmarks {
+    static let sizes = [(1280, 800), (1920, 1200), (2560, 1600)]
+    static let scales = [1.0, 0.9, 0.75, 0.6, 0.48]
+
+    static func run(threads: [Int] = [1, 2], frames: Int = 40) -> [BenchResult] {
+        var results: [BenchResult] = []
+        for (w, h) in sizes {
+            let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h)
+            let canvas = sketch(width: w, height: h)
+            let target = Bitmap(width: w, height: h)
+            renderer.prepare(canvas: canvas)
+            renderer.render(foldScale: 1, into: target)  // the backdrop texture: once per renderer
+            var gestures: [Double] = []
+            for _ in 0..<5 {
+                let start = ContinuousClock.now
+                renderer.prepare(canvas: canvas)
+                renderer.render(foldScale: 0.48, into: target)
+                gestures.append((ContinuousClock.now - start).milliseconds)
+            }
+            results.append(BenchResult(name: "fold.prepare", width: w, height: h, samples: gestures))
+            for s in scales {
+                for t in threads {
+                    let options = FoldRenderOptions(background: .texture, shadows: true, threads: t)
+                    renderer.render(foldScale: s, into: target, options: options)
+                    var samples: [Double] = []
+                    samples.reserveCapacity(frames)
+                    for _ in 0..<frames {
+                        let start = ContinuousClock.now
+                        renderer.render(foldScale: s, into: target, options: options)
+                        samples.append((ContinuousClock.now - start).milliseconds)
+                    }
+                    results.append(BenchResult(name: "fold.frame", width: w, height: h, scale: s, threads: t, samples: samples))
+                }
+            }
+        }
+        return results
+    }
+
+    /// A page worth folding: paper with ruled lines and a few blocks of colour.
+    private static func sketch(width: Int, height: Int) -> Bitmap {
+        let canvas = Bitmap(width: width, height: height, color: 0xFFFF_FFFF)
+        var y = height / 20
+        while y < height {
+            canvas.fill(0xFF00_00FF, in: PixelRect(x: 0, y: y, width: width, height: 3))
+            y += height / 20
+        }
+        canvas.fill(0xFFCC_2200, in: PixelRect(x: width / 8, y: height / 6, width: width / 5, height: height / 4))
+        canvas.fill(0xFF11_8833, in: PixelRect(x: width * 5 / 8, y: height / 2, width: width / 4, height: height / 4))
+        return canvas
+    }
+}
