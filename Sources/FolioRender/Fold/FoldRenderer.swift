@@ -444,8 +444,10 @@ public final class FoldRenderer {
         guard w > 0 else { return p }
         let cx = (cr.minX + (lx - b.minX) / b.width * cr.width) * Double(pixelWidth)
         let u = min(max(cx - Double(image.firstCanvasColumn) + 0.5, 0.5), Double(image.columns) + 0.5)
-        let i0 = Int(u)
-        let fu = UInt64(((u - Double(i0)) * 256).rounded(.down))
+        // On a 1/256 grid, rounded: a centre that lands a hair before a pixel centre takes that pixel.
+        let fixedU = Int((u * 256).rounded())
+        let i0 = min(fixedU >> 8, image.columns)
+        let fu = i0 == fixedU >> 8 ? UInt64(fixedU & 0xFF) : 0
 
         let height = Double(pixelHeight)
         let ky = cr.height * height / b.height
