@@ -43,6 +43,7 @@ run: build
 	@sh Tests/Compositors/run-folio.sh "$$($(SWIFT) build --show-bin-path)/folio"
 
 test: test-deps
+	sh protocols/generate.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 
@@ -52,3 +53,18 @@ protocols: deps
 
 clean:
 	rm -rf .build demo-out
+
+# The Debian package (packaging/README.md): `make deb` builds .build-deb/folio_<version>_<arch>.deb,
+# `make deb-check` runs lintian and the metadata validators on it and installs it into a clean
+# Debian 12 root (made with mmdebstrap, cached under /var/cache/folio-deb-root) to run it there.
+DEB_PACKAGING_PACKAGES := debhelper dpkg-dev git xz-utils librsvg2-bin lintian desktop-file-utils appstream \
+                          mmdebstrap piuparts
+
+.PHONY: deb deb-check
+
+deb: deps
+	@$(MAKE) --no-print-directory install-debs PACKAGES="$(DEB_PACKAGING_PACKAGES)"
+	SWIFT="$(SWIFT)" sh packaging/build-deb.sh
+
+deb-check: deb
+	$(SUDO) sh packaging/check-deb.sh

@@ -48,7 +48,7 @@ let package = Package(
         // A compositor built on libwayland-server, for protocol tests (Qt's mock compositor, in spirit).
         .target(name: "CTestCompositor", dependencies: ["CWaylandServer", "CWaylandProtocols"],
                 path: "Tests/CTestCompositor"),
-        .target(name: "TestCompositor", dependencies: ["CTestCompositor", "CWaylandServer", "FolioGeometry", "FolioRender"],
+        .target(name: "TestCompositor", dependencies: ["CTestCompositor", "CWaylandServer", "CXKBCommon", "FolioGeometry", "FolioRender"],
                 path: "Tests/TestCompositor"),
 
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioSketchbook", "FolioGeometry"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioRender"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioRender", "FolioGeometry"]),
-        .testTarget(name: "CompositorTests", dependencies: ["FolioRender"]),
+        .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioRender", "FolioGeometry"]),
         .testTarget(name: "CLITests", dependencies: ["folio"]),
     ],
     swiftLanguageModes: [.v6]

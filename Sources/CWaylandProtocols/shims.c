@@ -1,5 +1,8 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
+#include <signal.h>
+#include <sys/signalfd.h>
+#include <unistd.h>
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/timerfd.h>
@@ -69,4 +72,20 @@ int folio_timer_arm(int fd, int64_t delay_ns) {
         spec.it_value.tv_nsec = ns % 1000000000;
     }
     return timerfd_settime(fd, 0, &spec, NULL);
+}
+
+int folio_quit_signals_fd(void) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGINT);
+    sigaddset(&set, SIGTERM);
+    sigaddset(&set, SIGHUP);
+    if (pthread_sigmask(SIG_BLOCK, &set, NULL) != 0) return -1;
+    return signalfd(-1, &set, SFD_NONBLOCK | SFD_CLOEXEC);
+}
+
+int folio_quit_signals_read(int fd) {
+    struct signalfd_siginfo info;
+    ssize_t n = read(fd, &info, sizeof info);
+    return n == (ssize_t)sizeof info ? (int)info.ssi_signo : 0;
 }

@@ -8,7 +8,11 @@ import FolioSketchbook
 /// Folio without a screen: input in, frames out. The live Wayland app and `folio replay`
 /// both drive this one class, so a replayed trace ends exactly where the live app would.
 public final class Session {
-    public private(set) var book: Sketchbook
+    public private(set) var book: Sketchbook {
+        didSet { revision += 1 }
+    }
+    /// Counts changes to `book`, so a saver knows when there is something new to write.
+    public private(set) var revision = 0
     public private(set) var timeline: [TimelineEvent] = []
     public let fold: FoldController
     /// Logical size in surface pixels.
@@ -91,6 +95,12 @@ public final class Session {
         now = max(now, time)
         fold.advance(to: now)
         if fold.isAnimating { damage = damage.union(canvas.frame.bounds) }
+    }
+
+    /// Builds the fold renderer ahead of the first pinch: it is large, and making it when the
+    /// fingers land would delay the first fold frame.
+    public func prepareToFold() {
+        _ = foldRenderer()
     }
 
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.

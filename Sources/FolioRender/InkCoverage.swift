@@ -4,14 +4,19 @@ import FolioGeometry
 import Glibc
 #endif
 
-/// The coverage of one stroke inside one region, built from capsules (a segment with round ends).
+/// The coverage of one stroke inside one region, built from convex pieces: one per segment of
+/// the flattened stroke, each ending in a round cap or in a cut along the bisector of a gentle
+/// joint.
 ///
-/// pixman rasterises each capsule, a convex polygon, as a stack of trapezoids into a scratch
-/// a8 image: trapezoids that share an edge split its samples exactly, so a capsule's inside is
-/// fully covered without seams. Capsules are then merged into the mask with `max`, which can
-/// never exceed full coverage and never darkens where consecutive capsules overlap (at every
-/// joint, and wherever a stroke crosses itself). The buffers are reused between strokes and only
-/// grow, so drawing allocates nothing in the steady state.
+/// pixman rasterises each piece as a stack of trapezoids into a scratch a8 image. Trapezoids that
+/// share an edge split its samples exactly, and so do pieces that share a bisector cut: a run of
+/// gently bending pieces adds up to the exact coverage of its ribbon, without seams. Runs are then
+/// merged into the mask with `max`, which never exceeds full coverage and never darkens where
+/// runs overlap (at their round joins, and wherever a stroke crosses or retraces itself). `max` is
+/// short of the exact union only in pixels that two runs cover from different sides: where a
+/// stroke's round join ends meet (a few percent), and where two parts of one stroke touch, which
+/// leaves a faint line between them. The buffers are reused between strokes and only grow, so
+/// drawing allocates nothing in the steady state.
 final class InkCoverage {
     /// Points farther out than this (buffer pixels) are clipped off before they reach pixman's
     /// 16.16 fixed point; the box is fixed, so clipping never depends on the caller's clip.
@@ -19,6 +24,8 @@ final class InkCoverage {
     private static let maximumRadius = 2048.0
     /// Largest distance between a round end and the true circle, in buffer pixels.
     private static let arcTolerance = 0.05
+    /// Largest distance a mitred joint may stand out of the round join it replaces.
+    private static let mitreTolerance = 0.05
 
     private var capacityWidth = 0, capacityHeight = 0, capacityStride = 0
     private var pieceBits: UnsafeMutablePointer<UInt8>?
@@ -28,7 +35,6 @@ final class InkCoverage {
 
     /// The region being drawn, in buffer pixels; the buffers' (0, 0) is its origin.
     private var region = PixelRect(x: 0, y: 0, width: 0, height: 0)
-    var currentRegion: PixelRect { region }
     /// What the mask holds coverage in, relative to `region`.
     private var dirty = PixelRect(x: 0, y: 0, width: 0, height: 0)
 
@@ -36,6 +42,8 @@ final class InkCoverage {
     /// Unit offsets of a round end's vertices: (along the segment, across it), from −90° to +90°.
     private var arc: [(along: Double, across: Double)] = []
     private var polygon: [pixman_point_fixed_t] = []
+    /// What the pieces of the current run wrote into the piece buffer.
+    private var runWritten: [PixelRect] = []
     private var trapezoids: [pixman_trapezoid_t] = []
 
     private var solid: OpaquePointer?
@@ -60,24 +68,115 @@ final class InkCoverage {
 
     /// Adds the capsule around the segment `a`–`b` (buffer pixels; `a == b` gives a disc).
     func addCapsule(from a: Point, to b: Point) {
+        endRun()
         guard let (a, b) = Self.clipToSafeBox(a, b) else { return }
+        addPiece(from: a, to: b, start: .cap, end: .cap)
+        endRun()
+    }
+
+    /// Adds the ink around a polyline (buffer pixels, consecutive points distinct). `before` and
+    /// `after` are the neighbouring points of the same stroke, when it goes on: a joint there is
+    /// decided from them exactly as it is when the neighbour itself is drawn.
+    ///
+    /// Where the line bends gently, consecutive pieces are cut along the bisector of their joint,
+    /// so they tile the ribbon exactly and are added in the piece buffer as one run: no joint
+    /// shows in their edges. Where it bends sharply, the run ends with a round cap and the next
+    /// starts with one; runs are merged by max like capsules, which makes the round join.
+    func addPolyline(_ points: [Point], before: Point?, after: Point?) {
+        guard points.count >= 2 else {
+            endRun()
+            if let p = points.first { addCapsule(from: p, to: p) }
+            return
+        }
+        var start = Side.cap
+        if let before, let joint = smoothJoint(before, points[0], points[1]) { start = joint }
+        if case .cap = start { endRun() }
+        for i in 0..<(points.count - 1) {
+            let a = points[i], b = points[i + 1]
+            guard Self.isSafe(a), Self.isSafe(b) else {
+                addCapsule(from: a, to: b)
+                start = .cap
+                continue
+            }
+            let next = i + 2 < points.count ? points[i + 2] : after
+            let end = next.flatMap { smoothJoint(a, b, $0) } ?? .cap
+            let reach = radius + 1
+            if min(a.x, b.x) - reach < Double(region.maxX), max(a.x, b.x) + reach > Double(region.x),
+               min(a.y, b.y) - reach < Double(region.maxY), max(a.y, b.y) + reach > Double(region.y) {
+                addPiece(from: a, to: b, start: start, end: end)
+            }
+            if case .cap = end { endRun() }
+            start = end
+        }
+    }
+
+    /// Merges the pieces added since the last round cap into the mask.
+    func endRun() {
+        for written in runWritten { merge(written: written) }
+        runWritten.removeAll(keepingCapacity: true)
+    }
+
+    /// How a piece ends: a round cap, or the two points where its edges meet the joint's bisector.
+    private enum Side {
+        case cap
+        case joint(plus: pixman_point_fixed_t, minus: pixman_point_fixed_t)
+    }
+
+    /// The bisector cut at `b` between `a`–`b` and `b`–`c`, when the bend there is gentle: a mitre
+    /// stays within `mitreTolerance` of the round join, the cut fits in half of either piece, and
+    /// both pieces head into the same quarter of the compass. A run that keeps to one quarter
+    /// advances steadily one way, so it can never come back over itself.
+    private func smoothJoint(_ a: Point, _ b: Point, _ c: Point) -> Side? {
+        guard Self.isSafe(a), Self.isSafe(b), Self.isSafe(c) else { return nil }
+        let d1 = b - a, d2 = c - b
+        let l1 = (d1.x * d1.x + d1.y * d1.y).squareRoot(), l2 = (d2.x * d2.x + d2.y * d2.y).squareRoot()
+        guard l1 > 0, l2 > 0, Self.quarter(d1) == Self.quarter(d2) else { return nil }
+        let n1 = Point(x: -d1.y / l1, y: d1.x / l1), n2 = Point(x: -d2.y / l2, y: d2.x / l2)
+        let sum = n1 + n2
+        let sumLength = (sum.x * sum.x + sum.y * sum.y).squareRoot()
+        guard sumLength > 1 else { return nil }
+        let bisector = sum * (1 / sumLength)
+        let cosHalf = bisector.x * n1.x + bisector.y * n1.y
+        let tanHalf = max(0, 1 - cosHalf * cosHalf).squareRoot() / cosHalf
+        guard cosHalf >= radius / (radius + Self.mitreTolerance), radius * tanHalf <= min(l1, l2) / 2 else { return nil }
+        let mitre = radius / cosHalf
+        return .joint(plus: Self.fixed(b + bisector * mitre), minus: Self.fixed(b - bisector * mitre))
+    }
+
+    /// Which quarter of the compass a direction points into: right, down, left or up (y down).
+    private static func quarter(_ d: Point) -> Int {
+        let turns = (atan2(d.y, d.x) + Double.pi / 4) / (Double.pi / 2)
+        return ((Int(turns.rounded(.down)) % 4) + 4) % 4
+    }
+
+    /// Rasterises the piece `a`–`b` with the given ends into the piece buffer (added to the run).
+    private func addPiece(from a: Point, to b: Point, start: Side, end: Side) {
         let d = b - a
         let length = (d.x * d.x + d.y * d.y).squareRoot()
         // Direction along the segment and its normal; a disc has no direction, any will do.
         let u = length > 1e-9 ? Point(x: d.x / length, y: d.y / length) : Point(x: 1, y: 0)
         let n = Point(x: -u.y, y: u.x)
         polygon.removeAll(keepingCapacity: true)
-        for (along, across) in arc {
-            polygon.append(Self.fixed(b + (u * along + n * across) * radius))
+        switch end {
+        case .cap:
+            for (along, across) in arc { polygon.append(Self.fixed(b + (u * along + n * across) * radius)) }
+        case let .joint(plus, minus):
+            polygon.append(minus)
+            polygon.append(plus)
         }
-        for (along, across) in arc {
-            polygon.append(Self.fixed(a - (u * along + n * across) * radius))
+        switch start {
+        case .cap:
+            for (along, across) in arc { polygon.append(Self.fixed(a - (u * along + n * across) * radius)) }
+        case let .joint(plus, minus):
+            polygon.append(plus)
+            polygon.append(minus)
         }
         rasterizePolygon()
     }
 
     /// Paints `color` (0xRRGGBB, opaque) through the coverage onto `target`, within the region.
     func composite(color: UInt32, onto target: Bitmap) {
+        endRun()
         guard !dirty.isEmpty, let maskImage, let maskBits else { return }
         let solid = solidImage(color: color)
         pixman_image_composite32(PIXMAN_OP_OVER, solid, maskImage, target.image,
@@ -92,7 +191,7 @@ final class InkCoverage {
 
     // MARK: - Capsules to coverage
 
-    /// Rasterises the convex `polygon` into the piece buffer, then merges it into the mask.
+    /// Rasterises the convex `polygon` into the piece buffer, adding to what the run has there.
     private func rasterizePolygon() {
         guard let pieceImage, polygon.count >= 3 else { return }
         var minX = Int32.max, minY = Int32.max, maxX = Int32.min, maxY = Int32.min
@@ -138,12 +237,13 @@ final class InkCoverage {
         let written = PixelRect(x: Int(minX >> 16) - region.x - 1, y: Int(minY >> 16) - region.y - 1,
                                 width: Int((maxX - minX) >> 16) + 3, height: Int((maxY - minY) >> 16) + 3)
             .intersection(PixelRect(x: 0, y: 0, width: capacityWidth, height: capacityHeight))
-        mergePiece(written: written)
+        if !written.isEmpty { runWritten.append(written) }
     }
 
-    /// mask = max(mask, piece) where the region is, and the piece buffer back to zero.
-    private func mergePiece(written: PixelRect) {
-        guard !written.isEmpty, let pieceBits, let maskBits else { return }
+    /// mask = max(mask, piece) where the region is, and the piece buffer back to zero. The
+    /// rectangles of one run may overlap: a pixel merged once reads zero afterwards.
+    private func merge(written: PixelRect) {
+        guard let pieceBits, let maskBits else { return }
         let merged = written.intersection(PixelRect(x: 0, y: 0, width: region.width, height: region.height))
         for y in written.y..<written.maxY {
             let row = y * capacityStride
@@ -211,11 +311,15 @@ final class InkCoverage {
         pixman_point_fixed_t(x: pixman_fixed_t((p.x * 65536).rounded()), y: pixman_fixed_t((p.y * 65536).rounded()))
     }
 
+    private static func isSafe(_ p: Point) -> Bool {
+        p.x >= safeBox.min && p.x <= safeBox.max && p.y >= safeBox.min && p.y <= safeBox.max
+    }
+
     /// The part of `a`–`b` inside the safe box (Liang–Barsky); nil when none is, or a point is not finite.
     private static func clipToSafeBox(_ a: Point, _ b: Point) -> (Point, Point)? {
         guard a.x.isFinite, a.y.isFinite, b.x.isFinite, b.y.isFinite else { return nil }
+        if isSafe(a), isSafe(b) { return (a, b) }
         let (lo, hi) = safeBox
-        if a.x >= lo, a.x <= hi, a.y >= lo, a.y <= hi, b.x >= lo, b.x <= hi, b.y >= lo, b.y <= hi { return (a, b) }
         let d = b - a
         var t0 = 0.0, t1 = 1.0
         for (p, q) in [(-d.x, a.x - lo), (d.x, hi - a.x), (-d.y, a.y - lo), (d.y, hi - a.y)] {

@@ -4,17 +4,25 @@ import FolioSketchbook
 /// Paints strokes with pixman: antialiased, seam-free, round caps and joins; a path that
 /// never moves paints a dot of the ink's width.
 ///
-/// A stroke is flattened into line segments and each segment becomes a capsule (a segment with
-/// round ends, which gives the round caps and joins). Their coverage is merged into one mask
-/// (see `InkCoverage`) and the colour is painted through it once, so the stroke is one union.
-/// Everything depends only on the path, never on the clip: drawing a stroke through two clips
-/// gives exactly the pixels of drawing it whole.
-public struct InkRasterizer {
+/// A stroke is flattened into a polyline; each of its segments becomes a convex piece with
+/// round ends, or with a cut along the bisector where the line bends gently (see `InkCoverage`).
+/// Their coverage is merged into one mask and the colour is painted through it once, so
+/// overlaps never darken. Everything depends only on the path, never on the clip: drawing a
+/// stroke through two clips gives exactly the pixels of drawing it whole.
+///
+/// A class because it owns scratch buffers that every draw reuses; one renderer, one thread.
+public final class InkRasterizer {
     /// Largest distance between a flattened curve and the true one, in buffer pixels.
     public static let flatteningTolerance = 0.1
+    /// Shortest flattened segment kept, in buffer pixels (a pausing finger repeats points).
+    static let shortestSegment = 1e-3
 
-    /// Scratch buffers reused by every draw. A rasterizer belongs to one renderer and one thread.
     private let coverage = InkCoverage()
+    /// The path in buffer pixels, the element being drawn flattened, and a neighbour flattened:
+    /// reused so drawing allocates nothing.
+    private var pieces: [Piece] = []
+    private var polyline: [Point] = []
+    private var neighbour: [Point] = []
 
     public init() {}
 
@@ -27,102 +35,136 @@ public struct InkRasterizer {
         let area = clip.intersection(target.bounds)
         guard radius > 0, radius.isFinite, scale.isFinite, !area.isEmpty else { return }
         let reach = radius + 1
+        collectPieces(of: path, scale: scale)
 
-        // First pass: the part of `area` the path can touch, so the mask is no larger than that.
+        // The part of `area` the path can touch, so the mask is no larger than that.
         var region = PixelRect(x: 0, y: 0, width: 0, height: 0)
-        Self.forEachPiece(of: path, scale: scale) { piece in
-            region = region.union(Self.bounds(of: piece, reach: reach, within: area))
-        }
+        for piece in pieces { region = region.union(piece.bounds(reach: reach, within: area)) }
         guard !region.isEmpty else { return }
 
         coverage.begin(region: region, radius: radius)
-        Self.forEachPiece(of: path, scale: scale) { piece in
-            guard !Self.bounds(of: piece, reach: reach, within: region).isEmpty else { return }
-            switch piece {
-            case let .dot(p):
-                coverage.addCapsule(from: p, to: p)
-            case let .line(a, b):
-                addSegment(a, b, reach: reach)
-            case let .quad(p0, p1, p2):
-                var last = p0
-                PathFlattening.flattenQuad(p0, p1, p2, tolerance: Self.flatteningTolerance) { p in
-                    addSegment(last, p, reach: reach)
-                    last = p
-                }
-            case let .cubic(p0, p1, p2, p3):
-                var last = p0
-                PathFlattening.flattenCubic(p0, p1, p2, p3, tolerance: Self.flatteningTolerance) { p in
-                    addSegment(last, p, reach: reach)
-                    last = p
-                }
+        for index in pieces.indices {
+            let piece = pieces[index]
+            guard !piece.bounds(reach: reach, within: region).isEmpty else {
+                coverage.endRun()
+                continue
             }
+            flatten(piece, into: &polyline)
+            // The points just before and after, so joints with neighbours come out as they do
+            // when the neighbours are drawn (perhaps through another clip).
+            var before: Point?, after: Point?
+            if piece.continuesPrevious {
+                flatten(pieces[index - 1], into: &neighbour)
+                if neighbour.count >= 2 { before = neighbour[neighbour.count - 2] }
+            }
+            if index + 1 < pieces.count, pieces[index + 1].continuesPrevious {
+                flatten(pieces[index + 1], into: &neighbour)
+                if neighbour.count >= 2 { after = neighbour[1] }
+            }
+            coverage.addPolyline(polyline, before: before, after: after)
         }
         coverage.composite(color: style.color, onto: target)
     }
 
-    /// Adds one flattened segment unless it lies wholly outside the region.
-    private func addSegment(_ a: Point, _ b: Point, reach: Double) {
-        let region = coverage.currentRegion
-        guard min(a.x, b.x) - reach < Double(region.maxX), max(a.x, b.x) + reach > Double(region.x),
-              min(a.y, b.y) - reach < Double(region.maxY), max(a.y, b.y) + reach > Double(region.y)
-        else { return }
-        coverage.addCapsule(from: a, to: b)
-    }
-
     // MARK: - The path in buffer pixels
 
-    /// One drawable piece of a path in buffer pixels, starting where the previous one ended.
-    private enum Piece {
-        case dot(Point)
-        case line(Point, Point)
-        case quad(Point, Point, Point)
-        case cubic(Point, Point, Point, Point)
+    /// One drawable piece of a path in buffer pixels.
+    private struct Piece {
+        enum Shape {
+            case dot(Point)
+            case line(Point, Point)
+            case quad(Point, Point, Point)
+            case cubic(Point, Point, Point, Point)
+        }
+
+        var shape: Shape
+        /// Whether it starts where the previous piece ended, in the same stroke.
+        var continuesPrevious: Bool
+
+        /// The pixels of `limit` this piece may paint: its control hull grown by `reach`.
+        func bounds(reach: Double, within limit: PixelRect) -> PixelRect {
+            var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+            switch shape {
+            case let .dot(p):
+                minX = p.x; maxX = p.x; minY = p.y; maxY = p.y
+            case let .line(a, b):
+                minX = min(a.x, b.x); maxX = max(a.x, b.x); minY = min(a.y, b.y); maxY = max(a.y, b.y)
+            case let .quad(a, b, c):
+                minX = min(a.x, b.x, c.x); maxX = max(a.x, b.x, c.x); minY = min(a.y, b.y, c.y); maxY = max(a.y, b.y, c.y)
+            case let .cubic(a, b, c, d):
+                minX = min(a.x, b.x, c.x, d.x); maxX = max(a.x, b.x, c.x, d.x)
+                minY = min(a.y, b.y, c.y, d.y); maxY = max(a.y, b.y, c.y, d.y)
+            }
+            // Clamp in floating point first: a non-finite or huge coordinate never reaches Int.
+            let x0 = max((minX - reach).rounded(.down), Double(limit.x))
+            let y0 = max((minY - reach).rounded(.down), Double(limit.y))
+            let x1 = min((maxX + reach).rounded(.up), Double(limit.maxX))
+            let y1 = min((maxY + reach).rounded(.up), Double(limit.maxY))
+            guard x1 > x0, y1 > y0 else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+            return PixelRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
+        }
     }
 
-    /// Walks the path's pieces in buffer pixels. A sub-path that is only a move is a dot (a tap).
-    private static func forEachPiece(of path: [PathElement], scale: Double, _ visit: (Piece) -> Void) {
+    /// The path's pieces in buffer pixels. A sub-path that is only a move is a dot (a tap).
+    private func collectPieces(of path: [PathElement], scale: Double) {
+        pieces.removeAll(keepingCapacity: true)
         var current = Point.zero
         var lonelyMove: Point?
+        var drawing = false
         for element in path {
+            let shape: Piece.Shape
             switch element {
             case let .move(p):
-                if let dot = lonelyMove { visit(.dot(dot)) }
+                if let dot = lonelyMove { pieces.append(Piece(shape: .dot(dot), continuesPrevious: false)) }
                 current = p * scale
                 lonelyMove = current
+                drawing = false
                 continue
             case let .line(p):
-                visit(.line(current, p * scale))
+                shape = .line(current, p * scale)
             case let .quad(c, p):
-                visit(.quad(current, c * scale, p * scale))
+                shape = .quad(current, c * scale, p * scale)
             case let .curve(c1, c2, p):
-                visit(.cubic(current, c1 * scale, c2 * scale, p * scale))
+                shape = .cubic(current, c1 * scale, c2 * scale, p * scale)
             }
+            pieces.append(Piece(shape: shape, continuesPrevious: drawing))
             current = element.endPoint * scale
             lonelyMove = nil
+            drawing = true
         }
-        if let dot = lonelyMove { visit(.dot(dot)) }
+        if let dot = lonelyMove { pieces.append(Piece(shape: .dot(dot), continuesPrevious: false)) }
     }
 
-    /// The pixels of `within` that `piece` may paint: its control hull grown by `reach`.
-    private static func bounds(of piece: Piece, reach: Double, within limit: PixelRect) -> PixelRect {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        switch piece {
+    /// The piece as a polyline from its exact start to its exact end, without segments shorter
+    /// than `shortestSegment`; a single point when it does not move.
+    private func flatten(_ piece: Piece, into points: inout [Point]) {
+        points.removeAll(keepingCapacity: true)
+        let end: Point
+        switch piece.shape {
         case let .dot(p):
-            minX = p.x; maxX = p.x; minY = p.y; maxY = p.y
+            points.append(p)
+            return
         case let .line(a, b):
-            minX = min(a.x, b.x); maxX = max(a.x, b.x); minY = min(a.y, b.y); maxY = max(a.y, b.y)
-        case let .quad(a, b, c):
-            minX = min(a.x, b.x, c.x); maxX = max(a.x, b.x, c.x); minY = min(a.y, b.y, c.y); maxY = max(a.y, b.y, c.y)
-        case let .cubic(a, b, c, d):
-            minX = min(a.x, b.x, c.x, d.x); maxX = max(a.x, b.x, c.x, d.x)
-            minY = min(a.y, b.y, c.y, d.y); maxY = max(a.y, b.y, c.y, d.y)
+            points.append(a)
+            Self.append(b, to: &points)
+            end = b
+        case let .quad(p0, p1, p2):
+            points.append(p0)
+            PathFlattening.flattenQuad(p0, p1, p2, tolerance: Self.flatteningTolerance) { Self.append($0, to: &points) }
+            end = p2
+        case let .cubic(p0, p1, p2, p3):
+            points.append(p0)
+            PathFlattening.flattenCubic(p0, p1, p2, p3, tolerance: Self.flatteningTolerance) { Self.append($0, to: &points) }
+            end = p3
         }
-        // Clamp in floating point first: a non-finite or huge coordinate never reaches Int.
-        let x0 = max((minX - reach).rounded(.down), Double(limit.x))
-        let y0 = max((minY - reach).rounded(.down), Double(limit.y))
-        let x1 = min((maxX + reach).rounded(.up), Double(limit.maxX))
-        let y1 = min((maxY + reach).rounded(.up), Double(limit.maxY))
-        guard x1 > x0, y1 > y0 else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
-        return PixelRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
+        // The end was dropped for being too near the point before: it takes that point's place.
+        if points.count > 1 && points[points.count - 1] != end { points[points.count - 1] = end }
+    }
+
+    /// Extends a polyline unless `p` is too near its last point.
+    private static func append(_ p: Point, to points: inout [Point]) {
+        guard let last = points.last else { return points.append(p) }
+        let d = p - last
+        if d.x * d.x + d.y * d.y > shortestSegment * shortestSegment { points.append(p) }
     }
 }

@@ -53,7 +53,7 @@ public final class Replay {
             session.advance(to: limit)
             if session.needsFrame {
                 _ = session.renderFrame()
-                frameMilliseconds.append(milliseconds(since: clock))
+                frameMilliseconds.append((ContinuousClock.now - clock).milliseconds)
                 try onFrame(frameCount, limit, session.frame)
                 frameCount += 1
             }
@@ -84,7 +84,9 @@ public func percentile(_ sorted: [Double], _ q: Double) -> Double {
     return sorted[min(max(rank, 0), sorted.count - 1)]
 }
 
-func milliseconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
+extension Duration {
+    /// The duration in milliseconds, the unit every Folio figure is given in.
+    public var milliseconds: Double {
+        Double(components.seconds) * 1000 + Double(components.attoseconds) / 1e15
+    }
 }

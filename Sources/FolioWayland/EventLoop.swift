@@ -2,25 +2,35 @@ import CWaylandClient
 import CWaylandProtocols
 import Glibc
 
-/// The one loop: poll() on the display fd and a timerfd, with libwayland's
+/// The one loop: poll() on the display fd, a timerfd and a signalfd, with libwayland's
 /// prepare_read / read_events / dispatch_pending / flush discipline. It sleeps in poll until the
 /// compositor speaks or the timer is due: no busy waiting, no sleeps.
 final class EventLoop {
     private let display: Display
     private let timer: Int32
+    /// SIGINT, SIGTERM and SIGHUP arrive here instead of killing the process mid-stroke.
+    private let quitSignals: Int32
     private var running = false
     private var failure: Error?
     /// The timer armed with `arm(after:)` expired.
     var onTimer: (() -> Void)?
+    /// Someone asked the process to end (the signal's number): finish and save, then stop.
+    var onQuitSignal: ((Int32) -> Void)?
 
     init(display: Display) throws {
         self.display = display
         timer = folio_timer_create()
         guard timer >= 0 else { throw WaylandError.system("cannot create a timer: \(String(cString: strerror(errno)))") }
+        quitSignals = folio_quit_signals_fd()
+        guard quitSignals >= 0 else {
+            close(timer)
+            throw WaylandError.system("cannot watch for quit signals: \(String(cString: strerror(errno)))")
+        }
     }
 
     deinit {
         close(timer)
+        close(quitSignals)
     }
 
     /// Fires `onTimer` once after `milliseconds` (replacing any earlier deadline); nil disarms.
@@ -63,6 +73,7 @@ final class EventLoop {
         var fds = [
             pollfd(fd: display.fileDescriptor, events: Int16(POLLIN) | (flushed ? 0 : Int16(POLLOUT)), revents: 0),
             pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: quitSignals, events: Int16(POLLIN), revents: 0),
         ]
         if poll(&fds, nfds_t(fds.count), -1) < 0 {
             wl_display_cancel_read(wl)
@@ -81,6 +92,10 @@ final class EventLoop {
             var expirations: UInt64 = 0
             _ = read(timer, &expirations, MemoryLayout<UInt64>.size)
             onTimer?()
+        }
+        if fds[2].revents & Int16(POLLIN) != 0 {
+            let signal = folio_quit_signals_read(quitSignals)
+            if signal != 0 { onQuitSignal?(signal) }
         }
     }
 }

@@ -27,16 +27,3 @@ func owner<T: AnyObject>(_ data: UnsafeMutableRawPointer?, as type: T.Type = T.s
     guard let data else { return nil }
     return Unmanaged<T>.fromOpaque(data).takeUnretainedValue()
 }
-
-/// The session's clock: this process's monotonic time in ms, read when an event or a frame
-/// callback is dispatched. Compositors stamp input and frame callbacks from different clocks
-/// (KWin's injected touch and its frame callbacks disagree), so their timestamps cannot share
-/// one timeline; the moment we handle an event can.
-struct SessionClock {
-    private let origin = ContinuousClock.now
-
-    var milliseconds: Double {
-        let elapsed = ContinuousClock.now - origin
-        return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-    }
-}

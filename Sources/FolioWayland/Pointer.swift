@@ -12,19 +12,24 @@ final class Pointer {
     private let proxy: OpaquePointer
     private let version: UInt32
     private let sink: InputSink
+    /// Sets the cursor image on enter (serial): the pointer shows nothing until a client sets one.
+    private let setCursor: (OpaquePointer, UInt32) -> Void
     private var pinch: OpaquePointer?
     private var held: Set<PointerButton> = []
     private var lastTime: UInt32?
     private var listener: HeapListener<wl_pointer_listener>?
     private var pinchListener: HeapListener<zwp_pointer_gesture_pinch_v1_listener>?
 
-    init(proxy: OpaquePointer, version: UInt32, gestures: OpaquePointer?, sink: @escaping InputSink) {
+    init(proxy: OpaquePointer, version: UInt32, gestures: OpaquePointer?, sink: @escaping InputSink,
+         setCursor: @escaping (OpaquePointer, UInt32) -> Void) {
         self.proxy = proxy
+        self.setCursor = setCursor
         self.version = version
         self.sink = sink
         let listener = HeapListener(wl_pointer_listener(
-            enter: { data, _, _, _, x, y in
+            enter: { data, proxy, serial, _, x, y in
                 guard let pointer: Pointer = owner(data) else { return }
+                if let proxy { pointer.setCursor(proxy, serial) }
                 pointer.sink(.pointerMotion(to: Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))), nil)
             },
             leave: { data, _, _, _ in

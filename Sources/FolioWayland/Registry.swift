@@ -12,6 +12,8 @@ final class Registry {
     ]
 
     private let registry: OpaquePointer
+    /// Kept so the connection outlives every proxy bound here.
+    private let display: Display
     private var listener: HeapListener<wl_registry_listener>?
     /// Answers xdg_wm_base.ping, or the compositor deems Folio unresponsive.
     private let pingListener = HeapListener(xdg_wm_base_listener(ping: { _, wmBase, serial in
@@ -37,6 +39,7 @@ final class Registry {
             throw WaylandError.system("cannot get the Wayland registry")
         }
         self.registry = registry
+        self.display = display
         let listener = HeapListener(wl_registry_listener(
             global: { data, _, name, interface, version in
                 guard let interface, let registry: Registry = owner(data) else { return }

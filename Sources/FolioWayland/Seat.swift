@@ -14,12 +14,15 @@ final class Seat {
     /// Asked when a pointer appears: the gestures global may be announced after the seat.
     private let pointerGestures: () -> OpaquePointer?
     private let sink: InputSink
+    private let setCursor: (OpaquePointer, UInt32) -> Void
     private var touch: Touch?
     private var pointer: Pointer?
     private var keyboard: Keyboard?
     private var listener: HeapListener<wl_seat_listener>?
 
-    init(proxy: OpaquePointer, name: UInt32, version: UInt32, pointerGestures: @escaping () -> OpaquePointer?, sink: @escaping InputSink) {
+    init(proxy: OpaquePointer, name: UInt32, version: UInt32, pointerGestures: @escaping () -> OpaquePointer?,
+         sink: @escaping InputSink, setCursor: @escaping (OpaquePointer, UInt32) -> Void) {
+        self.setCursor = setCursor
         self.proxy = proxy
         self.name = name
         self.version = version
@@ -42,6 +45,11 @@ final class Seat {
         if version >= 5 { wl_seat_release(proxy) } else { wl_seat_destroy(proxy) }
     }
 
+    /// The seat went away: ends what its devices were doing (a stroke is kept) and lets them go.
+    func unplug() {
+        update(capabilities: 0)
+    }
+
     private func update(capabilities: UInt32) {
         let hasTouch = capabilities & WL_SEAT_CAPABILITY_TOUCH.rawValue != 0
         let hasPointer = capabilities & WL_SEAT_CAPABILITY_POINTER.rawValue != 0
@@ -54,7 +62,7 @@ final class Seat {
             self.touch = nil
         }
         if hasPointer, pointer == nil, let proxy = wl_seat_get_pointer(proxy) {
-            pointer = Pointer(proxy: proxy, version: version, gestures: pointerGestures(), sink: sink)
+            pointer = Pointer(proxy: proxy, version: version, gestures: pointerGestures(), sink: sink, setCursor: setCursor)
         } else if !hasPointer, let pointer {
             pointer.releaseButtons()
             self.pointer = nil

@@ -12,19 +12,23 @@ public final class WaylandClient {
     private let loop: EventLoop
     private var outputs: [Output] = []
     private var seats: [Seat] = []
-    private let clock = SessionClock()
+    private var clock = InputClock()
     private var windowStorage: Window?
+    /// Made at the first pointer enter, shared by every pointer.
+    private var cursor: Cursor?
 
-    /// An input event and the session-clock time (ms) it was handled at.
+    /// An input event and when it happened, on `monotonicMilliseconds()`'s timeline.
     public var onInput: ((InputEvent, Double) -> Void)?
     /// The window's logical size or buffer scale changed (also sent once at the first configure).
     public var onResize: ((_ width: Int, _ height: Int, _ scale: Int) -> Void)?
-    /// A frame callback: the compositor is ready for the next frame (session-clock time, ms).
+    /// A frame callback: the compositor is ready for the next frame (now, on the same timeline).
     public var onFrame: ((Double) -> Void)?
     /// The compositor took back a buffer: a frame that waited for one can be presented.
     public var onBufferReleased: (() -> Void)?
     /// The user closed the window.
     public var onClose: (() -> Void)?
+    /// The process was asked to end (SIGINT, SIGTERM, SIGHUP).
+    public var onQuit: (() -> Void)?
     /// The timer armed with `armTimer(after:)` expired.
     public var onTimer: (() -> Void)?
 
@@ -40,13 +44,15 @@ public final class WaylandClient {
         }
         registry.onSeat = { [unowned self] proxy, name, version in
             seats.append(Seat(proxy: proxy, name: name, version: version, pointerGestures: { [unowned self] in registry.pointerGestures },
-                              sink: { [unowned self] event, time in deliver(event, time: time) }))
+                              sink: { [unowned self] event, time in deliver(event, time: time) },
+                              setCursor: { [unowned self] pointer, serial in showCursor(on: pointer, serial: serial) }))
         }
         registry.onRemove = { [unowned self] name in
             if let index = outputs.firstIndex(where: { $0.name == name }) {
                 let output = outputs.remove(at: index)
                 windowStorage?.outputsChanged(removed: output.proxy)
             }
+            for seat in seats where seat.name == name { seat.unplug() }
             seats.removeAll { $0.name == name }
         }
         try display.roundtrip()
@@ -55,15 +61,17 @@ public final class WaylandClient {
             outputs.first { $0.proxy == proxy }?.scale
         }
         window.onResize = { [unowned self] width, height, scale in onResize?(width, height, scale) }
-        window.onFrame = { [unowned self] _ in onFrame?(clock.milliseconds) }
+        window.onFrame = { [unowned self] in onFrame?(monotonicMilliseconds()) }
         window.onClose = { [unowned self] in onClose?() }
         window.onBufferReleased = { [unowned self] in onBufferReleased?() }
         windowStorage = window
         loop.onTimer = { [unowned self] in onTimer?() }
+        loop.onQuitSignal = { [unowned self] _ in onQuit?() }
     }
 
     deinit {
         seats.removeAll()
+        cursor = nil
         windowStorage = nil
         outputs.removeAll()
     }
@@ -73,9 +81,16 @@ public final class WaylandClient {
         return windowStorage
     }
 
-    /// The event's own Wayland timestamp is not used: see `SessionClock`.
-    private func deliver(_ event: InputEvent, time _: UInt32?) {
-        onInput?(event, clock.milliseconds)
+    private func showCursor(on pointer: OpaquePointer, serial: UInt32) {
+        if cursor == nil, let compositor = registry.compositor, let shm = registry.shm {
+            cursor = Cursor(compositor: compositor, shm: shm)
+        }
+        cursor?.show(on: pointer, serial: serial, scale: windowStorage?.scale ?? 1)
+    }
+
+    private func deliver(_ event: InputEvent, time: UInt32?) {
+        let milliseconds = time.map { clock.milliseconds($0) } ?? clock.latest
+        onInput?(event, milliseconds)
     }
 
     /// Logical size and buffer scale of the window now.

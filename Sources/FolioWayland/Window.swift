@@ -23,8 +23,8 @@ public final class Window {
 
     /// The size or scale changed (logical width, height, buffer scale).
     var onResize: ((Int, Int, Int) -> Void)?
-    /// A frame callback fired (compositor time, ms).
-    var onFrame: ((UInt32) -> Void)?
+    /// A frame callback fired. (Its timestamp is ignored: its base is the compositor's own.)
+    var onFrame: (() -> Void)?
     var onClose: (() -> Void)?
     /// A buffer came back, so a frame that found all of them busy can be drawn now.
     var onBufferReleased: (() -> Void)?
@@ -43,7 +43,12 @@ public final class Window {
     private var committedBufferScale = 1
     private var committedDestination: (width: Int, height: Int)?
 
+    /// Damage of a frame that found no buffer to go into: added to the next one's.
+    private var undelivered = PixelRect(x: 0, y: 0, width: 0, height: 0)
+
     private var pendingSize: (width: Int, height: Int)?
+    /// The largest size the compositor suggests (xdg_toplevel v4 configure_bounds), if any.
+    private var bounds: (width: Int, height: Int)?
     private var pendingFullscreen = false
 
     private var surfaceListener: HeapListener<wl_surface_listener>?
@@ -124,16 +129,19 @@ public final class Window {
                 guard let window: Window = owner(data) else { return }
                 window.onClose?()
             },
-            configure_bounds: { _, _, _, _ in },
+            configure_bounds: { data, _, width, height in
+                guard let window: Window = owner(data) else { return }
+                window.bounds = width > 0 && height > 0 ? (Int(width), Int(height)) : nil
+            },
             wm_capabilities: { _, _, _ in }))
         xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, userData(self))
         self.toplevelListener = toplevelListener
 
-        callbackListener = HeapListener(wl_callback_listener(done: { data, callback, time in
+        callbackListener = HeapListener(wl_callback_listener(done: { data, callback, _ in
             if let callback { wl_callback_destroy(callback) }
             guard let window: Window = owner(data) else { return }
             window.isFrameInFlight = false
-            window.onFrame?(time)
+            window.onFrame?()
         }))
 
         if let fractionalScale {
@@ -157,7 +165,8 @@ public final class Window {
         isFullscreen = pendingFullscreen
         let first = !isConfigured
         isConfigured = true
-        let size = pendingSize ?? (width, height)  // 0x0: the size is ours to choose
+        // 0x0: the size is ours to choose; at first, the default, within the bounds if any.
+        let size = pendingSize ?? (first ? fitted(Self.defaultSize) : (width, height))
         if first || size.width != width || size.height != height {
             width = size.width
             height = size.height
@@ -165,7 +174,14 @@ public final class Window {
         }
     }
 
-    /// The outputs an output scale change matters to call this (their scale or presence changed).
+    /// `size` shrunk to fit the compositor's bounds, never below the minimum size.
+    private func fitted(_ size: (width: Int, height: Int)) -> (width: Int, height: Int) {
+        guard let bounds else { return size }
+        return (max(Self.minimumSize.width, min(size.width, bounds.width)),
+                max(Self.minimumSize.height, min(size.height, bounds.height)))
+    }
+
+    /// An output the surface may be on changed its scale, or was unplugged (`removed`).
     func outputsChanged(removed: OpaquePointer? = nil) {
         if let removed { enteredOutputs.removeAll { $0 == removed } }
         updateScale()
@@ -205,8 +221,12 @@ public final class Window {
             pool.onRelease = { [unowned self] in onBufferReleased?() }
             self.pool = pool
         }
-        guard let pool, let buffer = pool.acquire() else { return }
-        let changed = damage.intersection(frame.bounds)
+        let changed = damage.union(undelivered).intersection(frame.bounds)
+        guard let pool, let buffer = pool.acquire() else {
+            undelivered = changed
+            return
+        }
+        undelivered = PixelRect(x: 0, y: 0, width: 0, height: 0)
         pool.frameChanged(changed)
         buffer.bitmap.copy(buffer.missing, from: frame)
         buffer.missing = PixelRect(x: 0, y: 0, width: 0, height: 0)

@@ -21,14 +21,14 @@ if live_socket; then
 fi
 
 echo "run: no Wayland session (WAYLAND_DISPLAY=${WAYLAND_DISPLAY:-unset}); playing the demo in a private headless Weston"
-session=$(sh "$here/weston-session.sh" start 1600 1000)
+session=$(bash "$here/weston-session.sh" start 1600 1000)
 eval "$session"
 export XDG_RUNTIME_DIR WAYLAND_DISPLAY
-trap 'sh "$here/weston-session.sh" stop "$XDG_RUNTIME_DIR"' EXIT INT TERM
+trap 'bash "$here/weston-session.sh" stop "$XDG_RUNTIME_DIR"' EXIT INT TERM
 
 out=$(pwd)/demo-out
 mkdir -p "$out"
-rm -f "$out"/demo-*.png "$out"/wayland-screenshot-*.png
+rm -f "$out"/demo-*.png "$out"/wayland-screenshot-*.png "$out"/*.log
 "$folio" --demo > "$out/folio.log" 2>&1 &
 pid=$!
 
@@ -47,6 +47,7 @@ while kill -0 "$pid" 2>/dev/null && [ "$shot" -lt 16 ]; do
 done
 status=0
 wait "$pid" || status=$?
+cp "$WESTON_LOG" "$out/weston.log" 2>/dev/null || true
 
 if [ "$status" -ne 0 ]; then
     echo "run: folio --demo failed (exit $status); its output:" >&2
@@ -54,7 +55,7 @@ if [ "$status" -ne 0 ]; then
     exit "$status"
 fi
 if [ "$shot" -eq 0 ]; then
-    echo "run: the demo ran, but no screenshot was taken (log: $out/folio.log, Weston's: $WESTON_LOG)" >&2
+    echo "run: the demo ran, but no screenshot was taken (logs: $out/folio.log, $out/weston.log)" >&2
     exit 1
 fi
 echo "run: the demo played in a headless Weston; $shot screenshots are in $out/ (demo-1.png ... demo-$shot.png)"

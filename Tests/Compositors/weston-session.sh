@@ -1,4 +1,4 @@
-#!/bin/sh
+#!/usr/bin/env bash
 # A private headless Weston 10 (FACTS.md): its own XDG_RUNTIME_DIR and socket, pixman renderer
 # (or nothing is drawn), desktop-shell with every animation off, --debug so that
 # weston-screenshooter may take screenshots. Weston headless offers no wl_seat.
@@ -6,7 +6,7 @@
 #   weston-session.sh start [WIDTH HEIGHT]   starts it; prints shell assignments to eval:
 #                                            XDG_RUNTIME_DIR, WAYLAND_DISPLAY, WESTON_PID, WESTON_LOG
 #   weston-session.sh stop RUNTIME_DIR       stops the Weston started with that directory, removes it
-set -eu
+set -euo pipefail
 
 start() {
     width=${1:-1600}
@@ -27,9 +27,17 @@ close-animation=none
 panel-position=none
 background-color=0xff808080
 INI
-    XDG_RUNTIME_DIR=$dir weston --backend=headless-backend.so --use-pixman --width="$width" --height="$height" \
-        --socket="$socket" --idle-time=0 --shell=desktop-shell.so --debug --config="$dir/weston.ini" \
-        --log="$dir/weston.log" </dev/null >/dev/null 2>&1 &
+    # Weston outlives this script: it must not inherit the caller's descriptors (a pipe it held
+    # would never reach end of file, and a parent watching this script would never see it end).
+    (
+        for fd in /proc/$BASHPID/fd/*; do
+            n=${fd##*/}
+            if [ "$n" -gt 2 ]; then eval "exec $n>&-"; fi
+        done
+        XDG_RUNTIME_DIR=$dir exec weston --backend=headless-backend.so --use-pixman --width="$width" --height="$height" \
+            --socket="$socket" --idle-time=0 --shell=desktop-shell.so --debug --config="$dir/weston.ini" \
+            --log="$dir/weston.log" </dev/null >/dev/null 2>&1
+    ) &
     pid=$!
     echo "$pid" > "$dir/weston.pid"
     tries=0

@@ -20,9 +20,10 @@ public final class ClientProcess: @unchecked Sendable {
         process.standardOutput = out
         process.standardError = err
         process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { [outputLock] _ in
+        process.terminationHandler = { [weak self] _ in
+            guard let self else { return }
             outputLock.lock()
-            self.exited = true
+            exited = true
             outputLock.broadcast()
             outputLock.unlock()
         }

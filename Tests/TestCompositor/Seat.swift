@@ -13,6 +13,8 @@ final class SeatBinding: ResourceObject {
 final class InputDevice: ResourceObject {
     enum Kind { case touch, pointer, keyboard }
     let kind: Kind
+    /// Whether the focused surface was announced to it (wl_keyboard.enter, wl_pointer.enter).
+    var entered = false
 
     init(resource: Resource, compositor: Server, kind: Kind) {
         self.kind = kind
@@ -65,17 +67,9 @@ extension Server {
         case .pointer: device.install(implementations.pointer)
         case .keyboard:
             device.install(implementations.keyboard)
-            sendEmptyKeymap(to: created)
+            keymap?.send(to: created)
+            if device.version >= 4 { wl_keyboard_send_repeat_info(created, 25, 600) }
         }
         deviceCreated(device)
-    }
-
-    /// A keyboard without a keymap (format no_keymap): the client must cope; the tests drive no keys.
-    private func sendEmptyKeymap(to keyboard: Resource) {
-        let fd = open("/dev/null", O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return }
-        wl_keyboard_send_keymap(keyboard, WL_KEYBOARD_KEYMAP_FORMAT_NO_KEYMAP.rawValue, fd, 0)
-        close(fd)
-        if wl_resource_get_version(keyboard) >= 4 { wl_keyboard_send_repeat_info(keyboard, 25, 600) }
     }
 }

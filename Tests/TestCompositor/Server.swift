@@ -1,7 +1,6 @@
 import CTestCompositor
 import CWaylandServer
 import Foundation
-import FolioGeometry
 
 /// How the test compositor behaves; chosen before it starts.
 public struct TestCompositorOptions: Sendable {
@@ -45,7 +44,8 @@ final class Server: @unchecked Sendable {
     private var bufferCount = 0
     private var waitingCallbacks: [FrameCallback] = []
     private var pointerInside = false
-    var capabilities: SeatCapabilities
+    let keymap = Keymap()
+    private(set) var capabilities: SeatCapabilities
     var configureState: (width: Int32, height: Int32, states: [UInt32])
     private var frameTimer: OpaquePointer?
 
@@ -404,6 +404,29 @@ final class Server: @unchecked Sendable {
             case .frame:
                 for pointer in pointers where pointer.version >= 5 { wl_pointer_send_frame(pointer.resource) }
             }
+        }
+        wl_display_flush_clients(display)
+        return true
+    }
+
+    /// Presses and releases `key` with `modifiers` held, on the focused surface's keyboards
+    /// (entering them first); false when no surface is mapped or there is no keymap.
+    func press(_ key: UInt32, modifiers: KeyModifiers) -> Bool {
+        guard let surface = focus, let keymap else { return false }
+        let keyboards = devices.filter { $0.kind == .keyboard && $0.client == surface.client }
+        for keyboard in keyboards {
+            if !keyboard.entered {
+                keyboard.entered = true
+                var none = wl_array()
+                wl_array_init(&none)
+                wl_keyboard_send_enter(keyboard.resource, nextSerial(), surface.resource, &none)
+                wl_array_release(&none)
+            }
+            let mask = keymap.mask(modifiers)
+            wl_keyboard_send_modifiers(keyboard.resource, nextSerial(), mask, 0, 0, 0)
+            wl_keyboard_send_key(keyboard.resource, nextSerial(), Self.milliseconds(), key, WL_KEYBOARD_KEY_STATE_PRESSED.rawValue)
+            wl_keyboard_send_key(keyboard.resource, nextSerial(), Self.milliseconds(), key, WL_KEYBOARD_KEY_STATE_RELEASED.rawValue)
+            wl_keyboard_send_modifiers(keyboard.resource, nextSerial(), 0, 0, 0, 0)
         }
         wl_display_flush_clients(display)
         return true

@@ -32,7 +32,7 @@ final class Surface: ResourceObject {
 
     override func destroyed() {
         releaseHeldBuffer()
-        for callback in pendingCallbacks { wl_resource_destroy(callback.resource) }
+        // Callbacks of a destroyed surface never fire; they belong to the client, which destroys them.
         pendingCallbacks = []
         compositor.surfaceDestroyed(self)
     }
@@ -46,14 +46,13 @@ final class Surface: ResourceObject {
     func damage(surface rect: PixelRect) { pendingSurfaceDamage.append(rect) }
     func setScale(_ scale: Int32) { pendingScale = scale }
     func addFrameCallback(_ callback: FrameCallback) { pendingCallbacks.append(callback) }
+    func forget(_ callback: FrameCallback) { pendingCallbacks.removeAll { $0 === callback } }
 
     func commit() {
         if let xdgSurface, !xdgSurface.allowsCommit(attachingBuffer: pendingAttached && pendingBuffer != nil) { return }
         if let pendingScale { scale = max(1, pendingScale) }
-        var attachedIdentity: Int?
         if pendingAttached {
             if let buffer = pendingBuffer {
-                attachedIdentity = compositor.identity(ofBuffer: buffer)
                 if buffer == heldBuffer {
                     compositor.record { $0.heldBufferReattached += 1 }
                 } else {
@@ -69,7 +68,7 @@ final class Surface: ResourceObject {
             width: 0, height: 0, bufferScale: Int(scale), bufferDamage: pendingBufferDamage,
             surfaceDamage: pendingSurfaceDamage, receivedAt: .now, pixels: nil)
         if let held = heldBuffer, let shm = wl_shm_buffer_get(held) {
-            readPixels(shm, wholeBuffer: attachedIdentity != nil && image.width == 0, into: &record)
+            readPixels(shm, into: &record)
         } else if heldBuffer == nil {
             image = Image(width: 0, height: 0)
         }
@@ -86,7 +85,7 @@ final class Surface: ResourceObject {
 
     /// Copies what the commit declared changed from the shm buffer into `image` (everything when
     /// the size changed), and the whole buffer into the record when the compositor captures commits.
-    private func readPixels(_ shm: OpaquePointer, wholeBuffer: Bool, into record: inout CommitRecord) {
+    private func readPixels(_ shm: OpaquePointer, into record: inout CommitRecord) {
         let width = Int(wl_shm_buffer_get_width(shm)), height = Int(wl_shm_buffer_get_height(shm))
         let stride = Int(wl_shm_buffer_get_stride(shm))
         record.width = width
@@ -96,7 +95,7 @@ final class Surface: ResourceObject {
         guard let data = wl_shm_buffer_get_data(shm) else { return }
         let bounds = PixelRect(x: 0, y: 0, width: width, height: height)
         var regions = record.damage
-        if wholeBuffer || image.width != width || image.height != height {
+        if image.width != width || image.height != height {
             image = Image(width: width, height: height)
             regions = [bounds]
         }
@@ -136,14 +135,11 @@ final class Surface: ResourceObject {
 
 /// A wl_callback waiting for `done`.
 final class FrameCallback: ResourceObject {
-    override func destroyed() { compositor.frameCallbackDestroyed(self) }
-}
+    weak var surface: Surface?
 
-extension PixelRect {
-    func intersection(_ other: PixelRect) -> PixelRect {
-        let x0 = Swift.max(x, other.x), y0 = Swift.max(y, other.y)
-        let x1 = Swift.min(maxX, other.maxX), y1 = Swift.min(maxY, other.maxY)
-        return PixelRect(x: x0, y: y0, width: Swift.max(0, x1 - x0), height: Swift.max(0, y1 - y0))
+    override func destroyed() {
+        surface?.forget(self)
+        compositor.frameCallbackDestroyed(self)
     }
 }
 
@@ -177,6 +173,7 @@ final class Implementations {
                 guard let surface = Surface.of(resource),
                       let created = makeResource(client, "wl_callback", version: 1, id: id) else { return }
                 let callback = FrameCallback(resource: created, compositor: surface.compositor)
+                callback.surface = surface
                 callback.install(nil)
                 surface.addFrameCallback(callback)
             },

@@ -111,6 +111,13 @@ public final class TestCompositor: @unchecked Sendable {
         guard try onLoop({ $0.sendPointer(events) }) else { throw TestCompositorError("no mapped surface for the pointer") }
     }
 
+    /// Presses and releases a key (an evdev code, see `KeyCode`) with `modifiers` held.
+    public func press(_ key: UInt32, modifiers: KeyModifiers = []) throws {
+        guard try onLoop({ $0.press(key, modifiers: modifiers) }) else {
+            throw TestCompositorError("no mapped surface, or no keymap (is xkb-data installed?)")
+        }
+    }
+
     /// Changes the seat's capabilities and tells every client.
     public func setCapabilities(_ capabilities: SeatCapabilities) throws {
         try onLoop { $0.setCapabilities(capabilities) }

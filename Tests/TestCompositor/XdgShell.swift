@@ -56,6 +56,8 @@ final class Toplevel: ResourceObject {
         super.init(resource: resource, compositor: compositor)
     }
 
+    override func destroyed() { xdgSurface?.toplevel = nil }
+
     /// Sends the compositor's current configure (size and states), then the xdg_surface serial.
     func sendConfigure() {
         guard let xdgSurface else { return }

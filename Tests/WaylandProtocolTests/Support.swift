@@ -61,11 +61,3 @@ extension Image {
         return maxX < 0 ? nil : PixelRect(x: minX, y: minY, width: maxX - minX + 1, height: maxY - minY + 1)
     }
 }
-
-extension PixelRect {
-    func contains(_ other: PixelRect) -> Bool {
-        other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY
-    }
-
-    func insetBy(_ d: Int) -> PixelRect { PixelRect(x: x + d, y: y + d, width: width - 2 * d, height: height - 2 * d) }
-}

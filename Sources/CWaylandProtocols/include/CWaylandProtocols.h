@@ -29,4 +29,12 @@ int folio_timer_create(void);
 /* Arms the timer to fire once after delay_ns (0 fires at once); a negative delay disarms it. */
 int folio_timer_arm(int fd, int64_t delay_ns);
 
+/* Blocks SIGINT, SIGTERM and SIGHUP for this thread (and the threads it starts later) and
+ * returns a non-blocking signalfd that reports them, so a quit request reaches the event loop
+ * as an ordinary event; -1 and errno on failure. Swift's Glibc module lacks <sys/signalfd.h>. */
+int folio_quit_signals_fd(void);
+
+/* Reads one pending signal from that fd: its number, or 0 when none is pending. */
+int folio_quit_signals_read(int fd);
+
 #endif

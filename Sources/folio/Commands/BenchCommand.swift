@@ -49,15 +49,11 @@ func memcpyFloor(width: Int, height: Int, runs: Int = 200) -> BenchResult {
     for _ in 0..<runs {
         let start = ContinuousClock.now
         target.copy(target.bounds, from: source)
-        samples.append(elapsedMilliseconds(since: start))
+        samples.append((ContinuousClock.now - start).milliseconds)
     }
     return BenchResult(name: "floor.memcpy", width: width, height: height, samples: samples)
 }
 
-func elapsedMilliseconds(since start: ContinuousClock.Instant) -> Double {
-    let elapsed = ContinuousClock.now - start
-    return Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15
-}
 
 func report(_ results: [BenchResult], json: Bool) {
     if json {

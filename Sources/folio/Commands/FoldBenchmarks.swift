@@ -22,7 +22,7 @@ enum FoldBenchmarks {
                 let start = ContinuousClock.now
                 renderer.prepare(canvas: canvas)
                 renderer.render(foldScale: 0.48, into: target)
-                gestures.append(elapsedMilliseconds(since: start))
+                gestures.append((ContinuousClock.now - start).milliseconds)
             }
             results.append(BenchResult(name: "fold.prepare", width: w, height: h, samples: gestures))
             for s in scales {
@@ -34,7 +34,7 @@ enum FoldBenchmarks {
                     for _ in 0..<frames {
                         let start = ContinuousClock.now
                         renderer.render(foldScale: s, into: target, options: options)
-                        samples.append(elapsedMilliseconds(since: start))
+                        samples.append((ContinuousClock.now - start).milliseconds)
                     }
                     results.append(BenchResult(name: "fold.frame", width: w, height: h, scale: s, threads: t, samples: samples))
                 }

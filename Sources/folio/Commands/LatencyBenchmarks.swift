@@ -1,4 +1,6 @@
 import Foundation
+import FolioGeometry
+import FolioReplay
 import TestCompositor
 
 /// Input-to-buffer latency through a real Wayland connection: the in-process test compositor
@@ -43,7 +45,7 @@ enum LatencyBenchmarks {
             for segment in 1...segments {
                 let x = 300.0 + Double(segment) * 20
                 let wobble = 40 * sin(Double(segment) / 6)
-                samples.append(try touchAndWait(compositor, [.motion(id: 1, x: x, y: y + wobble), .frame]))
+                samples.append(try segmentLatency(compositor, to: x, y + wobble))
             }
             try compositor.sendTouch([.up(id: 1), .frame])
             settle(compositor)
@@ -61,12 +63,18 @@ enum LatencyBenchmarks {
         }
     }
 
-    /// Sends one touch frame and returns the milliseconds until the next commit with a buffer.
-    private static func touchAndWait(_ compositor: TestCompositor, _ events: [TouchEvent]) throws -> Double {
+    /// Moves finger 1 to (x, y) in one touch frame; the milliseconds until the commit whose damage
+    /// covers that point (the buffer carrying the new segment).
+    private static func segmentLatency(_ compositor: TestCompositor, to x: Double, _ y: Double) throws -> Double {
         let last = compositor.lastCommitIndex
-        let sent = try compositor.sendTouch(events)
-        let commit = try compositor.waitForCommit(after: last, timeout: .seconds(5))
-        return milliseconds(commit.receivedAt - sent)
+        let sent = try compositor.sendTouch([.motion(id: 1, x: x, y: y), .frame])
+        let point = PixelRect(x: Int(x), y: Int(y), width: 1, height: 1)
+        let commit = try compositor.wait(for: "a commit damaging (\(Int(x)), \(Int(y)))", timeout: .seconds(5)) { observation in
+            observation.commits.dropFirst(last + 1).first { commit in
+                commit.attached && commit.damage.contains { $0.intersection(point) == point }
+            }
+        }
+        return (commit.receivedAt - sent).milliseconds
     }
 
     /// Process spawned -> its first committed buffer (1920x1200), over 10 launches.
@@ -82,15 +90,11 @@ enum LatencyBenchmarks {
             let client = try compositor.launch(executable, environment: ["XDG_DATA_HOME": dataHome])
             defer { client.terminate() }
             let commit = try compositor.waitForCommit(after: -1, timeout: .seconds(20))
-            samples.append(milliseconds(commit.receivedAt - start))
+            samples.append((commit.receivedAt - start).milliseconds)
             try compositor.close()
             try client.waitForExit(timeout: .seconds(10))
         }
         return BenchResult(name: "startup.first_frame", width: Int(width), height: Int(height), samples: samples)
-    }
-
-    private static func milliseconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) * 1000 + Double(duration.components.attoseconds) / 1e15
     }
 
     private static func temporaryDirectory() throws -> String {

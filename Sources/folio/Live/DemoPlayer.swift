@@ -1,5 +1,5 @@
-import Foundation
 import FolioInput
+import FolioWayland
 
 /// Plays the demo trace live, in real time: each event reaches the session at its trace time
 /// after the window's first frame, exactly as real input would; when the trace is over and the
@@ -9,8 +9,8 @@ final class DemoPlayer {
 
     private var trace: Trace?
     private var next = 0
-    /// Compositor time and our monotonic time (ms) of the first frame: trace time zero.
-    private var start: (compositor: Double, local: Double)?
+    /// The session time (ms) of the first frame: trace time zero.
+    private var start: Double?
     private var phase = Phase.waitingForFirstFrame
 
     private enum Phase { case waitingForFirstFrame, playing, settling, holding }
@@ -23,7 +23,7 @@ final class DemoPlayer {
     func frameShown(at time: Double, size: (width: Int, height: Int, scale: Int), player: LiveController) {
         guard phase == .waitingForFirstFrame else { return }
         if trace == nil { trace = DemoTrace.trace(width: size.width, height: size.height) }
-        start = (time, monotonicMilliseconds())
+        start = time
         phase = .playing
         timerFired(player: player)
     }
@@ -36,11 +36,11 @@ final class DemoPlayer {
             player.finish()
         case .playing:
             guard let trace, let start else { return }
-            let elapsed = monotonicMilliseconds() - start.local
+            let elapsed = monotonicMilliseconds() - start
             let events = trace.events
             var played = false
             while next < events.count, events[next].time <= elapsed {
-                player.play(events[next].event, at: start.compositor + events[next].time)
+                player.play(events[next].event, at: start + events[next].time)
                 next += 1
                 played = true
             }
@@ -60,11 +60,4 @@ final class DemoPlayer {
         phase = .holding
         player.armTimer(after: Self.holdMilliseconds)
     }
-
-    private func monotonicMilliseconds() -> Double {
-        let now = ContinuousClock.now - Self.origin
-        return Double(now.components.seconds) * 1000 + Double(now.components.attoseconds) / 1e15
-    }
-
-    private static let origin = ContinuousClock.now
 }

@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioInput
+import FolioSketchbook
 import FolioWayland
 
 /// The app in a Wayland session: opens the window, wires it to a `Session`, and turns how the
@@ -9,9 +10,9 @@ struct LiveApp {
     var options: LiveOptions
 
     func run() throws {
-        if let book = options.bookDirectory {
-            warn("--book \(book): sketchbook storage is not built yet; nothing is read from or saved to that folder")
-        }
+        // The demo draws on a fresh sheet and saves nothing, unless a book is named.
+        let (store, book): (BookStore?, Sketchbook) = options.demo && options.bookDirectory == nil
+            ? (nil, Sketchbook()) : try loadBook(at: options.bookDirectory)
         // A bad trace is reported before anything opens.
         let trace: Trace? = try options.demoTrace.map { path in
             do {
@@ -27,11 +28,13 @@ struct LiveApp {
             throw FolioError(error.description)
         }
         let demo: DemoPlayer? = options.demo ? DemoPlayer(trace: trace) : nil
-        let controller = LiveController(client: client, demo: demo)
+        let controller = LiveController(client: client, demo: demo, book: book, store: store)
         do {
             try controller.run()
         } catch let error as WaylandError {
             throw FolioError(controller.compositorLost(error))
+        } catch let error as BookError {
+            throw FolioError("\(error); the drawing could not be saved")
         }
     }
 }

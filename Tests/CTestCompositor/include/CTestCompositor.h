@@ -17,6 +17,10 @@
  * and Swift cannot take the address of an extern C global reliably (FACTS.md). */
 const struct wl_interface *folio_interface(const char *name);
 
+/* memfd_create with close-on-exec and sealing allowed, defined in CWaylandProtocols (Swift's
+ * Glibc module does not see memfd_create); -1 and errno on failure. */
+int folio_memfd_create(const char *name);
+
 /* wl_resource_post_error without the format string (it is variadic, so Swift cannot call it). */
 void folio_test_post_error(struct wl_resource *resource, uint32_t code, const char *message);
 

@@ -1,0 +1,65 @@
+import Dispatch
+import FolioSketchbook
+import Synchronization
+
+/// Saves the sketchbook after every change without stalling frames: the newest snapshot is
+/// handed to a background queue; snapshots that arrive while a save runs are coalesced, so
+/// the disk sees at most one pending write and always the latest book.
+final class AutoSaver: Sendable {
+    private struct State {
+        var pending: Sketchbook?
+        var saving = false
+        var lastError: BookError?
+        var reportedError = false
+    }
+
+    private let store: BookStore
+    private let state = Mutex(State())
+    private let queue = DispatchQueue(label: "folio.autosave")
+
+    init(store: BookStore) {
+        self.store = store
+    }
+
+    /// Queues `book` to be saved; returns at once.
+    func save(_ book: Sketchbook) {
+        let start = state.withLock { state -> Bool in
+            state.pending = book
+            guard !state.saving else { return false }
+            state.saving = true
+            return true
+        }
+        if start { queue.async { self.drain() } }
+    }
+
+    /// Writes whatever is pending and waits for it: at quit, or when the compositor is gone.
+    /// Throws the last failure if the newest book could not be saved.
+    func finish(_ book: Sketchbook) throws {
+        save(book)
+        queue.sync {}
+        if let error = state.withLock({ $0.lastError }) { throw error }
+    }
+
+    private func drain() {
+        while let book = state.withLock({ state -> Sketchbook? in
+            defer { state.pending = nil }
+            if state.pending == nil { state.saving = false }
+            return state.pending
+        }) {
+            do {
+                try store.save(book)
+                state.withLock { $0.lastError = nil }
+            } catch let error as BookError {
+                let first = state.withLock { state -> Bool in
+                    state.lastError = error
+                    defer { state.reportedError = true }
+                    return !state.reportedError
+                }
+                // Said once; the drawing stays in memory and the next change tries again.
+                if first { warn("\(error); the drawing is kept in memory and saving is retried on the next change") }
+            } catch {
+                state.withLock { $0.lastError = .io(path: store.file.path, reason: "\(error)") }
+            }
+        }
+    }
+}
