@@ -2,12 +2,12 @@ import Foundation
 import XCTest
 import FolioRender
 
-/// Reviewed frames kept as PNGs beside this file: the fold at three scales, with the backdrop
+/// Reviewed frames kept as PNGs in Tests/FoldReferences (outside the target: not resources): the fold at three scales, with the backdrop
 /// texture, shadows, lighting and (at 0.48) the paper backs. A change that moves the picture
 /// fails here; after looking at the new frames, FOLD_UPDATE_REFERENCES=1 rewrites them.
 final class FoldReferenceImageTests: XCTestCase {
     private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .appendingPathComponent("References")
+        .deletingLastPathComponent().appendingPathComponent("FoldReferences")
 
     func testFramesMatchTheReviewedReferences() throws {
         let (w, h) = (480, 300)
