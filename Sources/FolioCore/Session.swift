@@ -76,7 +76,6 @@ public final class Session {
     /// Whether a finger (or the mouse) is drawing right now.
     public var isDrawing: Bool { live != nil }
 
-
     /// Feeds one input event that happened at `time` (ms).
     public func handle(_ event: InputEvent, at time: Double) {
         now = max(now, time)
@@ -175,14 +174,14 @@ public final class Session {
     private func beginStroke(at p: Point, time: Double) {
         live = LiveStroke(start: p)
         record("stroke.began", at: time)
-        if let live { draw(live.stroke, changed: live.stroke.bounds) }
+        if let live { draw(live, changed: live.stroke.bounds) }
     }
 
     private func extendStroke(to p: Point) {
         guard var stroke = live else { return }
         let changed = stroke.add(p)
         live = stroke
-        draw(stroke.stroke, changed: changed)
+        draw(stroke, changed: changed)
     }
 
     private func endStroke(at time: Double) {
@@ -200,13 +199,13 @@ public final class Session {
         record("stroke.withdrawn", at: time)
     }
 
-    private func draw(_ stroke: Stroke, changed: Rect) {
-        damage = damage.union(canvas.drawLive(stroke, changed: changed))
+    private func draw(_ live: LiveStroke, changed: Rect) {
+        damage = damage.union(canvas.drawLive(live.path, tail: live.tail, style: live.stroke.style, changed: changed))
     }
 
     private func redrawAll() {
         damage = damage.union(canvas.rebuild(strokes: book.sheet.strokes))
-        if let live { draw(live.stroke, changed: live.stroke.bounds) }
+        if let live { draw(live, changed: live.stroke.bounds) }
     }
 
     private func resize(width: Int, height: Int, scale: Int) {
@@ -251,14 +250,19 @@ struct LiveStroke {
         smoother = InkSmoother(start: start)
     }
 
+    /// The smoothed path so far, kept as points arrive (never recomputed from all the points).
+    var path: [PathElement] { smoother.path }
+    var tail: PathElement? { smoother.tail }
+
     /// Adds a point; returns the logical area whose ink may differ (old tail, new segment, new tail).
     mutating func add(_ p: Point) -> Rect {
-        let before = smoother.path.last.map { [$0.endPoint] } ?? []
-        let oldTail = smoother.tail?.hullPoints ?? []
-        let segment = smoother.add(p)?.hullPoints ?? []
-        let newTail = smoother.tail?.hullPoints ?? []
+        // Every changed piece starts at the end of the finished path.
+        var changed = smoother.path.last.map { Rect(origin: $0.endPoint, size: .zero) } ?? .null
+        if let oldTail = smoother.tail { changed = changed.union(oldTail.controlBounds) }
+        if let segment = smoother.add(p) { changed = changed.union(segment.controlBounds) }
+        if let newTail = smoother.tail { changed = changed.union(newTail.controlBounds) }
         stroke.points.append(p)
         let margin = stroke.style.width / 2 + 1
-        return Rect(bounding: before + oldTail + segment + newTail).insetBy(dx: -margin, dy: -margin)
+        return changed.insetBy(dx: -margin, dy: -margin)
     }
 }

@@ -37,14 +37,15 @@ public final class CanvasRenderer {
         return frame.bounds
     }
 
-    /// Redraws the live stroke where it changed: `changed` is the logical area whose ink differs
-    /// from the last frame (the new segment and the old and new tails). Returns the damage.
+    /// Redraws the live stroke (its smoothed `path` and provisional `tail`) where it changed:
+    /// `changed` is the logical area whose ink differs from the last frame (the new segment and
+    /// the old and new tails). Returns the damage.
     @discardableResult
-    public func drawLive(_ stroke: Stroke, changed: Rect) -> PixelRect {
+    public func drawLive(_ path: [PathElement], tail: PathElement?, style: InkStyle, changed: Rect) -> PixelRect {
         let damage = PixelRect(covering: changed, scale: scale).intersection(frame.bounds)
         guard !damage.isEmpty else { return damage }
         frame.copy(damage, from: baked)
-        ink.draw(stroke.path, style: stroke.style, into: frame, scale: scale, clip: damage)
+        ink.draw(path, tail: tail, style: style, into: frame, scale: scale, clip: damage)
         liveDamage = liveDamage.union(damage)
         return damage
     }

@@ -26,16 +26,17 @@ public final class InkRasterizer {
 
     public init() {}
 
-    /// Paints `path` over `target`, touching only pixels inside `clip`.
-    /// Coordinates are logical; `scale` is buffer pixels per logical pixel.
+    /// Paints `path`, then `tail` (a live stroke's provisional end), over `target`, touching only
+    /// pixels inside `clip`. Coordinates are logical; `scale` is buffer pixels per logical pixel.
     /// Pieces of the path whose bounds miss the clip are skipped before any pixel work, so
     /// redrawing a long stroke's newest segment costs that segment, not the stroke.
-    public func draw(_ path: [PathElement], style: InkStyle, into target: Bitmap, scale: Double, clip: PixelRect) {
+    public func draw(_ path: [PathElement], tail: PathElement? = nil, style: InkStyle, into target: Bitmap, scale: Double,
+                     clip: PixelRect) {
         let radius = style.width * scale / 2
         let area = clip.intersection(target.bounds)
         guard radius > 0, radius.isFinite, scale.isFinite, !area.isEmpty else { return }
         let reach = radius + 1
-        collectPieces(of: path, scale: scale)
+        collectPieces(of: path, tail: tail, scale: scale)
 
         // The part of `area` the path can touch, so the mask is no larger than that.
         var region = PixelRect(x: 0, y: 0, width: 0, height: 0)
@@ -106,12 +107,13 @@ public final class InkRasterizer {
     }
 
     /// The path's pieces in buffer pixels. A sub-path that is only a move is a dot (a tap).
-    private func collectPieces(of path: [PathElement], scale: Double) {
+    private func collectPieces(of path: [PathElement], tail: PathElement?, scale: Double) {
         pieces.removeAll(keepingCapacity: true)
         var current = Point.zero
         var lonelyMove: Point?
         var drawing = false
-        for element in path {
+        for index in 0..<(path.count + (tail == nil ? 0 : 1)) {
+            guard let element = index < path.count ? path[index] : tail else { break }
             let shape: Piece.Shape
             switch element {
             case let .move(p):

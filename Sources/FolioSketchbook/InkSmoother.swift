@@ -13,12 +13,14 @@ public enum PathElement: Hashable, Sendable {
         }
     }
 
-    /// The points whose convex hull holds this element (its end point and controls).
-    public var hullPoints: [Point] {
+    /// The box around this element's end point and controls: with the start point, they hold
+    /// the element (a Bézier stays inside its control hull).
+    public var controlBounds: Rect {
         switch self {
-        case let .move(p), let .line(p): [p]
-        case let .quad(c, p): [c, p]
-        case let .curve(c1, c2, p): [c1, c2, p]
+        case let .move(p), let .line(p): Rect(origin: p, size: .zero)
+        case let .quad(c, p): Rect(bounding: CollectionOfOne(c)).union(Rect(origin: p, size: .zero))
+        case let .curve(c1, c2, p):
+            Rect(origin: c1, size: .zero).union(Rect(origin: c2, size: .zero)).union(Rect(origin: p, size: .zero))
         }
     }
 }

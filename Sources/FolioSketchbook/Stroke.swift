@@ -38,7 +38,7 @@ public struct Stroke: Hashable, Sendable, Codable {
     /// grown by half the ink width and a pixel of antialiasing).
     public var bounds: Rect {
         let margin = style.width / 2 + 1
-        return Rect(bounding: path.flatMap(\.hullPoints)).insetBy(dx: -margin, dy: -margin)
+        return path.reduce(Rect.null) { $0.union($1.controlBounds) }.insetBy(dx: -margin, dy: -margin)
     }
 }
 

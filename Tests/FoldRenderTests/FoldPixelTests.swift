@@ -27,6 +27,30 @@ final class FoldPixelTests: XCTestCase {
         XCTAssertGreaterThan(cornerPixelsShowingBackdrop, 4 * 100, "the rounded corners should show the backdrop")
     }
 
+    /// Odd widths (the spine inside a pixel), tiny windows and HiDPI buffers: every scale renders,
+    /// and the open book is still the canvas away from the rounded corners.
+    func testOddTinyAndHiDPISizes() {
+        for (w, h, scale) in [(1281, 801, 1.0), (37, 23, 1.0), (640, 400, 2.0)] {
+            let canvas = makeTestCanvas(width: w, height: h)
+            let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h, scale: scale)
+            renderer.prepare(canvas: canvas)
+            let target = Bitmap(width: w, height: h)
+            for s in [0.48, 0.6, 0.75, 0.9] {
+                renderer.render(foldScale: s, into: target, options: .init(threads: 2))
+                XCTAssertNotEqual(target.pixel(x: w / 2 - 1, y: h / 2), target.pixel(x: 0, y: 0), "\(w)x\(h)@\(scale) s=\(s)")
+            }
+            renderer.render(foldScale: 1, into: target)
+            let r = Int((FoldScene.cornerRadius * scale).rounded(.up)) + 1
+            var differing = 0
+            for y in 0..<h {
+                for x in 0..<w where !((x < r || x >= w - r) && (y < r || y >= h - r)) {
+                    if target.pixel(x: x, y: y) != canvas.pixel(x: x, y: y) { differing += 1 }
+                }
+            }
+            XCTAssertEqual(differing, 0, "\(w)x\(h)@\(scale): open book differs from the canvas")
+        }
+    }
+
     func testShadowsDarkenTheBackdropAroundThePagesAndTheLeftPageNearTheSpine() {
         let (w, h) = (1280, 800)
         let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h)

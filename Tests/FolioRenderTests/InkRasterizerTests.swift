@@ -383,10 +383,10 @@ final class InkRasterizerTests: XCTestCase {
                 let path = partial.path
                 // What changed: every element that differs from the last frame's path, old and new.
                 let unchanged = zip(previous, path).prefix { $0 == $1 }.count
-                let changedPoints = (previous.dropFirst(max(unchanged - 1, 0)) + path.dropFirst(max(unchanged - 1, 0)))
-                    .flatMap(\.hullPoints)
+                let changedElements = Array(previous.dropFirst(max(unchanged - 1, 0))) + Array(path.dropFirst(max(unchanged - 1, 0)))
+                let changed = changedElements.reduce(Rect.null) { $0.union($1.controlBounds) }
                 let margin = partial.style.width / 2 + 1
-                live.drawLive(partial, changed: Rect(bounding: changedPoints).insetBy(dx: -margin, dy: -margin))
+                live.drawLive(path, tail: nil, style: partial.style, changed: changed.insetBy(dx: -margin, dy: -margin))
                 previous = path
             }
             let shown = Bitmap(width: live.frame.width, height: live.frame.height)

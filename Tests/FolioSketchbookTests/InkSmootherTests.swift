@@ -166,7 +166,12 @@ final class InkSmootherTests: XCTestCase {
             // Half the ink's width and a pixel of antialiasing around every point that shapes the path.
             let margin = stroke.style.width / 2 + 1
             for element in stroke.path {
-                for p in element.hullPoints {
+                let controls: [Point] = switch element {
+                case let .move(p), let .line(p): [p]
+                case let .quad(c, p): [c, p]
+                case let .curve(c1, c2, p): [c1, c2, p]
+                }
+                for p in controls {
                     XCTAssertLessThanOrEqual(bounds.minX, p.x - margin + 1e-9)
                     XCTAssertLessThanOrEqual(bounds.minY, p.y - margin + 1e-9)
                     XCTAssertGreaterThanOrEqual(bounds.maxX, p.x + margin - 1e-9)

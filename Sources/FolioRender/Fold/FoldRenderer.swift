@@ -240,6 +240,7 @@ public final class FoldRenderer {
 
     // MARK: - Bands and columns
 
+    @_optimize(speed)
     private func renderGroups(_ groups: Range<Int>, frame: FrameSetup, scratch: ColumnScratch) {
         let band = Self.bandRows, width = Self.tileColumns
         var y0 = 0
@@ -265,6 +266,7 @@ public final class FoldRenderer {
 
     /// One screen column's rows `rows`: what each page shows there, shadows, backdrop, composited
     /// in the painter's order. `out[y]` receives row y (column-major tile).
+    @_optimize(speed)
     private func renderColumn(_ x: Int, rows: Range<Int>, frame: FrameSetup, scratch s: ColumnScratch,
                               into out: UnsafeMutablePointer<UInt32>) {
         let left = leftPlans[x], right = rightPlans[x]
@@ -384,6 +386,7 @@ public final class FoldRenderer {
     }
 
     /// The left page's own shadow at one pixel, 0…256 (only its edges need it, so no column cache).
+    @_optimize(speed)
     private func leftShadow(x: Int, y: Int) -> UInt64 {
         let gx = (Double(x) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
         let gy = (Double(y) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
@@ -398,6 +401,7 @@ public final class FoldRenderer {
 
     /// The shadow grid blended horizontally for column x, over the grid rows `rows` touch; says
     /// whether any darkening is left there (backdrop, left page).
+    @_optimize(speed)
     private func loadShadowColumns(_ x: Int, rows: Range<Int>, scratch s: ColumnScratch, leftPage: Bool) -> (Bool, Bool) {
         let h = shadows.gridHeight
         let g = (Double(x) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
@@ -421,6 +425,7 @@ public final class FoldRenderer {
     /// Where a page falls in screen column `x`: rows covered, rows fully opaque, the source columns.
     /// Straight page edges get exact area coverage (the column's share of the page horizontally, the
     /// first and last rows' share vertically), so edges stay smooth whatever the foreshortening.
+    @_optimize(speed)
     private func columnPlan(_ page: PageFrame, x: Int) -> ColumnPlan {
         var p = ColumnPlan()
         guard page.columns.contains(x) else { return p }
@@ -439,8 +444,10 @@ public final class FoldRenderer {
         guard w > 0 else { return p }
         let cx = (cr.minX + (lx - b.minX) / b.width * cr.width) * Double(pixelWidth)
         let u = min(max(cx - Double(image.firstCanvasColumn) + 0.5, 0.5), Double(image.columns) + 0.5)
-        let i0 = Int(u)
-        let fu = UInt64(((u - Double(i0)) * 256).rounded(.down))
+        // On a 1/256 grid, rounded: a centre that lands a hair before a pixel centre takes that pixel.
+        let fixedU = Int((u * 256).rounded())
+        let i0 = min(fixedU >> 8, image.columns)
+        let fu = i0 == fixedU >> 8 ? UInt64(fixedU & 0xFF) : 0
 
         let height = Double(pixelHeight)
         let ky = cr.height * height / b.height

@@ -53,6 +53,7 @@ final class PageImage {
     }
 
     /// Fills the page from `canvas`, masked by `mask` (in canvas pixels).
+    @_optimize(speed)
     func load(from canvas: Bitmap, mask: PixelMask) {
         precondition(canvas.height == rows && firstCanvasColumn + columns <= canvas.width, "canvas size changed")
         let stride = canvas.stride
@@ -81,6 +82,7 @@ final class PageImage {
     }
 
     /// Copies the edges into the border, and records the opaque span of every stored row.
+    @_optimize(speed)
     func finishBorders() {
         for i in 1...columns {
             let r = row(i)
@@ -101,6 +103,7 @@ final class PageImage {
 
     /// Makes this page the back of `front`: the same drawing (the geometry mirrors it), softened
     /// by a box blur and faded into the paper's reverse, then masked like the front.
+    @_optimize(speed)
     func loadBack(of front: PageImage, mask: PixelMask, blurRadius: Int) {
         precondition(front.columns == columns && front.rows == rows, "back and front differ in size")
         let paper: (r: Int, g: Int, b: Int) = (236, 233, 226)

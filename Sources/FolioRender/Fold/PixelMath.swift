@@ -61,8 +61,8 @@ enum Lanes {
 /// rows per step in one 128-bit vector (eight 16-bit lanes: two pixels), lit by `shade` (0…256).
 /// `temp` holds the column's blended source rows from `low` on; v is the 32.32 source row.
 /// With `darkening` (the right page's shadow over the left page) each row is also darkened.
-@inline(__always)
-func sampleOpaqueRun(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt64>, low: Int, rows: Range<Int>,
+@inline(__always) @_optimize(speed)
+func sampleOpaqueRunVector(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt64>, low: Int, rows: Range<Int>,
                      shade: UInt16, darkening: UnsafeMutablePointer<UInt16>? = nil,
                      rowCell: UnsafeMutablePointer<Int32>, rowWeight: UnsafeMutablePointer<UInt64>,
                      out: UnsafeMutablePointer<UInt32>) {
@@ -103,8 +103,8 @@ func sampleOpaqueRun(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt64>, l
 /// The horizontal pass for one screen column: source rows `low…high` of two neighbouring stored
 /// page columns blended with `weight` (0…255, of the second) into `temp`, lanes in memory order
 /// (B, G, R, A: a plain byte widening), two pixels per 128-bit vector.
-@inline(__always)
-func blendColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutablePointer<UInt32>,
+@inline(__always) @_optimize(speed)
+func blendColumnsVector(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutablePointer<UInt32>,
                   rows low: Int, through high: Int, weight: UInt64, into temp: UnsafeMutablePointer<UInt64>) {
     let w = SIMD8<UInt16>(repeating: UInt16(weight)), rest = SIMD8<UInt16>(repeating: UInt16(256 - weight))
     let rounding = SIMD8<UInt16>(repeating: 128)
@@ -125,8 +125,8 @@ func blendColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutable
 /// Backdrop rows `rows` of one screen column darkened by the shadows, two rows per vector:
 /// `source` is the column of the texture (nil: the opaque colour `flat`), `darkening` the shadow
 /// grid blended for this column, read bilinearly through the per-row cell and weight tables.
-@inline(__always)
-func darkenBackdropRun(source: UnsafeMutablePointer<UInt32>?, flat: UInt32, darkening: UnsafeMutablePointer<UInt16>,
+@inline(__always) @_optimize(speed)
+func darkenBackdropRunVector(source: UnsafeMutablePointer<UInt32>?, flat: UInt32, darkening: UnsafeMutablePointer<UInt16>,
                        rowCell: UnsafeMutablePointer<Int32>, rowWeight: UnsafeMutablePointer<UInt64>,
                        rows: Range<Int>, out: UnsafeMutablePointer<UInt32>) {
     @inline(__always) func keep(_ y: Int) -> UInt16 {
@@ -150,4 +150,59 @@ func darkenBackdropRun(source: UnsafeMutablePointer<UInt32>?, flat: UInt32, dark
     if y < rows.upperBound {
         out[y] = Lanes.pack(Lanes.scale(Lanes.expand(source?[y] ?? flat), UInt64(keep(y)))) | Lanes.opaque
     }
+}
+
+// Debug builds run the stdlib's SIMD types through unspecialised generics, tens of times slower
+// than plain integers; tests and the compositor scenarios run debug builds at interactive rates,
+// so there the same arithmetic runs one pixel at a time in 64-bit lanes.
+
+@inline(__always) @_optimize(speed)
+func sampleOpaqueRun(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt64>, low: Int, rows: Range<Int>,
+                     shade: UInt16, darkening: UnsafeMutablePointer<UInt16>? = nil,
+                     rowCell: UnsafeMutablePointer<Int32>, rowWeight: UnsafeMutablePointer<UInt64>,
+                     out: UnsafeMutablePointer<UInt32>) {
+    #if DEBUG
+    for y in rows {
+        var k = UInt64(shade)
+        if let darkening {
+            let g = Int(rowCell[y]), w = rowWeight[y]
+            k = (k &* (256 &- ((UInt64(darkening[g]) &* (256 &- w) &+ UInt64(darkening[g &+ 1]) &* w) >> 8))) >> 8
+        }
+        let v = v0 &+ dv &* Int64(y)
+        let j = Int(truncatingIfNeeded: v >> 32) &- low
+        let e = Lanes.scale(Lanes.mix(temp[j], temp[j &+ 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF)), k)
+        out[y] = Lanes.packInMemoryOrder(e) | Lanes.opaque
+    }
+    #else
+    sampleOpaqueRunVector(v0: v0, dv: dv, temp: temp, low: low, rows: rows, shade: shade, darkening: darkening,
+                          rowCell: rowCell, rowWeight: rowWeight, out: out)
+    #endif
+}
+
+@inline(__always) @_optimize(speed)
+func blendColumns(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutablePointer<UInt32>,
+                  rows low: Int, through high: Int, weight: UInt64, into temp: UnsafeMutablePointer<UInt64>) {
+    #if DEBUG
+    for j in low...high {
+        temp[j &- low] = Lanes.mix(Lanes.expandInMemoryOrder(first[j]), Lanes.expandInMemoryOrder(second[j]), weight)
+    }
+    #else
+    blendColumnsVector(first, second, rows: low, through: high, weight: weight, into: temp)
+    #endif
+}
+
+@inline(__always) @_optimize(speed)
+func darkenBackdropRun(source: UnsafeMutablePointer<UInt32>?, flat: UInt32, darkening: UnsafeMutablePointer<UInt16>,
+                       rowCell: UnsafeMutablePointer<Int32>, rowWeight: UnsafeMutablePointer<UInt64>,
+                       rows: Range<Int>, out: UnsafeMutablePointer<UInt32>) {
+    #if DEBUG
+    for y in rows {
+        let g = Int(rowCell[y]), w = rowWeight[y]
+        let keep = 256 &- ((UInt64(darkening[g]) &* (256 &- w) &+ UInt64(darkening[g &+ 1]) &* w) >> 8)
+        out[y] = Lanes.pack(Lanes.scale(Lanes.expand(source?[y] ?? flat), keep)) | Lanes.opaque
+    }
+    #else
+    darkenBackdropRunVector(source: source, flat: flat, darkening: darkening, rowCell: rowCell, rowWeight: rowWeight,
+                            rows: rows, out: out)
+    #endif
 }

@@ -65,6 +65,7 @@ final class ShadowMap {
     /// Recomputes the shadows of `pages` (left, right) for a frame at `scale` buffer pixels per logical
     /// pixel. `opening` (0…1) scales the right page's shadow over the left page: two coplanar pages
     /// (the open book) cast none on each other, the fold's shading grows as it closes.
+    @_optimize(speed)
     func update(pages: [FoldPageGeometry], scale: Double, opening: Double) {
         let count = gridWidth * gridHeight
         for index in 0..<2 {
@@ -92,6 +93,7 @@ final class ShadowMap {
     }
 
     /// Fills the grid with the page's projected, offset shadow path; cells are stored column-major.
+    @_optimize(speed)
     private func rasterise(_ page: FoldPageGeometry, scale: Double, into grid: UnsafeMutablePointer<Float>) {
         guard let path = page.shadowPath else { return }
         let m = page.transform
@@ -133,6 +135,7 @@ final class ShadowMap {
     }
 
     /// Three box passes along each axis (running sums; zero outside the grid).
+    @_optimize(speed)
     private func blur(_ grid: UnsafeMutablePointer<Float>) {
         let half = boxWidth / 2
         let k = 1 / Float(boxWidth)

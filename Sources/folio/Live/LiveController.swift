@@ -1,3 +1,4 @@
+import Foundation
 import FolioCore
 import FolioInput
 import FolioSketchbook
@@ -23,6 +24,8 @@ final class LiveController {
         bookPath = store?.file.path
         let size = client.size
         session = Session(book: book, width: size.width, height: size.height, scale: size.scale)
+        // Fold frames split their columns over two threads where there are two cores.
+        session.foldOptions.threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
         savedRevision = session.revision
     }
 
