@@ -16,13 +16,20 @@ public struct Trace: Sendable {
         let data: Data
         do {
             data = try Data(contentsOf: url)
+        } catch CocoaError.fileReadNoSuchFile {
+            throw TraceError(line: 0, message: "\(url.path): no such file")
         } catch {
             throw TraceError(line: 0, message: "cannot read \(url.path): \(error.localizedDescription)")
         }
         guard let text = String(data: data, encoding: .utf8) else {
             throw TraceError(line: 0, message: "\(url.path) is not UTF-8 text")
         }
-        return try Trace(parsing: text)
+        do {
+            return try Trace(parsing: text)
+        } catch var error as TraceError {
+            error.file = url.path
+            throw error
+        }
     }
 
     /// Parses a trace. A trace with no `touch.frame` at all is read as one frame per touch line.
@@ -59,6 +66,8 @@ public struct Trace: Sendable {
 
 /// A malformed trace: which line, and what is wrong with it.
 public struct TraceError: Error, CustomStringConvertible, Equatable {
+    /// The trace file, when the trace came from one.
+    public var file: String?
     public var line: Int
     public var message: String
 
@@ -67,7 +76,10 @@ public struct TraceError: Error, CustomStringConvertible, Equatable {
         self.message = message
     }
 
-    public var description: String { line > 0 ? "trace line \(line): \(message)" : message }
+    public var description: String {
+        guard line > 0 else { return message }
+        return (file.map { "\($0): " } ?? "") + "trace line \(line): \(message)"
+    }
 }
 
 extension InputEvent {

@@ -14,6 +14,21 @@ struct Folio: ParsableCommand {
                       BenchCommand.self],
         defaultSubcommand: AppCommand.self
     )
+
+    /// Every failure is one line on stderr, `folio: …`, and a non-zero status (64 for a bad
+    /// command line); help and version print as usual.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            guard code != .success else { exit(withError: error) }
+            let text = message(for: error).split(separator: "\n").first.map(String.init) ?? "\(error)"
+            FileHandle.standardError.write(Data("folio: \(text)\n".utf8))
+            Foundation.exit(code.rawValue)
+        }
+    }
 }
 
 /// `folio [--fullscreen] [--book DIR] [--demo [TRACE]]`: the app itself (the default command).
@@ -35,7 +50,10 @@ struct AppCommand: ParsableCommand {
     var trace: String?
 
     mutating func validate() throws {
-        if trace != nil && !demo { throw ValidationError("a trace file is only read with --demo (did you mean `folio replay`?)") }
+        if let trace, !demo {
+            throw ValidationError("unknown command \"\(trace)\": the commands are render, replay, info, export and bench; "
+                                  + "a trace is played live only with --demo")
+        }
     }
 
     func run() throws {

@@ -126,7 +126,8 @@ final class CLITests: XCTestCase {
                           ["render", "--size", "axb", "--out", "/tmp/x.png"], ["export", "--book", "/tmp", "--sheet", "1"]] {
             let result = try run(arguments)
             XCTAssertNotEqual(result.status, 0, "\(arguments)")
-            XCTAssertTrue(result.stderr.hasPrefix("Error: "), "\(arguments): \(result.stderr)")
+            XCTAssertTrue(result.stderr.hasPrefix("folio: "), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one line: \(result.stderr)")
         }
     }
 

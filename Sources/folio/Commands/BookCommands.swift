@@ -4,14 +4,10 @@ import FolioGeometry
 import FolioRender
 import FolioSketchbook
 
-/// Loads the book in `path` (or the default folder), as one clear error when it cannot.
+/// The book in `path` (or the default folder) and the store that saves it.
 func loadBook(at path: String?) throws -> (BookStore, Sketchbook) {
     let store = BookStore(directory: path.map { URL(fileURLWithPath: $0) } ?? BookStore.defaultDirectory())
-    do {
-        return (store, try store.load())
-    } catch let error as BookError {
-        throw FolioError(error.description)
-    }
+    return (store, try store.load())
 }
 
 struct InfoCommand: ParsableCommand {

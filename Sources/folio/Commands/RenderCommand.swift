@@ -30,11 +30,7 @@ struct RenderCommand: ParsableCommand {
     func run() throws {
         var parsed = Trace(events: [])
         if let trace {
-            do {
-                parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
-            } catch let error as TraceError {
-                throw FolioError("\(trace): \(error)")
-            }
+            parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
         }
         let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height))
         replay.run { _, _, _ in }

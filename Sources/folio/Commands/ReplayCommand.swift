@@ -40,12 +40,7 @@ struct ReplayCommand: ParsableCommand {
     }
 
     func run() throws {
-        let parsed: Trace
-        do {
-            parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
-        } catch let error as TraceError {
-            throw FolioError("\(trace): \(error)")
-        }
+        let parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
         // The trace is read whole before the book is touched: a malformed trace changes nothing.
         let store = try book.map { try loadBook(at: $0) }
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
@@ -60,11 +55,7 @@ struct ReplayCommand: ParsableCommand {
         if let out { try PNG.write(replay.session.frame, to: "\(out)/final.png") }
         if let (bookStore, _) = store {
             replay.session.finishActiveStroke()
-            do {
-                try bookStore.save(replay.session.book)
-            } catch let error as BookError {
-                throw FolioError(error.description)
-            }
+            try bookStore.save(replay.session.book)
         }
         let json = try JSONSerialization.data(withJSONObject: replay.summary(), options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))

@@ -14,13 +14,7 @@ struct LiveApp {
         let (store, book): (BookStore?, Sketchbook) = options.demo && options.bookDirectory == nil
             ? (nil, Sketchbook()) : try loadBook(at: options.bookDirectory)
         // A bad trace is reported before anything opens.
-        let trace: Trace? = try options.demoTrace.map { path in
-            do {
-                return try Trace.load(contentsOf: URL(fileURLWithPath: path))
-            } catch let error as TraceError {
-                throw FolioError("\(path): \(error)")
-            }
-        }
+        let trace: Trace? = try options.demoTrace.map { try Trace.load(contentsOf: URL(fileURLWithPath: $0)) }
         let client: WaylandClient
         do {
             client = try WaylandClient(fullscreen: options.fullscreen)
