@@ -94,4 +94,31 @@ final class BookStoreTests: XCTestCase {
         XCTAssertEqual(BookStore.defaultDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/a"]).path,
                        "/home/a/.local/share/folio", "a relative XDG_DATA_HOME is ignored, as the spec says")
     }
+
+    /// Mutated books either load or are reported as damaged: never a crash, never another error.
+    func testFuzzedBooksAreLoadedOrReportedDamaged() throws {
+        let valid = Array(String(decoding: try BookFile.encode(sampleBook()), as: UTF8.self))
+        let alphabet = Array("{}[]\",:0123456789.-eE#ABCDEFtruefalsnul \\\u{00e9}")
+        var state: UInt64 = 0xB00C
+        func next(_ bound: Int) -> Int {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Int((state >> 33) % UInt64(bound))
+        }
+        for _ in 0..<3000 {
+            var text = valid
+            for _ in 0...next(4) where !text.isEmpty {
+                let at = next(text.count)
+                switch next(3) {
+                case 0: text.remove(at: at)
+                case 1: text.insert(alphabet[next(alphabet.count)], at: at)
+                default: text[at] = alphabet[next(alphabet.count)]
+                }
+            }
+            do {
+                _ = try BookFile.decode(Data(String(text).utf8), path: "fuzz.json")
+            } catch let error as BookError {
+                guard case .damaged = error else { return XCTFail("\(error)") }
+            }
+        }
+    }
 }
