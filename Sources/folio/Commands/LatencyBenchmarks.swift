@@ -27,16 +27,11 @@ enum LatencyBenchmarks {
     /// Touch frame sent (and flushed) by the compositor -> the commit carrying its buffer, at
     /// 1920x1200, over 5 strokes of 60 segments; frame callbacks answered at once.
     static func strokeSegment(_ executable: String, dataHome: String, strokes: Int = 5, segments: Int = 60) throws -> BenchResult {
-        var options = TestCompositorOptions()
-        options.configureWidth = width
-        options.configureHeight = height
-        options.capabilities = [.touch]
-        let compositor = try TestCompositor(options: options)
-        defer { compositor.stop() }
-        let client = try compositor.launch(executable, environment: ["XDG_DATA_HOME": dataHome])
-        defer { client.terminate() }
-        try compositor.waitForToplevel()
-        _ = try compositor.wait(for: "the client's wl_touch") { $0.touchObjects > 0 ? true : nil }
+        let (compositor, client) = try touchSession(executable, dataHome: dataHome)
+        defer {
+            client.terminate()
+            compositor.stop()
+        }
 
         var samples: [Double] = []
         for stroke in 0..<strokes {
@@ -52,6 +47,29 @@ enum LatencyBenchmarks {
             settle(compositor)
         }
         return BenchResult(name: "stroke.segment", width: Int(width), height: Int(height), samples: samples)
+    }
+
+    /// A 1920x1200 test compositor with a touch seat, and `folio` running in it with its wl_touch bound.
+    private static func touchSession(_ executable: String, dataHome: String) throws -> (TestCompositor, ClientProcess) {
+        var options = TestCompositorOptions()
+        options.configureWidth = width
+        options.configureHeight = height
+        options.capabilities = [.touch]
+        let compositor = try TestCompositor(options: options)
+        do {
+            let client = try compositor.launch(executable, environment: ["XDG_DATA_HOME": dataHome])
+            do {
+                try compositor.waitForToplevel()
+                _ = try compositor.wait(for: "the client's wl_touch") { $0.touchObjects > 0 ? true : nil }
+                return (compositor, client)
+            } catch {
+                client.terminate()
+                throw error
+            }
+        } catch {
+            compositor.stop()
+            throw error
+        }
     }
 
     /// Waits until no commit has arrived for 30 ms (at most a second): what a touch down or up
@@ -84,16 +102,11 @@ enum LatencyBenchmarks {
     /// rather than a wait for a display clock. The fingers land 800 px apart, then sweep between 780
     /// and 400 px apart (scale 0.975…0.5, never clamped), so every update changes the fold.
     static func pinchFrame(_ executable: String, dataHome: String, updates: Int = 1200) throws -> BenchResult {
-        var options = TestCompositorOptions()
-        options.configureWidth = width
-        options.configureHeight = height
-        options.capabilities = [.touch]
-        let compositor = try TestCompositor(options: options)
-        defer { compositor.stop() }
-        let client = try compositor.launch(executable, environment: ["XDG_DATA_HOME": dataHome])
-        defer { client.terminate() }
-        try compositor.waitForToplevel()
-        _ = try compositor.wait(for: "the client's wl_touch") { $0.touchObjects > 0 ? true : nil }
+        let (compositor, client) = try touchSession(executable, dataHome: dataHome)
+        defer {
+            client.terminate()
+            compositor.stop()
+        }
 
         let y = Double(height) / 2, centre = Double(width) / 2
         let start = 800.0, sweep = 400.0...780.0, step = 4.0
