@@ -215,6 +215,8 @@ public final class Session {
         self.scale = scale
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
         fold.resize(width: Double(width), height: Double(height))
+        // The whole new frame changes; damage of the old size means nothing now.
+        damage = PixelRect(x: 0, y: 0, width: 0, height: 0)
         redrawAll()
     }
 
