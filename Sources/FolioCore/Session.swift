@@ -96,10 +96,14 @@ public final class Session {
         if fold.isAnimating { damage = damage.union(canvas.frame.bounds) }
     }
 
-    /// Builds the fold renderer ahead of the first pinch: it is large, and making it when the
-    /// fingers land would delay the first fold frame.
+    /// Builds the fold renderer, its frame and its backdrop texture ahead of the first pinch (one
+    /// untimed frame does it): they are large, and making them when the fingers land would delay
+    /// the first fold frame. The pinch then pays only for taking the pages from the canvas.
     public func prepareToFold() {
-        _ = foldRenderer()
+        guard !fold.isFolded else { return }
+        let renderer = foldRenderer()
+        renderer.prepare(canvas: canvas.baked)
+        renderer.render(foldScale: 1, into: foldFrame(), options: foldOptions)
     }
 
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
