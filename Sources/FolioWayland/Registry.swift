@@ -26,7 +26,7 @@ final class Registry {
     private(set) var viewporter: OpaquePointer?
     private(set) var fractionalScaleManager: OpaquePointer?
     private(set) var pointerGestures: OpaquePointer?
-    private(set) var presentation: OpaquePointer?
+    private(set) var presentation: Presentation?
 
     /// A global output or seat appeared (proxy, registry name, bound version).
     var onOutput: ((OpaquePointer, UInt32, UInt32) -> Void)?
@@ -54,7 +54,8 @@ final class Registry {
     }
 
     deinit {
-        for proxy in [viewporter, fractionalScaleManager, pointerGestures, presentation, shm, compositor, wmBase] {
+        presentation = nil  // destroyed here, while the connection is surely up
+        for proxy in [viewporter, fractionalScaleManager, pointerGestures, shm, compositor, wmBase] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
         wl_registry_destroy(registry)
@@ -74,7 +75,9 @@ final class Registry {
         case "wp_viewporter": replace(&viewporter, with: proxy)
         case "wp_fractional_scale_manager_v1": replace(&fractionalScaleManager, with: proxy)
         case "zwp_pointer_gestures_v1": replace(&pointerGestures, with: proxy)
-        case "wp_presentation": replace(&presentation, with: proxy)
+        case "wp_presentation":
+            guard presentation == nil else { return wl_proxy_destroy(proxy) }
+            presentation = Presentation(proxy: proxy)
         case "wl_output": onOutput?(proxy, name, version)
         case "wl_seat": onSeat?(proxy, name, version)
         default: wl_proxy_destroy(proxy)

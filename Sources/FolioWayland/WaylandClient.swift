@@ -21,7 +21,9 @@ public final class WaylandClient {
     public var onInput: ((InputEvent, Double) -> Void)?
     /// The window's logical size or buffer scale changed (also sent once at the first configure).
     public var onResize: ((_ width: Int, _ height: Int, _ scale: Int) -> Void)?
-    /// A frame callback: the compositor is ready for the next frame (now, on the same timeline).
+    /// A frame callback: the compositor is ready for the next frame. The time (same timeline) is
+    /// when that frame should reach the screen, predicted from presentation feedback where the
+    /// compositor offers it, else now: animations are computed for the moment they are seen.
     public var onFrame: ((Double) -> Void)?
     /// The compositor took back a buffer: a frame that waited for one can be presented.
     public var onBufferReleased: (() -> Void)?
@@ -61,7 +63,10 @@ public final class WaylandClient {
             outputs.first { $0.proxy == proxy }?.scale
         }
         window.onResize = { [unowned self] width, height, scale in onResize?(width, height, scale) }
-        window.onFrame = { [unowned self] in onFrame?(monotonicMilliseconds()) }
+        window.onFrame = { [unowned self] in
+            let now = monotonicMilliseconds()
+            onFrame?(window.predictedPresentation(now: now) ?? now)
+        }
         window.onClose = { [unowned self] in onClose?() }
         window.onBufferReleased = { [unowned self] in onBufferReleased?() }
         windowStorage = window

@@ -35,6 +35,8 @@ public final class Window {
     private let shm: OpaquePointer
     private let viewport: OpaquePointer?
     private let fractionalScale: OpaquePointer?
+    /// When frames reach the screen, where the compositor offers wp_presentation.
+    private let presentationFeedback: PresentationFeedback?
     private var pool: BufferPool?
     /// The outputs the surface is on, and how to ask their scale.
     private var enteredOutputs: [OpaquePointer] = []
@@ -78,6 +80,7 @@ public final class Window {
             viewport = nil
             fractionalScale = nil
         }
+        presentationFeedback = registry.presentation.map { PresentationFeedback(presentation: $0, surface: surface) }
         addListeners()
         xdg_toplevel_set_title(toplevel, "Folio")
         xdg_toplevel_set_app_id(toplevel, "io.folio.Folio")
@@ -249,6 +252,14 @@ public final class Window {
         guard let callbackListener, let callback = wl_surface_frame(surface) else { return }
         wl_callback_add_listener(callback, callbackListener.pointer, userData(self))
         isFrameInFlight = true
+        presentationFeedback?.request()
+    }
+
+    /// When a frame committed now should reach the screen (ms, session timeline), predicted from
+    /// presentation feedback; nil without it (no wp_presentation, no presented frame yet, an
+    /// unreadable clock or no constant refresh rate).
+    func predictedPresentation(now: Double) -> Double? {
+        presentationFeedback?.predictedPresentation(now: now)
     }
 
     /// Tells the compositor how buffer pixels map to the surface, when that changed.
