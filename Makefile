@@ -10,7 +10,7 @@ TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols dbus
 # The KWin touch injector speaks Wayland and D-Bus from Python.
 TEST_PYTHON_PACKAGES := pywayland==0.4.19 jeepney==0.9.0
 
-.PHONY: all deps test-deps build release run test protocols clean
+.PHONY: all deps test-deps install-debs build release run test protocols clean
 
 all: build
 
@@ -52,7 +52,7 @@ protocols: deps
 	sh protocols/generate.sh
 
 clean:
-	rm -rf .build demo-out
+	rm -rf .build .build-deb demo-out
 
 # The Debian package (packaging/README.md): `make deb` builds .build-deb/folio_<version>_<arch>.deb,
 # `make deb-check` runs lintian and the metadata validators on it and installs it into a clean
