@@ -53,6 +53,8 @@ public final class FoldRenderer {
     /// are read top to bottom like everything else here. Made on first use.
     private var texture: UnsafeMutablePointer<UInt32>?
     private let shadows: ShadowMap
+    /// Per buffer row (and column: the grid is square), the shadow grid cell before the pixel's
+    /// centre and the next cell's weight (0…255).
     private let rowCell: UnsafeMutablePointer<Int32>
     private let rowWeight: UnsafeMutablePointer<UInt64>
     private var scratch: [ColumnScratch]
@@ -85,9 +87,10 @@ public final class FoldRenderer {
                 radius: m.radius * scale, corners: m.roundedCorners))
         }
         shadows = ShadowMap(pixelWidth: pixelWidth, pixelHeight: pixelHeight, sigma: FoldScene.shadowRadius * scale)
-        rowCell = .allocate(capacity: pixelHeight)
-        rowWeight = .allocate(capacity: pixelHeight)
-        for y in 0..<pixelHeight {
+        let cells = max(pixelWidth, pixelHeight)
+        rowCell = .allocate(capacity: cells)
+        rowWeight = .allocate(capacity: cells)
+        for y in 0..<cells {
             let g = (Double(y) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
             let g0 = g.rounded(.down)
             rowCell[y] = Int32(g0)
@@ -253,12 +256,8 @@ public final class FoldRenderer {
                                  into: scratch.tile + (x - x0) * band - y0)
                 }
                 // Out to the frame a row at a time: whole cache lines.
-                let tile = scratch.tile
-                for y in y0..<y1 {
-                    let out = frame.target + y * frame.targetStride + x0
-                    let source = tile + (y - y0)
-                    for c in 0..<(x1 - x0) { out[c] = source[c * band] }
-                }
+                writeTile(scratch.tile, columns: x1 - x0, rows: y1 - y0,
+                          to: frame.target + y0 * frame.targetStride + x0, stride: frame.targetStride)
             }
             y0 = y1
         }
@@ -404,14 +403,14 @@ public final class FoldRenderer {
     @_optimize(speed)
     private func loadShadowColumns(_ x: Int, rows: Range<Int>, scratch s: ColumnScratch, leftPage: Bool) -> (Bool, Bool) {
         let h = shadows.gridHeight
-        let g = (Double(x) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
-        let g0 = Int(g.rounded(.down)), w = UInt32(((g - Double(g0)) * 256).rounded(.down))
+        // The grid's columns share the rows' spacing and margin: the row tables serve columns too.
+        let g0 = Int(rowCell[x]), w = UInt32(truncatingIfNeeded: rowWeight[x])
         let lo = Int(rowCell[rows.lowerBound]), hi = Int(rowCell[rows.upperBound - 1]) + 1
         func blend(_ map: UnsafeMutablePointer<UInt16>, into column: UnsafeMutablePointer<UInt16>) -> Bool {
-            let a = map + g0 * h, b = map + (g0 + 1) * h
+            let a = map + g0 &* h, b = map + (g0 &+ 1) &* h
             var any: UInt16 = 0
-            for i in lo...hi {
-                let v = UInt16((UInt32(a[i]) * (256 - w) + UInt32(b[i]) * w) >> 8)
+            for i in lo...hi {  // wrapping arithmetic: the compiler vectorises this loop
+                let v = UInt16(truncatingIfNeeded: (UInt32(a[i]) &* (256 &- w) &+ UInt32(b[i]) &* w) &>> 8)
                 column[i] = v
                 any |= v
             }
