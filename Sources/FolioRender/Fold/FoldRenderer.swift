@@ -314,60 +314,57 @@ public final class FoldRenderer {
             return c >= 256 ? e : Lanes.scale(e, c)
         }
 
-        // Rows split where what they show changes; each run has one tight loop.
-        var cuts = (rows.lowerBound, rows.upperBound, left.yStart, left.yEnd, left.opaqueStart, left.opaqueEnd,
-                    right.yStart, right.yEnd, right.opaqueStart, right.opaqueEnd)
-        let count = 10
-        withUnsafeMutableBytes(of: &cuts) { raw in
-            let c = raw.bindMemory(to: Int.self)
-            for i in 0..<count { c[i] = min(max(c[i], rows.lowerBound), rows.upperBound) }
-            for i in 1..<count {  // insertion sort of ten numbers
-                let v = c[i]
-                var k = i - 1
-                while k >= 0 && c[k] > v { c[k + 1] = c[k]; k -= 1 }
-                c[k + 1] = v
-            }
-            var start = rows.lowerBound
-            for i in 0..<count {
-                let end = c[i]
-                guard end > start else { continue }
-                let inLeft = start >= left.yStart && start < left.yEnd
-                let inRight = start >= right.yStart && start < right.yEnd
-                let leftOpaque = start >= left.opaqueStart && start < left.opaqueEnd
-                let rightOpaque = start >= right.opaqueStart && start < right.opaqueEnd
-                if rightOpaque {
-                    sampleOpaqueRun(v0: right.v0, dv: right.dv, temp: s.rightTemp, low: rightLow, rows: start..<end,
-                                    shade: UInt16(rightShade), rowCell: rowCell, rowWeight: rowWeight, out: out)
-                } else if !inLeft && !inRight {
-                    if shaded {
-                        darkenBackdropRun(source: backdropColumn, flat: flatColour, darkening: s.backdropColumn,
-                                          rowCell: rowCell, rowWeight: rowWeight, rows: start..<end, out: out)
-                    } else if let backdropColumn {
-                        (out + start).update(from: backdropColumn + start, count: end - start)
-                    } else {
-                        (out + start).update(repeating: flatColour, count: end - start)
-                    }
-                } else if !inRight && leftOpaque {
-                    sampleOpaqueRun(v0: left.v0, dv: left.dv, temp: s.leftTemp, low: leftLow, rows: start..<end,
-                                    shade: UInt16(leftShade), darkening: leftShaded ? s.leftPageColumn : nil,
-                                    rowCell: rowCell, rowWeight: rowWeight, out: out)
+        // Rows split where what they show changes; each run has one tight loop. Each run ends at
+        // the nearest of the eight boundaries past its start (branch-free selects, where sorting
+        // them mispredicted).
+        @inline(__always) func nearer(_ cut: Int, _ start: Int, _ end: Int) -> Int { cut > start && cut < end ? cut : end }
+        var start = rows.lowerBound
+        while start < rows.upperBound {
+            var end = rows.upperBound
+            end = nearer(left.yStart, start, end)
+            end = nearer(left.yEnd, start, end)
+            end = nearer(left.opaqueStart, start, end)
+            end = nearer(left.opaqueEnd, start, end)
+            end = nearer(right.yStart, start, end)
+            end = nearer(right.yEnd, start, end)
+            end = nearer(right.opaqueStart, start, end)
+            end = nearer(right.opaqueEnd, start, end)
+            let inLeft = start >= left.yStart && start < left.yEnd
+            let inRight = start >= right.yStart && start < right.yEnd
+            let leftOpaque = start >= left.opaqueStart && start < left.opaqueEnd
+            let rightOpaque = start >= right.opaqueStart && start < right.opaqueEnd
+            if rightOpaque {
+                sampleOpaqueRun(v0: right.v0, dv: right.dv, temp: s.rightTemp, low: rightLow, rows: start..<end,
+                                shade: UInt16(rightShade), rowCell: rowCell, rowWeight: rowWeight, out: out)
+            } else if !inLeft && !inRight {
+                if shaded {
+                    darkenBackdropRun(source: backdropColumn, flat: flatColour, darkening: s.backdropColumn,
+                                      rowCell: rowCell, rowWeight: rowWeight, rows: start..<end, out: out)
+                } else if let backdropColumn {
+                    (out + start).update(from: backdropColumn + start, count: end - start)
                 } else {
-                    // Edges and overlaps: the full painter's order.
-                    for y in start..<end {
-                        var c = backdrop(y)
-                        if inLeft {
-                            if shaded { c = Lanes.scale(c, 256 &- leftShadow(x: x, y: y)) }
-                            c = Lanes.over(edgeSample(left, s.leftTemp, leftLow, y, leftShade), c)
-                            if leftShaded { c = Lanes.scale(c, 256 &- darkening(s.leftPageColumn, y)) }
-                        } else if shaded {
-                            c = Lanes.scale(c, 256 &- darkening(s.backdropColumn, y))
-                        }
-                        if inRight { c = Lanes.over(edgeSample(right, s.rightTemp, rightLow, y, rightShade), c) }
-                        out[y] = Lanes.pack(c) | Lanes.opaque
-                    }
+                    (out + start).update(repeating: flatColour, count: end - start)
                 }
-                start = end
+            } else if !inRight && leftOpaque {
+                sampleOpaqueRun(v0: left.v0, dv: left.dv, temp: s.leftTemp, low: leftLow, rows: start..<end,
+                                shade: UInt16(leftShade), darkening: leftShaded ? s.leftPageColumn : nil,
+                                rowCell: rowCell, rowWeight: rowWeight, out: out)
+            } else {
+                // Edges and overlaps: the full painter's order.
+                for y in start..<end {
+                    var c = backdrop(y)
+                    if inLeft {
+                        if shaded { c = Lanes.scale(c, 256 &- leftShadow(x: x, y: y)) }
+                        c = Lanes.over(edgeSample(left, s.leftTemp, leftLow, y, leftShade), c)
+                        if leftShaded { c = Lanes.scale(c, 256 &- darkening(s.leftPageColumn, y)) }
+                    } else if shaded {
+                        c = Lanes.scale(c, 256 &- darkening(s.backdropColumn, y))
+                    }
+                    if inRight { c = Lanes.over(edgeSample(right, s.rightTemp, rightLow, y, rightShade), c) }
+                    out[y] = Lanes.pack(c) | Lanes.opaque
+                }
             }
+            start = end
         }
     }
 
