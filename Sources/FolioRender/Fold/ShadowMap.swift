@@ -87,13 +87,22 @@ final class ShadowMap {
         for i in 0..<count {
             let dl = coverage[0][i] * leftOpacity, dr = coverage[1][i] * rightOpacity
             let both = 1 - (1 - dl) * (1 - dr)
-            backdropDarkening[i] = UInt16(min(256, max(0, (both * 256).rounded())))
-            let right = UInt16(min(256, max(0, (dr * overLeft * 256).rounded())))
+            backdropDarkening[i] = darkening(both)
+            let right = darkening(dr * overLeft)
             leftPageDarkening[i] = right
-            leftDarkening[i] = UInt16(min(256, max(0, (dl * 256).rounded())))
+            leftDarkening[i] = darkening(dl)
             anyRight = anyRight || right != 0
         }
         leftPageShaded = anyRight
+    }
+
+    /// A share of darkening (0…1) as 0…256, rounded half away from zero like `rounded()`, without
+    /// its library call (three per grid cell per frame): truncation and the fraction are exact here.
+    @inline(__always)
+    private func darkening(_ share: Float) -> UInt16 {
+        let v = min(256, max(0, share * 256))
+        let whole = UInt16(v)
+        return v - Float(whole) >= 0.5 ? whole &+ 1 : whole
     }
 
     /// Fills the grid with the page's projected, offset shadow path; cells are stored column-major.
