@@ -53,6 +53,8 @@ public final class FoldRenderer {
     /// are read top to bottom like everything else here. Made on first use.
     private var texture: UnsafeMutablePointer<UInt32>?
     private let shadows: ShadowMap
+    /// Per buffer row (and column: the grid is square), the shadow grid cell before the pixel's
+    /// centre and the next cell's weight (0…255).
     private let rowCell: UnsafeMutablePointer<Int32>
     private let rowWeight: UnsafeMutablePointer<UInt64>
     private var scratch: [ColumnScratch]
@@ -85,9 +87,10 @@ public final class FoldRenderer {
                 radius: m.radius * scale, corners: m.roundedCorners))
         }
         shadows = ShadowMap(pixelWidth: pixelWidth, pixelHeight: pixelHeight, sigma: FoldScene.shadowRadius * scale)
-        rowCell = .allocate(capacity: pixelHeight)
-        rowWeight = .allocate(capacity: pixelHeight)
-        for y in 0..<pixelHeight {
+        let cells = max(pixelWidth, pixelHeight)
+        rowCell = .allocate(capacity: cells)
+        rowWeight = .allocate(capacity: cells)
+        for y in 0..<cells {
             let g = (Double(y) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
             let g0 = g.rounded(.down)
             rowCell[y] = Int32(g0)
@@ -253,12 +256,8 @@ public final class FoldRenderer {
                                  into: scratch.tile + (x - x0) * band - y0)
                 }
                 // Out to the frame a row at a time: whole cache lines.
-                let tile = scratch.tile
-                for y in y0..<y1 {
-                    let out = frame.target + y * frame.targetStride + x0
-                    let source = tile + (y - y0)
-                    for c in 0..<(x1 - x0) { out[c] = source[c * band] }
-                }
+                writeTile(scratch.tile, columns: x1 - x0, rows: y1 - y0,
+                          to: frame.target + y0 * frame.targetStride + x0, stride: frame.targetStride)
             }
             y0 = y1
         }
@@ -315,60 +314,57 @@ public final class FoldRenderer {
             return c >= 256 ? e : Lanes.scale(e, c)
         }
 
-        // Rows split where what they show changes; each run has one tight loop.
-        var cuts = (rows.lowerBound, rows.upperBound, left.yStart, left.yEnd, left.opaqueStart, left.opaqueEnd,
-                    right.yStart, right.yEnd, right.opaqueStart, right.opaqueEnd)
-        let count = 10
-        withUnsafeMutableBytes(of: &cuts) { raw in
-            let c = raw.bindMemory(to: Int.self)
-            for i in 0..<count { c[i] = min(max(c[i], rows.lowerBound), rows.upperBound) }
-            for i in 1..<count {  // insertion sort of ten numbers
-                let v = c[i]
-                var k = i - 1
-                while k >= 0 && c[k] > v { c[k + 1] = c[k]; k -= 1 }
-                c[k + 1] = v
-            }
-            var start = rows.lowerBound
-            for i in 0..<count {
-                let end = c[i]
-                guard end > start else { continue }
-                let inLeft = start >= left.yStart && start < left.yEnd
-                let inRight = start >= right.yStart && start < right.yEnd
-                let leftOpaque = start >= left.opaqueStart && start < left.opaqueEnd
-                let rightOpaque = start >= right.opaqueStart && start < right.opaqueEnd
-                if rightOpaque {
-                    sampleOpaqueRun(v0: right.v0, dv: right.dv, temp: s.rightTemp, low: rightLow, rows: start..<end,
-                                    shade: UInt16(rightShade), rowCell: rowCell, rowWeight: rowWeight, out: out)
-                } else if !inLeft && !inRight {
-                    if shaded {
-                        darkenBackdropRun(source: backdropColumn, flat: flatColour, darkening: s.backdropColumn,
-                                          rowCell: rowCell, rowWeight: rowWeight, rows: start..<end, out: out)
-                    } else if let backdropColumn {
-                        (out + start).update(from: backdropColumn + start, count: end - start)
-                    } else {
-                        (out + start).update(repeating: flatColour, count: end - start)
-                    }
-                } else if !inRight && leftOpaque {
-                    sampleOpaqueRun(v0: left.v0, dv: left.dv, temp: s.leftTemp, low: leftLow, rows: start..<end,
-                                    shade: UInt16(leftShade), darkening: leftShaded ? s.leftPageColumn : nil,
-                                    rowCell: rowCell, rowWeight: rowWeight, out: out)
+        // Rows split where what they show changes; each run has one tight loop. Each run ends at
+        // the nearest of the eight boundaries past its start (branch-free selects, where sorting
+        // them mispredicted).
+        @inline(__always) func nearer(_ cut: Int, _ start: Int, _ end: Int) -> Int { cut > start && cut < end ? cut : end }
+        var start = rows.lowerBound
+        while start < rows.upperBound {
+            var end = rows.upperBound
+            end = nearer(left.yStart, start, end)
+            end = nearer(left.yEnd, start, end)
+            end = nearer(left.opaqueStart, start, end)
+            end = nearer(left.opaqueEnd, start, end)
+            end = nearer(right.yStart, start, end)
+            end = nearer(right.yEnd, start, end)
+            end = nearer(right.opaqueStart, start, end)
+            end = nearer(right.opaqueEnd, start, end)
+            let inLeft = start >= left.yStart && start < left.yEnd
+            let inRight = start >= right.yStart && start < right.yEnd
+            let leftOpaque = start >= left.opaqueStart && start < left.opaqueEnd
+            let rightOpaque = start >= right.opaqueStart && start < right.opaqueEnd
+            if rightOpaque {
+                sampleOpaqueRun(v0: right.v0, dv: right.dv, temp: s.rightTemp, low: rightLow, rows: start..<end,
+                                shade: UInt16(rightShade), rowCell: rowCell, rowWeight: rowWeight, out: out)
+            } else if !inLeft && !inRight {
+                if shaded {
+                    darkenBackdropRun(source: backdropColumn, flat: flatColour, darkening: s.backdropColumn,
+                                      rowCell: rowCell, rowWeight: rowWeight, rows: start..<end, out: out)
+                } else if let backdropColumn {
+                    (out + start).update(from: backdropColumn + start, count: end - start)
                 } else {
-                    // Edges and overlaps: the full painter's order.
-                    for y in start..<end {
-                        var c = backdrop(y)
-                        if inLeft {
-                            if shaded { c = Lanes.scale(c, 256 &- leftShadow(x: x, y: y)) }
-                            c = Lanes.over(edgeSample(left, s.leftTemp, leftLow, y, leftShade), c)
-                            if leftShaded { c = Lanes.scale(c, 256 &- darkening(s.leftPageColumn, y)) }
-                        } else if shaded {
-                            c = Lanes.scale(c, 256 &- darkening(s.backdropColumn, y))
-                        }
-                        if inRight { c = Lanes.over(edgeSample(right, s.rightTemp, rightLow, y, rightShade), c) }
-                        out[y] = Lanes.pack(c) | Lanes.opaque
-                    }
+                    (out + start).update(repeating: flatColour, count: end - start)
                 }
-                start = end
+            } else if !inRight && leftOpaque {
+                sampleOpaqueRun(v0: left.v0, dv: left.dv, temp: s.leftTemp, low: leftLow, rows: start..<end,
+                                shade: UInt16(leftShade), darkening: leftShaded ? s.leftPageColumn : nil,
+                                rowCell: rowCell, rowWeight: rowWeight, out: out)
+            } else {
+                // Edges and overlaps: the full painter's order.
+                for y in start..<end {
+                    var c = backdrop(y)
+                    if inLeft {
+                        if shaded { c = Lanes.scale(c, 256 &- leftShadow(x: x, y: y)) }
+                        c = Lanes.over(edgeSample(left, s.leftTemp, leftLow, y, leftShade), c)
+                        if leftShaded { c = Lanes.scale(c, 256 &- darkening(s.leftPageColumn, y)) }
+                    } else if shaded {
+                        c = Lanes.scale(c, 256 &- darkening(s.backdropColumn, y))
+                    }
+                    if inRight { c = Lanes.over(edgeSample(right, s.rightTemp, rightLow, y, rightShade), c) }
+                    out[y] = Lanes.pack(c) | Lanes.opaque
+                }
             }
+            start = end
         }
     }
 
@@ -404,14 +400,14 @@ public final class FoldRenderer {
     @_optimize(speed)
     private func loadShadowColumns(_ x: Int, rows: Range<Int>, scratch s: ColumnScratch, leftPage: Bool) -> (Bool, Bool) {
         let h = shadows.gridHeight
-        let g = (Double(x) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
-        let g0 = Int(g.rounded(.down)), w = UInt32(((g - Double(g0)) * 256).rounded(.down))
+        // The grid's columns share the rows' spacing and margin: the row tables serve columns too.
+        let g0 = Int(rowCell[x]), w = UInt32(truncatingIfNeeded: rowWeight[x])
         let lo = Int(rowCell[rows.lowerBound]), hi = Int(rowCell[rows.upperBound - 1]) + 1
         func blend(_ map: UnsafeMutablePointer<UInt16>, into column: UnsafeMutablePointer<UInt16>) -> Bool {
-            let a = map + g0 * h, b = map + (g0 + 1) * h
+            let a = map + g0 &* h, b = map + (g0 &+ 1) &* h
             var any: UInt16 = 0
-            for i in lo...hi {
-                let v = UInt16((UInt32(a[i]) * (256 - w) + UInt32(b[i]) * w) >> 8)
+            for i in lo...hi {  // wrapping arithmetic: the compiler vectorises this loop
+                let v = UInt16(truncatingIfNeeded: (UInt32(a[i]) &* (256 &- w) &+ UInt32(b[i]) &* w) &>> 8)
                 column[i] = v
                 any |= v
             }

@@ -68,30 +68,40 @@ func sampleOpaqueRunVector(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt
                      out: UnsafeMutablePointer<UInt32>) {
     var y = rows.lowerBound
     var v = v0 &+ dv &* Int64(y)
-    let rounding = SIMD8<UInt16>(repeating: 128), full = SIMD8<UInt16>(repeating: 256)
+    let rounding = SIMD8<UInt16>(repeating: 128)
     @inline(__always) func light(_ y: Int) -> UInt16 {
         guard let darkening else { return shade }
         let g = Int(rowCell[y]), w = rowWeight[y]
         let keep = 256 &- ((UInt64(darkening[g]) &* (256 &- w) &+ UInt64(darkening[g &+ 1]) &* w) >> 8)
         return UInt16(truncatingIfNeeded: (UInt64(shade) &* keep) >> 8)
     }
-    while y + 1 < rows.upperBound {
-        let k = darkening == nil ? SIMD8<UInt16>(repeating: shade)
-            : SIMD8<UInt16>(lowHalf: SIMD4(repeating: light(y)), highHalf: SIMD4(repeating: light(y &+ 1)))
-        let va = v, vb = v &+ dv
-        let ja = Int(truncatingIfNeeded: va >> 32) &- low, jb = Int(truncatingIfNeeded: vb >> 32) &- low
-        let fa = UInt16(truncatingIfNeeded: (va >> 24) & 0xFF), fb = UInt16(truncatingIfNeeded: (vb >> 24) & 0xFF)
-        let top = SIMD8<UInt16>(lowHalf: unsafeBitCast(temp[ja], to: SIMD4<UInt16>.self),
-                                highHalf: unsafeBitCast(temp[jb], to: SIMD4<UInt16>.self))
-        let bottom = SIMD8<UInt16>(lowHalf: unsafeBitCast(temp[ja &+ 1], to: SIMD4<UInt16>.self),
-                                   highHalf: unsafeBitCast(temp[jb &+ 1], to: SIMD4<UInt16>.self))
-        let w = SIMD8<UInt16>(lowHalf: SIMD4(repeating: fa), highHalf: SIMD4(repeating: fb))
-        var e = (top &* (full &- w) &+ bottom &* w &+ rounding) &>> 8
-        e = (e &* k &+ rounding) &>> 8
-        let bytes = unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: e), to: UInt64.self) | 0xFF00_0000_FF00_0000
-        UnsafeMutableRawPointer(out + y).storeBytes(of: bytes, as: UInt64.self)
-        v = vb &+ dv
-        y &+= 2
+    // top·(256 − w) + bottom·w = 256·top + (bottom − top)·w: one multiply fewer, and exact in
+    // wrapping 16-bit lanes since the true sum stays below 2¹⁶.
+    @inline(__always) func run(_ lights: (Int) -> SIMD8<UInt16>) {
+        while y &+ 1 < rows.upperBound {
+            let k = lights(y)
+            let va = v, vb = v &+ dv
+            let ja = Int(truncatingIfNeeded: va >> 32) &- low, jb = Int(truncatingIfNeeded: vb >> 32) &- low
+            let fa = UInt16(truncatingIfNeeded: (va >> 24) & 0xFF), fb = UInt16(truncatingIfNeeded: (vb >> 24) & 0xFF)
+            let top = SIMD8<UInt16>(lowHalf: unsafeBitCast(temp[ja], to: SIMD4<UInt16>.self),
+                                    highHalf: unsafeBitCast(temp[jb], to: SIMD4<UInt16>.self))
+            let bottom = SIMD8<UInt16>(lowHalf: unsafeBitCast(temp[ja &+ 1], to: SIMD4<UInt16>.self),
+                                       highHalf: unsafeBitCast(temp[jb &+ 1], to: SIMD4<UInt16>.self))
+            let w = SIMD8<UInt16>(lowHalf: SIMD4(repeating: fa), highHalf: SIMD4(repeating: fb))
+            var e = ((top &<< 8) &+ (bottom &- top) &* w &+ rounding) &>> 8
+            e = (e &* k &+ rounding) &>> 8
+            let bytes = unsafeBitCast(SIMD8<UInt8>(truncatingIfNeeded: e), to: UInt64.self) | 0xFF00_0000_FF00_0000
+            UnsafeMutableRawPointer(out + y).storeBytes(of: bytes, as: UInt64.self)
+            v = vb &+ dv
+            y &+= 2
+        }
+    }
+    // Two copies of the loop: the common unshadowed one tests nothing per row.
+    if darkening == nil {
+        let k = SIMD8<UInt16>(repeating: shade)
+        run { _ in k }
+    } else {
+        run { y in SIMD8<UInt16>(lowHalf: SIMD4(repeating: light(y)), highHalf: SIMD4(repeating: light(y &+ 1))) }
     }
     if y < rows.upperBound {
         let j = Int(truncatingIfNeeded: v >> 32) &- low
@@ -106,13 +116,13 @@ func sampleOpaqueRunVector(v0: Int64, dv: Int64, temp: UnsafeMutablePointer<UInt
 @inline(__always) @_optimize(speed)
 func blendColumnsVector(_ first: UnsafeMutablePointer<UInt32>, _ second: UnsafeMutablePointer<UInt32>,
                   rows low: Int, through high: Int, weight: UInt64, into temp: UnsafeMutablePointer<UInt64>) {
-    let w = SIMD8<UInt16>(repeating: UInt16(weight)), rest = SIMD8<UInt16>(repeating: UInt16(256 - weight))
+    let w = SIMD8<UInt16>(repeating: UInt16(weight))
     let rounding = SIMD8<UInt16>(repeating: 128)
     var j = low
     while j < high {  // j and j + 1 both ≤ high
         let a = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(first + j).loadUnaligned(as: SIMD8<UInt8>.self))
         let b = SIMD8<UInt16>(truncatingIfNeeded: UnsafeRawPointer(second + j).loadUnaligned(as: SIMD8<UInt8>.self))
-        let e = (a &* rest &+ b &* w &+ rounding) &>> 8
+        let e = ((a &<< 8) &+ (b &- a) &* w &+ rounding) &>> 8  // = a·(256 − w) + b·w, as in the sampler
         temp[j &- low] = unsafeBitCast(e.lowHalf, to: UInt64.self)
         temp[j &- low &+ 1] = unsafeBitCast(e.highHalf, to: UInt64.self)
         j &+= 2
@@ -205,4 +215,39 @@ func darkenBackdropRun(source: UnsafeMutablePointer<UInt32>?, flat: UInt32, dark
     darkenBackdropRunVector(source: source, flat: flat, darkening: darkening, rowCell: rowCell, rowWeight: rowWeight,
                             rows: rows, out: out)
     #endif
+}
+
+/// Copies a column-major tile (`FoldRenderer.bandRows` elements per column) out to the frame row by
+/// row. Whole tiles go through 4×4 vector transposes: four loads and four 16-byte stores per 16 pixels.
+@inline(__always) @_optimize(speed)
+func writeTile(_ tile: UnsafeMutablePointer<UInt32>, columns: Int, rows: Int,
+               to out: UnsafeMutablePointer<UInt32>, stride: Int) {
+    let band = FoldRenderer.bandRows
+    var y = 0
+    #if !DEBUG
+    if columns == FoldRenderer.tileColumns {
+        while y &+ 3 < rows {
+            var c = 0
+            while c < columns {
+                let source = tile + (c &* band &+ y)
+                let a = UnsafeRawPointer(source).loadUnaligned(as: SIMD4<UInt32>.self)
+                let b = UnsafeRawPointer(source + band).loadUnaligned(as: SIMD4<UInt32>.self)
+                let d = UnsafeRawPointer(source + 2 &* band).loadUnaligned(as: SIMD4<UInt32>.self)
+                let e = UnsafeRawPointer(source + 3 &* band).loadUnaligned(as: SIMD4<UInt32>.self)
+                let target = out + (y &* stride &+ c)
+                UnsafeMutableRawPointer(target).storeBytes(of: SIMD4(a[0], b[0], d[0], e[0]), as: SIMD4<UInt32>.self)
+                UnsafeMutableRawPointer(target + stride).storeBytes(of: SIMD4(a[1], b[1], d[1], e[1]), as: SIMD4<UInt32>.self)
+                UnsafeMutableRawPointer(target + 2 &* stride).storeBytes(of: SIMD4(a[2], b[2], d[2], e[2]), as: SIMD4<UInt32>.self)
+                UnsafeMutableRawPointer(target + 3 &* stride).storeBytes(of: SIMD4(a[3], b[3], d[3], e[3]), as: SIMD4<UInt32>.self)
+                c &+= 4
+            }
+            y &+= 4
+        }
+    }
+    #endif
+    while y < rows {
+        let target = out + y &* stride
+        for c in 0..<columns { target[c] = tile[c &* band &+ y] }
+        y &+= 1
+    }
 }

@@ -18,6 +18,8 @@ final class ShadowMap {
     let gridHeight: Int
     private let coverage: [UnsafeMutablePointer<Float>]
     private let scratch: UnsafeMutablePointer<Float>
+    /// A copy of a whole grid: the horizontal box passes read it while writing the grid.
+    private let gridCopy: UnsafeMutablePointer<Float>
     /// Darkening of the backdrop (both shadows) and of the left page (the right page's shadow),
     /// 0…256, stored column by column (`x * gridHeight + y`) for the per-column sampler.
     let backdropDarkening: UnsafeMutablePointer<UInt16>
@@ -42,6 +44,7 @@ final class ShadowMap {
             return p
         }
         scratch = .allocate(capacity: max(gridWidth, gridHeight) + 1)
+        gridCopy = .allocate(capacity: count)
         backdropDarkening = .allocate(capacity: count)
         backdropDarkening.initialize(repeating: 0, count: count)
         leftPageDarkening = .allocate(capacity: count)
@@ -57,6 +60,7 @@ final class ShadowMap {
     deinit {
         coverage.forEach { $0.deallocate() }
         scratch.deallocate()
+        gridCopy.deallocate()
         backdropDarkening.deallocate()
         leftPageDarkening.deallocate()
         leftDarkening.deallocate()
@@ -83,13 +87,22 @@ final class ShadowMap {
         for i in 0..<count {
             let dl = coverage[0][i] * leftOpacity, dr = coverage[1][i] * rightOpacity
             let both = 1 - (1 - dl) * (1 - dr)
-            backdropDarkening[i] = UInt16(min(256, max(0, (both * 256).rounded())))
-            let right = UInt16(min(256, max(0, (dr * overLeft * 256).rounded())))
+            backdropDarkening[i] = darkening(both)
+            let right = darkening(dr * overLeft)
             leftPageDarkening[i] = right
-            leftDarkening[i] = UInt16(min(256, max(0, (dl * 256).rounded())))
+            leftDarkening[i] = darkening(dl)
             anyRight = anyRight || right != 0
         }
         leftPageShaded = anyRight
+    }
+
+    /// A share of darkening (0…1) as 0…256, rounded half away from zero like `rounded()`, without
+    /// its library call (three per grid cell per frame): truncation and the fraction are exact here.
+    @inline(__always)
+    private func darkening(_ share: Float) -> UInt16 {
+        let v = min(256, max(0, share * 256))
+        let whole = UInt16(v)
+        return v - Float(whole) >= 0.5 ? whole &+ 1 : whole
     }
 
     /// Fills the grid with the page's projected, offset shadow path; cells are stored column-major.
@@ -139,19 +152,43 @@ final class ShadowMap {
     private func blur(_ grid: UnsafeMutablePointer<Float>) {
         let half = boxWidth / 2
         let k = 1 / Float(boxWidth)
-        func pass(start: UnsafeMutablePointer<Float>, count: Int, step: Int) {
-            for i in 0..<count { scratch[i] = start[i * step] }
+        /// Down one stored column.
+        func pass(start: UnsafeMutablePointer<Float>, count: Int) {
+            scratch.update(from: start, count: count)
             var sum: Float = 0
             for i in 0..<min(half, count) { sum += scratch[i] }
             for i in 0..<count {
                 if i + half < count { sum += scratch[i + half] }
-                start[i * step] = sum * k
+                start[i] = sum * k
                 if i - half >= 0 { sum -= scratch[i - half] }
             }
         }
+        // Across the columns: the same running sums as `pass`, every grid row at once, so the
+        // inner loops run over contiguous columns (vectorised) instead of striding across them.
+        let h = gridHeight, w = gridWidth, sums = scratch
+        func columnPass() {
+            gridCopy.update(from: grid, count: w * h)
+            sums.update(repeating: 0, count: h)
+            for i in 0..<min(half, w) {
+                let column = gridCopy + i * h
+                for y in 0..<h { sums[y] += column[y] }
+            }
+            for i in 0..<w {
+                if i + half < w {
+                    let column = gridCopy + (i + half) * h
+                    for y in 0..<h { sums[y] += column[y] }
+                }
+                let out = grid + i * h
+                for y in 0..<h { out[y] = sums[y] * k }
+                if i - half >= 0 {
+                    let column = gridCopy + (i - half) * h
+                    for y in 0..<h { sums[y] -= column[y] }
+                }
+            }
+        }
         for _ in 0..<3 {
-            for x in 0..<gridWidth { pass(start: grid + x * gridHeight, count: gridHeight, step: 1) }
-            for y in 0..<gridHeight { pass(start: grid + y, count: gridWidth, step: gridHeight) }
+            for x in 0..<gridWidth { pass(start: grid + x * gridHeight, count: gridHeight) }
+            columnPass()
         }
     }
 }
