@@ -221,21 +221,21 @@ private struct Fields {
 /// Writes events back as trace lines (used by tests, the demo and bug reports).
 enum TraceLineWriter {
     static func line(for event: TimedInputEvent) -> String {
-        var fields: [(String, String)] = [("t", number(event.time))]
+        var fields: [(String, String)] = [("t", format(event.time))]
         func add(_ key: String, _ value: String) { fields.append((key, value)) }
         func kind(_ name: String) { add("kind", "\"\(name)\"") }
         switch event.event {
-        case let .touchDown(id, p): kind("touch.down"); add("id", "\(id)"); add("x", number(p.x)); add("y", number(p.y))
-        case let .touchMotion(id, p): kind("touch.motion"); add("id", "\(id)"); add("x", number(p.x)); add("y", number(p.y))
+        case let .touchDown(id, p): kind("touch.down"); add("id", "\(id)"); add("x", format(p.x)); add("y", format(p.y))
+        case let .touchMotion(id, p): kind("touch.motion"); add("id", "\(id)"); add("x", format(p.x)); add("y", format(p.y))
         case let .touchUp(id): kind("touch.up"); add("id", "\(id)")
         case .touchFrame: kind("touch.frame")
         case .touchCancel: kind("touch.cancel")
-        case let .pointerMotion(p): kind("pointer.motion"); add("x", number(p.x)); add("y", number(p.y))
+        case let .pointerMotion(p): kind("pointer.motion"); add("x", format(p.x)); add("y", format(p.y))
         case let .pointerButton(button, pressed):
             kind("pointer.button"); add("button", "\"\(button.rawValue)\""); add("state", pressed ? "\"pressed\"" : "\"released\"")
         case let .pinchBegin(fingers): kind("pinch.begin"); add("fingers", "\(fingers)")
         case let .pinchUpdate(scale, dx, dy, rotation):
-            kind("pinch.update"); add("scale", number(scale)); add("dx", number(dx)); add("dy", number(dy)); add("rotation", number(rotation))
+            kind("pinch.update"); add("scale", format(scale)); add("dx", format(dx)); add("dy", format(dy)); add("rotation", format(rotation))
         case let .pinchEnd(cancelled): kind("pinch.end"); add("cancelled", cancelled ? "true" : "false")
         case let .key(chord, pressed):
             kind("key"); add("keys", "\"\(chord.description)\""); add("state", pressed ? "\"pressed\"" : "\"released\"")
@@ -245,8 +245,6 @@ enum TraceLineWriter {
         }
         return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }
-
-    private static func number(_ value: Double) -> String { format(value) }
 }
 
 /// A JSON value that keeps booleans and numbers apart (a `true` is never a coordinate).
