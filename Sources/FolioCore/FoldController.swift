@@ -5,8 +5,6 @@ import FolioLayers
 /// at once inside a disabled-actions transaction; the release animates both pages to identity
 /// over 0.5 / s seconds, and the transaction's completion re-enables drawing and drops the curtain.
 public final class FoldController {
-    public static let minimumScale = FoldScene.minimumScale
-    public static let maximumScale = 1.0
     /// One keyboard fold step (SPEC §2.4): Scale 0.95, then Rotate ±7.5° about y.
     public static let stepScale = 0.95
     public static let stepAngle = 7.5 * Double.pi / 180
@@ -31,10 +29,6 @@ public final class FoldController {
     public init(width: Double, height: Double) {
         scene = FoldScene(width: width, height: height)
         scene.root.transaction = transaction
-    }
-
-    public static func clamp(_ scale: Double) -> Double {
-        min(max(scale, minimumScale), maximumScale)
     }
 
     public var isFolded: Bool { phase != .idle }
@@ -89,7 +83,7 @@ public final class FoldController {
     @discardableResult
     func track(_ rawScale: Double) -> Bool {
         guard phase == .tracking else { return false }
-        let clamped = Self.clamp(rawScale)
+        let clamped = FoldScene.clamp(rawScale)
         guard clamped != trackedScale else { return false }
         trackedScale = clamped
         transaction.perform(disableActions: true) { scene.setScale(clamped) }

@@ -64,9 +64,14 @@ public final class FoldScene {
         return perspective.scaled(s, s, s).rotated(angle, 0, 1, 0)
     }
 
+    /// The pinch's scale limited to what the fold shows: 0.48 (past edge-on) to 1 (open).
+    public static func clamp(_ s: Double) -> Double {
+        min(max(s, minimumScale), 1)
+    }
+
     /// Shows the fold at scale `s`, clamped to 0.48…1 (live tracking: applied at once).
     public func setScale(_ s: Double) {
-        scale = min(max(s, Self.minimumScale), 1)
+        scale = Self.clamp(s)
         for page in pages {
             page.shadowLayer.transform = Self.pageTransform(scale: scale, side: page.side)
         }
