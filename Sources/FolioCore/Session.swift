@@ -31,7 +31,7 @@ public final class Session {
     private var foldFrameStorage: Bitmap?
     /// Whether the fold follows a pinch now (not keyboard steps).
     private var pinching = false
-    private var damage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    private var damage = PixelRect.empty
     private var now = 0.0
 
     public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: Int = 1) {
@@ -63,7 +63,7 @@ public final class Session {
     /// Stroke work happens as input arrives; fold frames are drawn here, once per frame, from
     /// the newest state, so pinch updates never queue behind each other.
     public func renderFrame() -> PixelRect {
-        defer { damage = PixelRect(x: 0, y: 0, width: 0, height: 0) }
+        defer { damage = PixelRect.empty }
         if fold.isFolded, !damage.isEmpty {
             foldRenderer().render(pageTransforms: fold.pageTransforms, into: foldFrame(), options: foldOptions)
         }
@@ -220,7 +220,7 @@ public final class Session {
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
         fold.resize(width: Double(width), height: Double(height))
         // The whole new frame changes; damage of the old size means nothing now.
-        damage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        damage = PixelRect.empty
         redrawAll()
     }
 

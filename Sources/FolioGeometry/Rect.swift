@@ -71,6 +71,9 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         self.height = height
     }
 
+    /// No pixels: what a frame with no change damages.
+    public static let empty = PixelRect(x: 0, y: 0, width: 0, height: 0)
+
     public var maxX: Int { x + width }
     public var maxY: Int { y + height }
     public var isEmpty: Bool { width <= 0 || height <= 0 }
@@ -98,7 +101,7 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
         let x0 = max(x, other.x), y0 = max(y, other.y)
         let x1 = min(maxX, other.maxX), y1 = min(maxY, other.maxY)
         return x1 > x0 && y1 > y0 ? PixelRect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
-                                  : PixelRect(x: 0, y: 0, width: 0, height: 0)
+                                  : .empty
     }
 
     public func contains(_ other: PixelRect) -> Bool {

@@ -15,7 +15,7 @@ public final class CanvasRenderer {
 
     private let ink = InkRasterizer()
     /// What the live stroke covered in `frame` when last drawn, in buffer pixels.
-    private var liveDamage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    private var liveDamage = PixelRect.empty
 
     public init(width: Int, height: Int, scale: Double) {
         size = Size(width: Double(width), height: Double(height))
@@ -33,7 +33,7 @@ public final class CanvasRenderer {
             ink.draw(stroke.path, style: stroke.style, into: baked, scale: scale, clip: pixelBounds(of: stroke))
         }
         frame.copy(baked.bounds, from: baked)
-        liveDamage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        liveDamage = PixelRect.empty
         return frame.bounds
     }
 
@@ -55,7 +55,7 @@ public final class CanvasRenderer {
     public func clearLive() -> PixelRect {
         let damage = liveDamage
         frame.copy(damage, from: baked)
-        liveDamage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        liveDamage = PixelRect.empty
         return damage
     }
 
@@ -66,7 +66,7 @@ public final class CanvasRenderer {
         ink.draw(stroke.path, style: stroke.style, into: baked, scale: scale, clip: area)
         let damage = area.union(liveDamage)
         frame.copy(damage, from: baked)
-        liveDamage = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        liveDamage = PixelRect.empty
         return damage
     }
 

@@ -34,9 +34,9 @@ final class InkCoverage {
     private var maskImage: OpaquePointer?
 
     /// The region being drawn, in buffer pixels; the buffers' (0, 0) is its origin.
-    private var region = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    private var region = PixelRect.empty
     /// What the mask holds coverage in, relative to `region`.
-    private var dirty = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    private var dirty = PixelRect.empty
 
     private var radius = 0.0
     /// Unit offsets of a round end's vertices: (along the segment, across it), from −90° to +90°.
@@ -61,7 +61,7 @@ final class InkCoverage {
     func begin(region: PixelRect, radius: Double) {
         reserve(width: region.width, height: region.height)
         self.region = region
-        dirty = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        dirty = PixelRect.empty
         let radius = min(radius, Self.maximumRadius)
         if radius != self.radius { makeArc(radius: radius) }
     }
@@ -186,7 +186,7 @@ final class InkCoverage {
         for y in dirty.y..<dirty.maxY {
             memset(maskBits + y * capacityStride + dirty.x, 0, dirty.width)
         }
-        dirty = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        dirty = PixelRect.empty
     }
 
     // MARK: - Capsules to coverage

@@ -39,7 +39,7 @@ public final class InkRasterizer {
         collectPieces(of: path, tail: tail, scale: scale)
 
         // The part of `area` the path can touch, so the mask is no larger than that.
-        var region = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        var region = PixelRect.empty
         for piece in pieces { region = region.union(piece.bounds(reach: reach, within: area)) }
         guard !region.isEmpty else { return }
 
@@ -101,7 +101,7 @@ public final class InkRasterizer {
             let y0 = max((minY - reach).rounded(.down), Double(limit.y))
             let x1 = min((maxX + reach).rounded(.up), Double(limit.maxX))
             let y1 = min((maxY + reach).rounded(.up), Double(limit.maxY))
-            guard x1 > x0, y1 > y0 else { return PixelRect(x: 0, y: 0, width: 0, height: 0) }
+            guard x1 > x0, y1 > y0 else { return PixelRect.empty }
             return PixelRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
         }
     }

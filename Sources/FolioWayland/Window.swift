@@ -46,7 +46,7 @@ public final class Window {
     private var committedDestination: (width: Int, height: Int)?
 
     /// Damage of a frame that found no buffer to go into: added to the next one's.
-    private var undelivered = PixelRect(x: 0, y: 0, width: 0, height: 0)
+    private var undelivered = PixelRect.empty
 
     private var pendingSize: (width: Int, height: Int)?
     /// The largest size the compositor suggests (xdg_toplevel v4 configure_bounds), if any.
@@ -229,10 +229,10 @@ public final class Window {
             undelivered = changed
             return
         }
-        undelivered = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        undelivered = PixelRect.empty
         pool.frameChanged(changed)
         buffer.bitmap.copy(buffer.missing, from: frame)
-        buffer.missing = PixelRect(x: 0, y: 0, width: 0, height: 0)
+        buffer.missing = PixelRect.empty
         applyScale()
         wl_surface_attach(surface, buffer.proxy, 0, 0)
         wl_surface_damage_buffer(surface, Int32(changed.x), Int32(changed.y), Int32(changed.width), Int32(changed.height))
