@@ -11,13 +11,24 @@ struct BenchCommand: ParsableCommand {
     @Flag(help: "Print {\"results\": [...]} as JSON.")
     var json = false
 
+    @Option(help: ArgumentHelp("Run only the benchmarks whose name starts with this (the floor always runs).",
+                               valueName: "name"))
+    var only: String?
+
+    @Option(help: ArgumentHelp("Run only this frame size (the floor too).", valueName: "WxH"))
+    var size: PixelSize?
+
     func run() throws {
         var results: [BenchResult] = []
-        for (w, h) in [(1280, 800), (1920, 1200), (2560, 1600)] {
+        let sizes = [(1280, 800), (1920, 1200), (2560, 1600)].filter { size == nil || ($0.0, $0.1) == (size?.width, size?.height) }
+        for (w, h) in sizes {
             results.append(memcpyFloor(width: w, height: h))
         }
-        results += FoldBenchmarks.run()
-        results += LatencyBenchmarks.run()
+        let wanted = { (name: String) in only.map { name.hasPrefix($0) || $0.hasPrefix(name) } ?? true }
+        if wanted("fold.") { results += FoldBenchmarks.run(sizes: sizes).filter { wanted($0.name) } }
+        if wanted("stroke.") || wanted("pinch.") || wanted("startup.") {
+            results += LatencyBenchmarks.run().filter { wanted($0.name) }
+        }
         report(results, json: json)
     }
 }

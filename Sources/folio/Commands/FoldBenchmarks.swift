@@ -9,7 +9,7 @@ enum FoldBenchmarks {
     static let sizes = [(1280, 800), (1920, 1200), (2560, 1600)]
     static let scales = [1.0, 0.9, 0.75, 0.6, 0.48]
 
-    static func run(threads: [Int] = [1, 2], frames: Int = 40) -> [BenchResult] {
+    static func run(sizes: [(Int, Int)] = sizes, threads: [Int] = [1, 2], frames: Int = 40) -> [BenchResult] {
         var results: [BenchResult] = []
         for (w, h) in sizes {
             let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h)
