@@ -1,9 +1,18 @@
 /// The curtain behind the pages: a dark woven texture (the original used iOS's linen), made
-/// procedurally once per renderer. Deterministic: the same pixels on every run.
+/// procedurally once per renderer as a tile of whole columns, repeated across the frame (small
+/// enough to stay in cache while frames read it). Deterministic: the same pixels on every run.
 enum BackdropTexture {
-    /// Fills `bitmap` with the texture; `scale` keeps the weave's size in logical pixels.
+    /// Threads per tile across: the tile's width is this many threads.
+    static let threadsPerTile = 32
+
+    /// The tile's width in buffer pixels at `scale`.
+    static func period(scale: Double) -> Int { threadsPerTile * threadWidth(scale: scale) }
+
+    private static func threadWidth(scale: Double) -> Int { max(1, Int((2 * scale).rounded())) }
+
+    /// Fills `bitmap` (one tile wide) with the texture; `scale` keeps the weave's size in logical pixels.
     static func paint(_ bitmap: Bitmap, scale: Double) {
-        let thread = max(1, Int((2 * scale).rounded()))
+        let thread = threadWidth(scale: scale)
         let stride = bitmap.stride
         for y in 0..<bitmap.height {
             let row = bitmap.pixels.advanced(by: y * stride).assumingMemoryBound(to: UInt32.self)

@@ -1,3 +1,4 @@
+import CFoldKernels
 import Dispatch
 import FolioGeometry
 import FolioLayers
@@ -29,9 +30,10 @@ public struct FoldRenderOptions: Sendable, Equatable {
 /// Why it is fast: a rotation about the vertical axis sends each page column to one screen column
 /// with a pure vertical scale. So each screen column needs one page column (a blend of two
 /// neighbouring canvas columns, read contiguously from a transposed copy made once per gesture)
-/// resampled linearly — two taps per pixel — in integer SWAR arithmetic. Masks, borders and back
-/// faces are prepared once per gesture; shadows are blurred at low resolution; nothing is
-/// allocated per frame.
+/// resampled linearly — two taps per pixel — by vector kernels (`FoldKernels`). Columns are drawn
+/// into a column-major tile and written out in transposed blocks. Masks, borders and back faces
+/// are prepared once per gesture; shadows are blurred at low resolution; nothing is allocated per
+/// frame.
 ///
 /// Call `prepare(canvas:)` when a fold begins (the page contents), then `render` per frame.
 public final class FoldRenderer {
@@ -49,29 +51,36 @@ public final class FoldRenderer {
     private let masks: [PixelMask]
     private var backsReady = false
     public private(set) var isPrepared = false
-    /// The backdrop texture, column-major (screen column x at `x * pixelHeight`): the columns
-    /// are read top to bottom like everything else here. Made on first use.
+    /// The backdrop texture's tile, column-major (its column c at `c * pixelHeight`, shown in the
+    /// screen columns x ≡ c modulo the period): the columns are read top to bottom like
+    /// everything else here. Made on first use.
     private var texture: UnsafeMutablePointer<UInt32>?
+    private let texturePeriod: Int
     private let shadows: ShadowMap
     /// Per buffer row (and column: the grid is square), the shadow grid cell before the pixel's
     /// centre and the next cell's weight (0…255).
     private let rowCell: UnsafeMutablePointer<Int32>
-    private let rowWeight: UnsafeMutablePointer<UInt64>
+    private let rowWeight: UnsafeMutablePointer<UInt16>
+    private let kernels: FoldKernels
     private var scratch: [ColumnScratch]
     private var geometry: [FoldPageGeometry]
     /// Per screen column, what each page shows there this frame (left, right).
     private let leftPlans: UnsafeMutablePointer<ColumnPlan>
     private let rightPlans: UnsafeMutablePointer<ColumnPlan>
-    /// Screen rows per band: a band of 16 columns is rendered column by column into a small
-    /// column-major tile (contiguous writes), then written out row by row (whole cache lines).
-    static let bandRows = 128
-    static let tileColumns = 16
+    /// Columns per tile: whole columns are drawn into a column-major tile (contiguous writes), then
+    /// written out row by row (whole cache lines).
+    static let tileColumns = 64
+    /// Pixels per tile column: the height rounded up to whole transposed blocks.
+    private let tileStride: Int
 
-    public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1) {
+    public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, kernels: FoldKernels = .best) {
         precondition(pixelWidth >= 2 && pixelHeight >= 1 && scale > 0, "fold size \(pixelWidth)x\(pixelHeight) at \(scale)")
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
         self.scale = scale
+        self.kernels = kernels
+        tileStride = (pixelHeight + 7) & ~7
+        texturePeriod = BackdropTexture.period(scale: scale)
         scene = FoldScene(width: Double(pixelWidth) / scale, height: Double(pixelHeight) / scale)
         let halfLeft = (pixelWidth + 1) / 2, spineColumn = pixelWidth / 2
         fronts = [PageImage(columns: halfLeft, rows: pixelHeight, firstCanvasColumn: 0),
@@ -94,9 +103,9 @@ public final class FoldRenderer {
             let g = (Double(y) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
             let g0 = g.rounded(.down)
             rowCell[y] = Int32(g0)
-            rowWeight[y] = UInt64(((g - g0) * 256).rounded(.down))
+            rowWeight[y] = UInt16(((g - g0) * 256).rounded(.down))
         }
-        scratch = [ColumnScratch(rows: pixelHeight, gridHeight: shadows.gridHeight)]
+        scratch = [ColumnScratch(rows: pixelHeight, tileStride: tileStride, gridHeight: shadows.gridHeight)]
         leftPlans = .allocate(capacity: pixelWidth)
         leftPlans.initialize(repeating: ColumnPlan(), count: pixelWidth)
         rightPlans = .allocate(capacity: pixelWidth)
@@ -154,7 +163,7 @@ public final class FoldRenderer {
         case .texture: backdrop = .columns(textureColumns())
         }
         while scratch.count < options.threads {
-            scratch.append(ColumnScratch(rows: pixelHeight, gridHeight: shadows.gridHeight))
+            scratch.append(ColumnScratch(rows: pixelHeight, tileStride: tileStride, gridHeight: shadows.gridHeight))
         }
         let frame = FrameSetup(
             target: target.pixels.assumingMemoryBound(to: UInt32.self), targetStride: target.stride / 4,
@@ -222,12 +231,12 @@ public final class FoldRenderer {
 
     private func textureColumns() -> UnsafeMutablePointer<UInt32> {
         if let texture { return texture }
-        let rows = Bitmap(width: pixelWidth, height: pixelHeight)
+        let rows = Bitmap(width: texturePeriod, height: pixelHeight)
         BackdropTexture.paint(rows, scale: scale)
-        let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: pixelWidth * pixelHeight)
+        let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: texturePeriod * pixelHeight)
         for y in 0..<pixelHeight {
             let row = rows.pixels.advanced(by: y * rows.stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<pixelWidth { columns[x * pixelHeight + y] = row[x] }
+            for x in 0..<texturePeriod { columns[x * pixelHeight + y] = row[x] }
         }
         texture = columns
         return columns
@@ -241,57 +250,51 @@ public final class FoldRenderer {
         backsReady = true
     }
 
-    // MARK: - Bands and columns
+    // MARK: - Tiles and columns
 
     @_optimize(speed)
     private func renderGroups(_ groups: Range<Int>, frame: FrameSetup, scratch: ColumnScratch) {
-        let band = Self.bandRows, width = Self.tileColumns
-        var y0 = 0
-        while y0 < pixelHeight {
-            let y1 = min(pixelHeight, y0 + band)
-            for g in groups {
-                let x0 = g * width, x1 = min(pixelWidth, x0 + width)
-                for x in x0..<x1 {
-                    renderColumn(x, rows: y0..<y1, frame: frame, scratch: scratch,
-                                 into: scratch.tile + (x - x0) * band - y0)
-                }
-                // Out to the frame a row at a time: whole cache lines.
-                writeTile(scratch.tile, columns: x1 - x0, rows: y1 - y0,
-                          to: frame.target + y0 * frame.targetStride + x0, stride: frame.targetStride)
+        for g in groups {
+            let x0 = g * Self.tileColumns, x1 = min(pixelWidth, x0 + Self.tileColumns)
+            for x in x0..<x1 {
+                renderColumn(x, frame: frame, scratch: scratch, into: scratch.tile + (x - x0) * tileStride)
             }
-            y0 = y1
+            // Out to the frame a row at a time: whole cache lines.
+            kernels.writeTile(scratch.tile, Int32(tileStride), Int32(x1 - x0), Int32(pixelHeight),
+                              frame.target + x0, Int32(frame.targetStride))
         }
     }
 
-    /// One screen column's rows `rows`: what each page shows there, shadows, backdrop, composited
-    /// in the painter's order. `out[y]` receives row y (column-major tile).
+    /// One screen column: what each page shows there, shadows, backdrop, composited in the
+    /// painter's order. `out[y]` receives row y (a column of the tile).
     @_optimize(speed)
-    private func renderColumn(_ x: Int, rows: Range<Int>, frame: FrameSetup, scratch s: ColumnScratch,
-                              into out: UnsafeMutablePointer<UInt32>) {
+    private func renderColumn(_ x: Int, frame: FrameSetup, scratch s: ColumnScratch, into out: UnsafeMutablePointer<UInt32>) {
         let left = leftPlans[x], right = rightPlans[x]
-        let leftLow = fill(left, frame.left.image, rows: rows, temp: s.leftTemp)
-        let rightLow = fill(right, frame.right.image, rows: rows, temp: s.rightTemp)
+        let leftLow = fill(left, frame.left.image, temp: s.leftTemp)
+        let rightLow = fill(right, frame.right.image, temp: s.rightTemp)
         var shaded = frame.shadows
         var leftShaded = shaded && shadows.leftPageShaded
         if shaded {
             // Under the opaque pages nothing shows a shadow (but the left page under the right's):
             // no shadow work there; far from the pages the shadows are nil: plain copies.
-            let underRight = right.opaqueStart <= rows.lowerBound && right.opaqueEnd >= rows.upperBound
-            let underLeft = left.opaqueStart <= rows.lowerBound && left.opaqueEnd >= rows.upperBound
-                && (right.yEnd <= rows.lowerBound || right.yStart >= rows.upperBound) && !leftShaded
+            let underRight = right.opaqueStart == 0 && right.opaqueEnd == pixelHeight
+            let underLeft = left.opaqueStart == 0 && left.opaqueEnd == pixelHeight && right.yEnd <= right.yStart && !leftShaded
             if underRight || underLeft {
                 (shaded, leftShaded) = (false, false)
             } else {
-                (shaded, leftShaded) = loadShadowColumns(x, rows: rows, scratch: s, leftPage: leftShaded)
+                (shaded, leftShaded) = loadShadowColumns(x, scratch: s, leftPage: leftShaded)
             }
         }
         let leftShade = frame.left.geometry.shade, rightShade = frame.right.geometry.shade
         let rowCell = self.rowCell, rowWeight = self.rowWeight
+        let shift = Int32(shadows.cellShift), margin = Int32(shadows.margin)
+        var backdropShadow = folio_fold_shadow(darkening: s.backdropColumn, cell_shift: shift, margin: margin)
+        var leftPageShadow = folio_fold_shadow(darkening: s.leftPageColumn, cell_shift: shift, margin: margin)
         let backdropColumn: UnsafeMutablePointer<UInt32>?
         let flatColour: UInt32
         switch frame.backdrop {
         case let .flat(c): (backdropColumn, flatColour) = (nil, c)
-        case let .columns(p): (backdropColumn, flatColour) = (p + x * pixelHeight, Lanes.opaque)
+        case let .columns(p): (backdropColumn, flatColour) = (p + (x % texturePeriod) * pixelHeight, Lanes.opaque)
         }
         let flat = Lanes.expand(flatColour)
 
@@ -300,27 +303,39 @@ public final class FoldRenderer {
             return flat
         }
         @inline(__always) func darkening(_ column: UnsafeMutablePointer<UInt16>, _ y: Int) -> UInt64 {
-            let g = Int(rowCell[y]), w = rowWeight[y]
+            let g = Int(rowCell[y]), w = UInt64(rowWeight[y])
             return (UInt64(column[g]) &* (256 &- w) &+ UInt64(column[g + 1]) &* w) >> 8
         }
         /// A sample at an edge: the source row clamped into the page, times the page's coverage.
-        @inline(__always) func edgeSample(_ p: ColumnPlan, _ temp: UnsafeMutablePointer<UInt64>, _ low: Int,
+        @inline(__always) func edgeSample(_ p: ColumnPlan, _ temp: UnsafeMutablePointer<UInt32>, _ low: Int,
                                           _ y: Int, _ k: UInt64) -> UInt64 {
             let v = min(max(p.v0 &+ p.dv &* Int64(y), Int64(low) << 32), p.vMax)
             let j = Int(truncatingIfNeeded: v >> 32) - low
-            var e = Lanes.fromMemoryOrder(Lanes.mix(temp[j], temp[j + 1], UInt64(truncatingIfNeeded: (v >> 24) & 0xFF)))
+            let top = Lanes.expand(temp[j] ^ Lanes.offset), bottom = Lanes.expand(temp[j + 1] ^ Lanes.offset)
+            var e = Lanes.mix(top, bottom, UInt64(truncatingIfNeeded: (v >> 24) & 0xFF))
             if k < 256 { e = Lanes.shade(e, k) }
             let c = p.coverage(y)
             return c >= 256 ? e : Lanes.scale(e, c)
         }
+        /// Rows `rows` of an opaque page: the sampler, through the right page's shadow on the left page.
+        @inline(__always) func sampleRun(_ p: ColumnPlan, _ temp: UnsafeMutablePointer<UInt32>, _ low: Int,
+                                         _ rows: Range<Int>, shade: UInt64, darkened: Bool) {
+            let v = p.v0 &+ p.dv &* Int64(rows.lowerBound) &- (Int64(low) << 32)
+            if darkened {
+                kernels.sample(temp, v, p.dv, Int32(rows.count), &leftPageShadow, Int32(rows.lowerBound), UInt16(shade),
+                               out + rows.lowerBound)
+            } else {
+                kernels.sample(temp, v, p.dv, Int32(rows.count), nil, 0, UInt16(shade), out + rows.lowerBound)
+            }
+        }
 
-        // Rows split where what they show changes; each run has one tight loop. Each run ends at
+        // Rows split where what they show changes; each run is one kernel call. Each run ends at
         // the nearest of the eight boundaries past its start (branch-free selects, where sorting
         // them mispredicted).
         @inline(__always) func nearer(_ cut: Int, _ start: Int, _ end: Int) -> Int { cut > start && cut < end ? cut : end }
-        var start = rows.lowerBound
-        while start < rows.upperBound {
-            var end = rows.upperBound
+        var start = 0
+        while start < pixelHeight {
+            var end = pixelHeight
             end = nearer(left.yStart, start, end)
             end = nearer(left.yEnd, start, end)
             end = nearer(left.opaqueStart, start, end)
@@ -334,21 +349,18 @@ public final class FoldRenderer {
             let leftOpaque = start >= left.opaqueStart && start < left.opaqueEnd
             let rightOpaque = start >= right.opaqueStart && start < right.opaqueEnd
             if rightOpaque {
-                sampleOpaqueRun(v0: right.v0, dv: right.dv, temp: s.rightTemp, low: rightLow, rows: start..<end,
-                                shade: UInt16(rightShade), rowCell: rowCell, rowWeight: rowWeight, out: out)
+                sampleRun(right, s.rightTemp, rightLow, start..<end, shade: rightShade, darkened: false)
             } else if !inLeft && !inRight {
                 if shaded {
-                    darkenBackdropRun(source: backdropColumn, flat: flatColour, darkening: s.backdropColumn,
-                                      rowCell: rowCell, rowWeight: rowWeight, rows: start..<end, out: out)
+                    kernels.darken(backdropColumn.map { $0 + start }, flatColour, &backdropShadow, Int32(start),
+                                   Int32(end - start), out + start)
                 } else if let backdropColumn {
                     (out + start).update(from: backdropColumn + start, count: end - start)
                 } else {
                     (out + start).update(repeating: flatColour, count: end - start)
                 }
             } else if !inRight && leftOpaque {
-                sampleOpaqueRun(v0: left.v0, dv: left.dv, temp: s.leftTemp, low: leftLow, rows: start..<end,
-                                shade: UInt16(leftShade), darkening: leftShaded ? s.leftPageColumn : nil,
-                                rowCell: rowCell, rowWeight: rowWeight, out: out)
+                sampleRun(left, s.leftTemp, leftLow, start..<end, shade: leftShade, darkened: leftShaded)
             } else {
                 // Edges and overlaps: the full painter's order.
                 for y in start..<end {
@@ -368,16 +380,15 @@ public final class FoldRenderer {
         }
     }
 
-    /// Blends the page's two source columns over the source rows `rows` need into `temp`
-    /// (from the returned source row on); nothing when the page is not in those rows.
+    /// Blends the page's two source columns over the source rows the column needs into `temp`
+    /// (from the returned source row on); nothing when the page is not in this column.
     @inline(__always)
-    private func fill(_ p: ColumnPlan, _ image: PageImage, rows: Range<Int>, temp: UnsafeMutablePointer<UInt64>) -> Int {
-        let a = max(rows.lowerBound, p.yStart), b = min(rows.upperBound, p.yEnd)
-        guard b > a else { return 0 }
-        let low = min(max(p.j(a), 0), pixelHeight)
-        let high = min(max(p.j(b - 1), 0), pixelHeight) + 1
-        blendColumns(image.row(p.sourceColumn), image.row(p.sourceColumn + 1), rows: low, through: high,
-                     weight: p.fu, into: temp)
+    private func fill(_ p: ColumnPlan, _ image: PageImage, temp: UnsafeMutablePointer<UInt32>) -> Int {
+        guard p.yEnd > p.yStart else { return 0 }
+        let low = min(max(p.j(p.yStart), 0), pixelHeight)
+        let high = min(max(p.j(p.yEnd - 1), 0), pixelHeight) + 1
+        kernels.blend(image.row(p.sourceColumn) + low, image.row(p.sourceColumn + 1) + low, Int32(high - low + 1),
+                      UInt32((p.fu + 1) >> 1), temp)
         return low
     }
 
@@ -395,23 +406,16 @@ public final class FoldRenderer {
         return UInt64(min(256, max(0, value.rounded())))
     }
 
-    /// The shadow grid blended horizontally for column x, over the grid rows `rows` touch; says
-    /// whether any darkening is left there (backdrop, left page).
+    /// The shadow grid blended horizontally for column x; says whether any darkening is left
+    /// there (backdrop, left page).
     @_optimize(speed)
-    private func loadShadowColumns(_ x: Int, rows: Range<Int>, scratch s: ColumnScratch, leftPage: Bool) -> (Bool, Bool) {
+    private func loadShadowColumns(_ x: Int, scratch s: ColumnScratch, leftPage: Bool) -> (Bool, Bool) {
         let h = shadows.gridHeight
         // The grid's columns share the rows' spacing and margin: the row tables serve columns too.
-        let g0 = Int(rowCell[x]), w = UInt32(truncatingIfNeeded: rowWeight[x])
-        let lo = Int(rowCell[rows.lowerBound]), hi = Int(rowCell[rows.upperBound - 1]) + 1
+        let g0 = Int(rowCell[x]), w = UInt32(rowWeight[x])
+        let lo = Int(rowCell[0]), hi = Int(rowCell[pixelHeight - 1]) + 2
         func blend(_ map: UnsafeMutablePointer<UInt16>, into column: UnsafeMutablePointer<UInt16>) -> Bool {
-            let a = map + g0 &* h, b = map + (g0 &+ 1) &* h
-            var any: UInt16 = 0
-            for i in lo...hi {  // wrapping arithmetic: the compiler vectorises this loop
-                let v = UInt16(truncatingIfNeeded: (UInt32(a[i]) &* (256 &- w) &+ UInt32(b[i]) &* w) &>> 8)
-                column[i] = v
-                any |= v
-            }
-            return any != 0
+            kernels.blendGrid(map + g0 * h + lo, map + (g0 + 1) * h + lo, Int32(hi - lo + 1), w, column + lo) != 0
         }
         let backdrop = blend(shadows.backdropDarkening, into: s.backdropColumn)
         let leftPageShade = leftPage && blend(shadows.leftPageDarkening, into: s.leftPageColumn)
@@ -523,7 +527,7 @@ struct ColumnPlan {
 
 enum Backdrop {
     case flat(UInt32)
-    /// The texture, column-major.
+    /// The texture's tile, column-major.
     case columns(UnsafeMutablePointer<UInt32>)
 }
 
@@ -538,21 +542,26 @@ struct FrameSetup {
 
 /// One render thread's buffers, allocated once.
 final class ColumnScratch {
-    let leftTemp: UnsafeMutablePointer<UInt64>
-    let rightTemp: UnsafeMutablePointer<UInt64>
+    /// Per page, the column's two source columns blended (offset pixels, see `CFoldKernels`), with
+    /// room for the sampler's window reads past the end.
+    let leftTemp: UnsafeMutablePointer<UInt32>
+    let rightTemp: UnsafeMutablePointer<UInt32>
+    /// The shadow grid blended for this column: darkening of the backdrop and of the left page.
     let backdropColumn: UnsafeMutablePointer<UInt16>
     let leftPageColumn: UnsafeMutablePointer<UInt16>
-    /// A band of tile columns, column-major.
+    /// A tile of whole columns, column-major.
     let tile: UnsafeMutablePointer<UInt32>
 
-    init(rows: Int, gridHeight: Int) {
-        leftTemp = .allocate(capacity: rows + 4)
-        rightTemp = .allocate(capacity: rows + 4)
+    init(rows: Int, tileStride: Int, gridHeight: Int) {
+        leftTemp = .allocate(capacity: rows + 64)
+        rightTemp = .allocate(capacity: rows + 64)
+        leftTemp.initialize(repeating: 0, count: rows + 64)
+        rightTemp.initialize(repeating: 0, count: rows + 64)
         backdropColumn = .allocate(capacity: gridHeight + 1)
         leftPageColumn = .allocate(capacity: gridHeight + 1)
         backdropColumn.initialize(repeating: 0, count: gridHeight + 1)
         leftPageColumn.initialize(repeating: 0, count: gridHeight + 1)
-        tile = .allocate(capacity: FoldRenderer.bandRows * FoldRenderer.tileColumns)
+        tile = .allocate(capacity: tileStride * FoldRenderer.tileColumns)
     }
 
     deinit {

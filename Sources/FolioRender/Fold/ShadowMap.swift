@@ -10,8 +10,9 @@ import Glibc
 /// scales up bilinearly only where backdrop or the left page shows. Full-resolution blurs of
 /// σ ≈ 100 px would cost seconds per frame.
 final class ShadowMap {
-    /// Buffer pixels per grid cell.
+    /// Buffer pixels per grid cell, 2^cellShift.
     let cell: Int
+    let cellShift: Int
     /// Grid cells kept outside the frame on every side (shadows of off-screen page parts).
     let margin: Int
     let gridWidth: Int
@@ -32,7 +33,10 @@ final class ShadowMap {
 
     /// A grid for a `pixelWidth`×`pixelHeight` frame whose shadows blur with σ = `sigma` buffer pixels.
     init(pixelWidth: Int, pixelHeight: Int, sigma: Double) {
-        cell = max(1, Int((sigma / 6).rounded()))
+        // A power of two near σ/3: the blurred field is smooth at that spacing, and the column
+        // kernels find a row's cell with shifts.
+        cellShift = min(7, max(3, Int(log2(max(1, sigma / 3)).rounded())))
+        cell = 1 << cellShift
         let sigmaCells = sigma / Double(cell)
         margin = Int((3 * sigmaCells).rounded(.up)) + 1
         gridWidth = (pixelWidth + cell - 1) / cell + 2 * margin + 1

@@ -1,0 +1,195 @@
+#include "fold_kernels.h"
+#include "scalar_kernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define AVX2 __attribute__((target("avx2")))
+
+AVX2 static inline __m256i load(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
+
+/* Per pixel, a 32-bit lane v: both 16-bit halves of each of the pixel's two channel pairs get v. */
+AVX2 static inline void spread(__m256i v, __m256i *low, __m256i *high) {
+    v = _mm256_or_si256(v, _mm256_slli_epi32(v, 16));
+    *low = _mm256_unpacklo_epi32(v, v);
+    *high = _mm256_unpackhi_epi32(v, v);
+}
+
+AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out) {
+    const __m256i offset = _mm256_set1_epi32((int)FOLIO_OFFSET);
+    int32_t i = 0;
+    if (weight == 0 || weight == 128) {
+        const uint32_t *source = weight ? b : a;
+        for (; i + 8 <= count; i += 8) _mm256_storeu_si256((__m256i *)(out + i), _mm256_xor_si256(load(source + i), offset));
+    } else {
+        /* Byte pairs (a, b) times signed weights (128 − w, w), both in 1…127. */
+        const __m256i weights = _mm256_set1_epi16((short)((weight << 8) | (128 - weight)));
+        const __m256i round = _mm256_set1_epi16(256);
+        for (; i + 8 <= count; i += 8) {
+            __m256i pa = load(a + i), pb = load(b + i);
+            __m256i low = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpacklo_epi8(pa, pb), weights), round);
+            __m256i high = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpackhi_epi8(pa, pb), weights), round);
+            _mm256_storeu_si256((__m256i *)(out + i), _mm256_xor_si256(_mm256_packus_epi16(low, high), offset));
+        }
+    }
+    for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
+}
+
+/* The light (0…256) `shadow` keeps at rows row…row + 7, a 32-bit lane each: the eight rows span at
+ * most two grid cells, so the grid values come from three broadcasts. */
+AVX2 static inline __m256i kept(const folio_fold_shadow *shadow, int32_t row) {
+    const int32_t shift = shadow->cell_shift;
+    const __m128i count = _mm_cvtsi32_si128(shift), up = _mm_cvtsi32_si128(8 - shift);
+    int32_t start = row - (1 << (shift - 1)), first = start >> shift;
+    __m256i r = _mm256_add_epi32(_mm256_set1_epi32(start), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
+    __m256i second = _mm256_cmpgt_epi32(_mm256_sra_epi32(r, count), _mm256_set1_epi32(first));
+    __m256i w = _mm256_add_epi32(_mm256_sll_epi32(_mm256_and_si256(r, _mm256_set1_epi32((1 << shift) - 1)), up),
+                                 _mm256_set1_epi32(128 >> shift));
+    const uint16_t *d = shadow->darkening + first + shadow->margin;
+    __m256i a = _mm256_blendv_epi8(_mm256_set1_epi32(d[0]), _mm256_set1_epi32(d[1]), second);
+    __m256i b = _mm256_blendv_epi8(_mm256_set1_epi32(d[1]), _mm256_set1_epi32(d[2]), second);
+    __m256i dark = _mm256_srai_epi32(_mm256_add_epi32(_mm256_slli_epi32(a, 8), _mm256_mullo_epi32(_mm256_sub_epi32(b, a), w)), 8);
+    return _mm256_sub_epi32(_mm256_set1_epi32(256), dark);
+}
+
+/*
+ * Eight rows per step. The eight source positions of a step lie in a short window of the column,
+ * so a lane permute of one or two loaded windows fetches them (a gather only for steps past two
+ * rows, when the page shrinks a lot); the top and bottom taps then meet their weights in one
+ * unsigned-by-signed byte multiply-add.
+ */
+AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_fold_shadow *shadow,
+                        int32_t row, uint16_t light, uint32_t *out) {
+    const int32_t dv16 = (int32_t)(dv >> 16);
+    const __m256i offsets = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(dv16));
+    const __m256i seven = _mm256_set1_epi32(7);
+    const __m256i fraction = _mm256_set1_epi32(0x7F);
+    const __m256i half = _mm256_set1_epi32(128);
+    const __m256i bias = _mm256_set1_epi16(16384);
+    const __m256i opaque = _mm256_set1_epi32((int)FOLIO_OPAQUE);
+    const __m256i lit = _mm256_set1_epi16((short)light);
+    int32_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        int64_t vb = v + (int64_t)i * dv;
+        int32_t base = (int32_t)((vb >> 16) & 0xFFFF);
+        const uint32_t *window = column + (vb >> 32);
+        __m256i position = _mm256_add_epi32(_mm256_set1_epi32(base), offsets);
+        __m256i index = _mm256_srli_epi32(position, 16);
+        __m256i f = _mm256_and_si256(_mm256_srli_epi32(position, 9), fraction);
+        int32_t last = (base + 7 * dv16) >> 16;
+        __m256i top, bottom;
+        if (last <= 7) {
+            top = _mm256_permutevar8x32_epi32(load(window), index);
+            bottom = _mm256_permutevar8x32_epi32(load(window + 1), index);
+        } else if (last <= 15) {
+            __m256i second = _mm256_cmpgt_epi32(index, seven);
+            top = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(load(window), index),
+                                     _mm256_permutevar8x32_epi32(load(window + 8), index), second);
+            bottom = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(load(window + 1), index),
+                                        _mm256_permutevar8x32_epi32(load(window + 9), index), second);
+        } else {
+            top = _mm256_i32gather_epi32((const int *)window, index, 4);
+            bottom = _mm256_i32gather_epi32((const int *)(window + 1), index, 4);
+        }
+        /* Per pixel the byte pair (128 − f, f): f·256 + 128 − f. */
+        __m256i weightsLow, weightsHigh;
+        spread(_mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(f, 8), f), half), &weightsLow, &weightsHigh);
+        __m256i low = _mm256_add_epi16(_mm256_maddubs_epi16(weightsLow, _mm256_unpacklo_epi8(top, bottom)), bias);
+        __m256i high = _mm256_add_epi16(_mm256_maddubs_epi16(weightsHigh, _mm256_unpackhi_epi8(top, bottom)), bias);
+        __m256i kLow = lit, kHigh = lit;
+        if (shadow) {
+            __m256i k = _mm256_srli_epi32(_mm256_mullo_epi32(kept(shadow, row + i), _mm256_set1_epi32(light)), 8);
+            spread(k, &kLow, &kHigh);
+        }
+        low = _mm256_mulhrs_epi16(low, kLow);
+        high = _mm256_mulhrs_epi16(high, kHigh);
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_or_si256(_mm256_packus_epi16(low, high), opaque));
+    }
+    for (; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
+}
+
+AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row,
+                        int32_t count, uint32_t *out) {
+    const __m256i zero = _mm256_setzero_si256();
+    const __m256i limit = _mm256_set1_epi32(32767);
+    const __m256i opaque = _mm256_set1_epi32((int)FOLIO_OPAQUE);
+    const __m256i colour = _mm256_set1_epi32((int)flat);
+    int32_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        __m256i p = source ? load(source + i) : colour;
+        __m256i kLow, kHigh;
+        spread(_mm256_min_epi32(_mm256_slli_epi32(kept(shadow, row + i), 7), limit), &kLow, &kHigh);
+        __m256i low = _mm256_mulhrs_epi16(_mm256_unpacklo_epi8(p, zero), kLow);
+        __m256i high = _mm256_mulhrs_epi16(_mm256_unpackhi_epi8(p, zero), kHigh);
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_or_si256(_mm256_packus_epi16(low, high), opaque));
+    }
+    for (; i < count; i++) out[i] = folio_darken_one(source ? source[i] : flat, folio_kept(shadow, row + i));
+}
+
+AVX2 static int blend_grid(const uint16_t *a, const uint16_t *b, int32_t count, uint32_t weight, uint16_t *out) {
+    return folio_blend_grid(a, b, count, weight, out);
+}
+
+/*
+ * 8×8 blocks transposed in registers (eight loads down the tile's columns), staged as eight whole
+ * rows, which then stream out to the frame with non-temporal stores: the frame is written, never
+ * read, so its cache lines need not be fetched first.
+ */
+AVX2 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
+                            int32_t out_stride) {
+    enum { most = 256 };
+    _Alignas(32) uint32_t stage[8][most];
+    int32_t whole_rows = rows & ~7, whole_columns = columns & ~7;
+    int streams = columns <= most && ((uintptr_t)out & 15) == 0 && (out_stride & 3) == 0;
+    for (int32_t y = 0; streams && y < whole_rows; y += 8) {
+        for (int32_t c0 = 0; c0 < whole_columns; c0 += 8) {
+            const uint32_t *block = tile + (int64_t)c0 * tile_stride + y;
+            __m256i r[8], t[8], u[8];
+            for (int k = 0; k < 8; k++) r[k] = load(block + (int64_t)k * tile_stride);
+            for (int k = 0; k < 8; k += 2) {
+                t[k] = _mm256_unpacklo_epi32(r[k], r[k + 1]);
+                t[k + 1] = _mm256_unpackhi_epi32(r[k], r[k + 1]);
+            }
+            for (int k = 0; k < 8; k += 4) {
+                u[k] = _mm256_unpacklo_epi64(t[k], t[k + 2]);
+                u[k + 1] = _mm256_unpackhi_epi64(t[k], t[k + 2]);
+                u[k + 2] = _mm256_unpacklo_epi64(t[k + 1], t[k + 3]);
+                u[k + 3] = _mm256_unpackhi_epi64(t[k + 1], t[k + 3]);
+            }
+            for (int k = 0; k < 4; k++) {
+                _mm256_store_si256((__m256i *)&stage[k][c0], _mm256_permute2x128_si256(u[k], u[k + 4], 0x20));
+                _mm256_store_si256((__m256i *)&stage[k + 4][c0], _mm256_permute2x128_si256(u[k], u[k + 4], 0x31));
+            }
+        }
+        for (int k = 0; k < 8; k++) {
+            for (int32_t c = whole_columns; c < columns; c++) stage[k][c] = tile[(int64_t)c * tile_stride + y + k];
+            uint32_t *target = out + (int64_t)(y + k) * out_stride;
+            int32_t c = 0;
+            for (; c + 4 <= columns; c += 4) _mm_stream_si128((__m128i *)(target + c), _mm_load_si128((const __m128i *)&stage[k][c]));
+            for (; c < columns; c++) target[c] = stage[k][c];
+        }
+    }
+    if (streams) {
+        _mm_sfence();
+    } else {
+        whole_rows = 0;
+    }
+    for (int32_t r = whole_rows; r < rows; r++) {
+        for (int32_t c = 0; c < columns; c++) out[(int64_t)r * out_stride + c] = tile[(int64_t)c * tile_stride + r];
+    }
+}
+
+static const folio_fold_kernels avx2 = {
+    .name = "avx2", .blend = blend, .sample = sample, .darken = darken, .blend_grid = blend_grid, .write_tile = write_tile,
+};
+
+const folio_fold_kernels *folio_fold_kernels_avx2(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx2") ? &avx2 : 0;
+}
+
+#else
+
+const folio_fold_kernels *folio_fold_kernels_avx2(void) { return 0; }
+
+#endif

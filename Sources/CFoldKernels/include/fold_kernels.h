@@ -1,0 +1,68 @@
+#ifndef FOLIO_FOLD_KERNELS_H
+#define FOLIO_FOLD_KERNELS_H
+
+#include <stdint.h>
+
+/*
+ * The fold renderer's inner loops over one screen column, on premultiplied 0xAARRGGBB pixels.
+ *
+ * Every variant of a kernel gives the same bytes: the vector ones follow the integer arithmetic of
+ * the portable ones exactly (7-bit bilinear weights, as pixman uses, and rounded fixed-point
+ * products), so tests can hold one against the other.
+ *
+ * "Offset" pixels are pixels with 0x80 xor-ed into every byte: a byte read as signed is then the
+ * channel minus 128, which is what a byte multiply-add wants for its signed operand.
+ */
+
+/* Blends two stored page columns, b with weight `weight` (0…128) over a, into offset pixels. */
+typedef void (*folio_fold_blend_fn)(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight,
+                                    uint32_t *out);
+
+/*
+ * A column of the shadow grid, scaled up bilinearly along the column: buffer row y lies between
+ * grid rows g and g + 1 (g = ⌊(y − cell/2)/cell⌋ + margin, cell = 2^cell_shift ≥ 8, weight of
+ * g + 1 from the row's centre), darkened by 0…256.
+ */
+typedef struct folio_fold_shadow {
+    const uint16_t *darkening;
+    int32_t cell_shift;
+    int32_t margin;
+} folio_fold_shadow;
+
+/*
+ * Resamples a column of offset pixels linearly: out[i] takes `column` at the 32.32 fixed-point
+ * position v + i·dv (v ≥ 0), lit by light/256 (≤ 256) and, when `shadow` is not null, by the
+ * light the shadow keeps at buffer row `row` + i; opaque. `column` must be readable 17 pixels past
+ * the last position's index.
+ */
+typedef void (*folio_fold_sample_fn)(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
+                                     const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out);
+
+/* out[i] = (source ? source[i] : flat) darkened by `shadow` at buffer row `row` + i, opaque. */
+typedef void (*folio_fold_darken_fn)(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow,
+                                     int32_t row, int32_t count, uint32_t *out);
+
+/* out[i] = a[i]·(256 − weight)/256 + b[i]·weight/256 (truncated), weight 0…255: two grid columns
+ * blended for a screen column. Returns whether any value is not zero. */
+typedef int (*folio_fold_blend_grid_fn)(const uint16_t *a, const uint16_t *b, int32_t count, uint32_t weight,
+                                        uint16_t *out);
+
+/* Copies a column-major tile (tile_stride pixels per column) out to row-major pixels. */
+typedef void (*folio_fold_write_tile_fn)(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows,
+                                         uint32_t *out, int32_t out_stride);
+
+typedef struct folio_fold_kernels {
+    const char *name;
+    folio_fold_blend_fn blend;
+    folio_fold_sample_fn sample;
+    folio_fold_darken_fn darken;
+    folio_fold_blend_grid_fn blend_grid;
+    folio_fold_write_tile_fn write_tile;
+} folio_fold_kernels;
+
+/* Plain C: any CPU. */
+const folio_fold_kernels *folio_fold_kernels_portable(void);
+/* AVX2 (x86-64-v3); null when this CPU lacks it. */
+const folio_fold_kernels *folio_fold_kernels_avx2(void);
+
+#endif

@@ -1,0 +1,81 @@
+/* One-pixel forms of the kernels: the portable kernels, and the vector kernels' leftovers. */
+#ifndef FOLIO_SCALAR_KERNELS_H
+#define FOLIO_SCALAR_KERNELS_H
+
+#include <stdint.h>
+#include "fold_kernels.h"
+
+#define FOLIO_OFFSET 0x80808080u
+#define FOLIO_OPAQUE 0xFF000000u
+
+/* (x·k + 2¹⁴) >> 15, as a rounding high multiply of 16-bit lanes makes it. */
+static inline int32_t folio_mulhrs(int32_t x, int32_t k) { return (x * k + 16384) >> 15; }
+
+static inline uint32_t folio_clamp_byte(int32_t v) { return v < 0 ? 0 : v > 255 ? 255 : (uint32_t)v; }
+
+static inline uint32_t folio_blend_one(uint32_t a, uint32_t b, uint32_t weight) {
+    uint32_t out = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        uint32_t v = ((128 - weight) * ((a >> shift) & 0xFF) + weight * ((b >> shift) & 0xFF) + 64) >> 7;
+        out |= v << shift;
+    }
+    return out ^ FOLIO_OFFSET;
+}
+
+/* The light (0…256) a shadow keeps at buffer row y. */
+static inline int32_t folio_kept(const folio_fold_shadow *shadow, int32_t y) {
+    int32_t shift = shadow->cell_shift, r = y - (1 << (shift - 1));
+    int32_t g = (r >> shift) + shadow->margin;
+    int32_t w = ((r & ((1 << shift) - 1)) << (8 - shift)) + (128 >> shift);
+    int32_t a = shadow->darkening[g], b = shadow->darkening[g + 1];
+    return 256 - ((a * 256 + (b - a) * w) >> 8);
+}
+
+/* The sample at stored index j with weight f (0…127) of j + 1, times k/256. */
+static inline uint32_t folio_sample_one(const uint32_t *column, int32_t j, int32_t f, int32_t k) {
+    uint32_t top = column[j], bottom = column[j + 1], out = FOLIO_OPAQUE;
+    for (int shift = 0; shift < 24; shift += 8) {
+        int32_t madd = (128 - f) * (int8_t)(uint8_t)(top >> shift) + f * (int8_t)(uint8_t)(bottom >> shift);
+        out |= folio_clamp_byte(folio_mulhrs(madd + 16384, k)) << shift;
+    }
+    return out;
+}
+
+/*
+ * Sample i of a run, from its block of eight: the block's start position exactly, then 16.16
+ * steps within the block (what the vector kernels hold in their 32-bit lanes).
+ */
+static inline uint32_t folio_sample_at(const uint32_t *column, int64_t v, int64_t dv, int32_t i, int32_t k) {
+    int32_t first = i & ~7;
+    int64_t vb = v + (int64_t)first * dv;
+    int32_t position = (int32_t)((vb >> 16) & 0xFFFF) + (i - first) * (int32_t)(dv >> 16);
+    int32_t j = (int32_t)(vb >> 32) + (position >> 16);
+    return folio_sample_one(column, j, (position >> 9) & 0x7F, k);
+}
+
+static inline uint32_t folio_sample_lit(const uint32_t *column, int64_t v, int64_t dv, int32_t i,
+                                        const folio_fold_shadow *shadow, int32_t row, uint16_t light) {
+    int32_t k = shadow ? (light * folio_kept(shadow, row + i)) >> 8 : light;
+    return folio_sample_at(column, v, dv, i, k);
+}
+
+static inline uint32_t folio_darken_one(uint32_t p, int32_t keep) {
+    int32_t k = keep >= 256 ? 32767 : keep * 128;
+    uint32_t out = FOLIO_OPAQUE;
+    for (int shift = 0; shift < 24; shift += 8) {
+        out |= folio_clamp_byte(folio_mulhrs((int32_t)((p >> shift) & 0xFF), k)) << shift;
+    }
+    return out;
+}
+
+static inline int folio_blend_grid(const uint16_t *a, const uint16_t *b, int32_t count, uint32_t weight, uint16_t *out) {
+    uint32_t any = 0;
+    for (int32_t i = 0; i < count; i++) {
+        uint32_t v = (a[i] * (256 - weight) + b[i] * weight) >> 8;
+        out[i] = (uint16_t)v;
+        any |= v;
+    }
+    return any != 0;
+}
+
+#endif

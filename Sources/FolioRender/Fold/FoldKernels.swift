@@ -1,0 +1,35 @@
+import CFoldKernels
+
+/// The column kernels a fold renderer runs (C, in `CFoldKernels`): the fastest this CPU has, or
+/// the portable ones. Every variant gives the same bytes, so tests hold one against the other.
+public struct FoldKernels: @unchecked Sendable {
+    public let name: String
+    let blend: folio_fold_blend_fn
+    let sample: folio_fold_sample_fn
+    let darken: folio_fold_darken_fn
+    let blendGrid: folio_fold_blend_grid_fn
+    let writeTile: folio_fold_write_tile_fn
+
+    private init?(_ table: UnsafePointer<folio_fold_kernels>?) {
+        guard let t = table?.pointee, let name = t.name, let blend = t.blend, let sample = t.sample,
+              let darken = t.darken, let blendGrid = t.blend_grid, let writeTile = t.write_tile else { return nil }
+        self.name = String(cString: name)
+        self.blend = blend
+        self.sample = sample
+        self.darken = darken
+        self.blendGrid = blendGrid
+        self.writeTile = writeTile
+    }
+
+    /// Plain C, for any CPU.
+    public static let portable: FoldKernels = {
+        guard let kernels = FoldKernels(folio_fold_kernels_portable()) else { fatalError("the portable fold kernels are incomplete") }
+        return kernels
+    }()
+
+    /// AVX2, when this CPU has it.
+    public static let avx2 = FoldKernels(folio_fold_kernels_avx2())
+
+    /// The fastest kernels this CPU runs.
+    public static let best = avx2 ?? portable
+}
