@@ -1,5 +1,6 @@
 #include "fold_kernels.h"
 #include "scalar_kernels.h"
+#include "shared_kernels.h"
 
 #if defined(__x86_64__)
 #include <immintrin.h>
@@ -126,16 +127,17 @@ AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_
     for (; i < count; i++) out[i] = folio_darken_one(source ? source[i] : flat, folio_kept(shadow, row + i));
 }
 
-AVX2 static int blend_grid(const uint16_t *a, const uint16_t *b, int32_t count, uint32_t weight, uint16_t *out) {
+AVX2 int folio_avx2_blend_grid(const uint16_t *a, const uint16_t *b, int32_t count, uint32_t weight, uint16_t *out) {
     return folio_blend_grid(a, b, count, weight, out);
 }
 
 /*
  * 8×8 blocks transposed in registers (eight loads down the tile's columns), staged as eight whole
  * rows, which then stream out to the frame with non-temporal stores: the frame is written, never
- * read, so its cache lines need not be fetched first.
+ * read, so its cache lines need not be fetched first (and the stores drain while later columns
+ * compute, until `finish` fences them).
  */
-AVX2 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
+AVX2 void folio_avx2_write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
                             int32_t out_stride) {
     enum { most = 256 };
     _Alignas(32) uint32_t stage[8][most];
@@ -169,18 +171,17 @@ AVX2 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t c
             for (; c < columns; c++) target[c] = stage[k][c];
         }
     }
-    if (streams) {
-        _mm_sfence();
-    } else {
-        whole_rows = 0;
-    }
+    if (!streams) whole_rows = 0;
     for (int32_t r = whole_rows; r < rows; r++) {
         for (int32_t c = 0; c < columns; c++) out[(int64_t)r * out_stride + c] = tile[(int64_t)c * tile_stride + r];
     }
 }
 
+void folio_avx2_finish(void) { _mm_sfence(); }
+
 static const folio_fold_kernels avx2 = {
-    .name = "avx2", .blend = blend, .sample = sample, .darken = darken, .blend_grid = blend_grid, .write_tile = write_tile,
+    .name = "avx2", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
+    .write_tile = folio_avx2_write_tile, .finish = folio_avx2_finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_avx2(void) {

@@ -23,9 +23,11 @@ static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t column
     }
 }
 
+static void finish(void) {}
+
 static const folio_fold_kernels portable = {
     .name = "portable", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_blend_grid,
-    .write_tile = write_tile,
+    .write_tile = write_tile, .finish = finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_portable(void) { return &portable; }

@@ -20,7 +20,7 @@ typedef void (*folio_fold_blend_fn)(const uint32_t *a, const uint32_t *b, int32_
 
 /*
  * A column of the shadow grid, scaled up bilinearly along the column: buffer row y lies between
- * grid rows g and g + 1 (g = ⌊(y − cell/2)/cell⌋ + margin, cell = 2^cell_shift ≥ 8, weight of
+ * grid rows g and g + 1 (g = ⌊(y − cell/2)/cell⌋ + margin, cell = 2^cell_shift ≥ 16, weight of
  * g + 1 from the row's centre), darkened by 0…256.
  */
 typedef struct folio_fold_shadow {
@@ -47,9 +47,13 @@ typedef void (*folio_fold_darken_fn)(const uint32_t *source, uint32_t flat, cons
 typedef int (*folio_fold_blend_grid_fn)(const uint16_t *a, const uint16_t *b, int32_t count, uint32_t weight,
                                         uint16_t *out);
 
-/* Copies a column-major tile (tile_stride pixels per column) out to row-major pixels. */
+/* Copies a column-major tile (tile_stride pixels per column) out to row-major pixels; the stores
+ * may be non-temporal, ordered only by `finish`. */
 typedef void (*folio_fold_write_tile_fn)(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows,
                                          uint32_t *out, int32_t out_stride);
+
+/* Orders the frame's stores before anything that follows (another thread reading the frame). */
+typedef void (*folio_fold_finish_fn)(void);
 
 typedef struct folio_fold_kernels {
     const char *name;
@@ -58,11 +62,14 @@ typedef struct folio_fold_kernels {
     folio_fold_darken_fn darken;
     folio_fold_blend_grid_fn blend_grid;
     folio_fold_write_tile_fn write_tile;
+    folio_fold_finish_fn finish;
 } folio_fold_kernels;
 
 /* Plain C: any CPU. */
 const folio_fold_kernels *folio_fold_kernels_portable(void);
 /* AVX2 (x86-64-v3); null when this CPU lacks it. */
 const folio_fold_kernels *folio_fold_kernels_avx2(void);
+/* AVX-512 (F and BW) where it pays, AVX2 elsewhere; null when this CPU lacks either. */
+const folio_fold_kernels *folio_fold_kernels_avx512(void);
 
 #endif

@@ -9,16 +9,19 @@ public struct FoldKernels: @unchecked Sendable {
     let darken: folio_fold_darken_fn
     let blendGrid: folio_fold_blend_grid_fn
     let writeTile: folio_fold_write_tile_fn
+    let finish: folio_fold_finish_fn
 
     private init?(_ table: UnsafePointer<folio_fold_kernels>?) {
         guard let t = table?.pointee, let name = t.name, let blend = t.blend, let sample = t.sample,
-              let darken = t.darken, let blendGrid = t.blend_grid, let writeTile = t.write_tile else { return nil }
+              let darken = t.darken, let blendGrid = t.blend_grid, let writeTile = t.write_tile,
+              let finish = t.finish else { return nil }
         self.name = String(cString: name)
         self.blend = blend
         self.sample = sample
         self.darken = darken
         self.blendGrid = blendGrid
         self.writeTile = writeTile
+        self.finish = finish
     }
 
     /// Plain C, for any CPU.
@@ -30,6 +33,12 @@ public struct FoldKernels: @unchecked Sendable {
     /// AVX2, when this CPU has it.
     public static let avx2 = FoldKernels(folio_fold_kernels_avx2())
 
+    /// AVX-512 where it pays (AVX2 for the rest), when this CPU has it.
+    public static let avx512 = FoldKernels(folio_fold_kernels_avx512())
+
+    /// Every vector variant this CPU runs.
+    public static let vector = [avx512, avx2].compactMap { $0 }
+
     /// The fastest kernels this CPU runs.
-    public static let best = avx2 ?? portable
+    public static let best = vector.first ?? portable
 }

@@ -69,7 +69,7 @@ public final class FoldRenderer {
     private let rightPlans: UnsafeMutablePointer<ColumnPlan>
     /// Columns per tile: whole columns are drawn into a column-major tile (contiguous writes), then
     /// written out row by row (whole cache lines).
-    static let tileColumns = 64
+    static let tileColumns = 32
     /// Pixels per tile column: the height rounded up to whole transposed blocks.
     private let tileStride: Int
 
@@ -252,17 +252,33 @@ public final class FoldRenderer {
 
     // MARK: - Tiles and columns
 
+    /// Two tiles per thread: while one fills column by column, the previous one goes out to the
+    /// frame a slice of rows per column, so the frame's writes drain while the next columns compute.
     @_optimize(speed)
     private func renderGroups(_ groups: Range<Int>, frame: FrameSetup, scratch: ColumnScratch) {
+        let sliceRows = ((pixelHeight + 7) / 8 + Self.tileColumns - 1) / Self.tileColumns * 8
+        var pending: (tile: UnsafeMutablePointer<UInt32>, x0: Int, columns: Int, nextRow: Int)?
+        func writeOut(rows: Int) {
+            guard let p = pending else { return }
+            let end = min(pixelHeight, p.nextRow + rows)
+            kernels.writeTile(p.tile + p.nextRow, Int32(tileStride), Int32(p.columns), Int32(end - p.nextRow),
+                              frame.target + p.nextRow * frame.targetStride + p.x0, Int32(frame.targetStride))
+            pending = end < pixelHeight ? (p.tile, p.x0, p.columns, end) : nil
+        }
+        var current = 0
         for g in groups {
             let x0 = g * Self.tileColumns, x1 = min(pixelWidth, x0 + Self.tileColumns)
+            let tile = scratch.tiles[current]
             for x in x0..<x1 {
-                renderColumn(x, frame: frame, scratch: scratch, into: scratch.tile + (x - x0) * tileStride)
+                renderColumn(x, frame: frame, scratch: scratch, into: tile + (x - x0) * tileStride)
+                writeOut(rows: sliceRows)
             }
-            // Out to the frame a row at a time: whole cache lines.
-            kernels.writeTile(scratch.tile, Int32(tileStride), Int32(x1 - x0), Int32(pixelHeight),
-                              frame.target + x0, Int32(frame.targetStride))
+            writeOut(rows: pixelHeight)
+            pending = (tile, x0, x1 - x0, 0)
+            current ^= 1
         }
+        writeOut(rows: pixelHeight)
+        kernels.finish()
     }
 
     /// One screen column: what each page shows there, shadows, backdrop, composited in the
@@ -549,8 +565,8 @@ final class ColumnScratch {
     /// The shadow grid blended for this column: darkening of the backdrop and of the left page.
     let backdropColumn: UnsafeMutablePointer<UInt16>
     let leftPageColumn: UnsafeMutablePointer<UInt16>
-    /// A tile of whole columns, column-major.
-    let tile: UnsafeMutablePointer<UInt32>
+    /// Two tiles of whole columns, column-major.
+    let tiles: [UnsafeMutablePointer<UInt32>]
 
     init(rows: Int, tileStride: Int, gridHeight: Int) {
         leftTemp = .allocate(capacity: rows + 64)
@@ -561,7 +577,7 @@ final class ColumnScratch {
         leftPageColumn = .allocate(capacity: gridHeight + 1)
         backdropColumn.initialize(repeating: 0, count: gridHeight + 1)
         leftPageColumn.initialize(repeating: 0, count: gridHeight + 1)
-        tile = .allocate(capacity: tileStride * FoldRenderer.tileColumns)
+        tiles = (0..<2).map { _ in .allocate(capacity: tileStride * FoldRenderer.tileColumns) }
     }
 
     deinit {
@@ -569,7 +585,7 @@ final class ColumnScratch {
         rightTemp.deallocate()
         backdropColumn.deallocate()
         leftPageColumn.deallocate()
-        tile.deallocate()
+        tiles.forEach { $0.deallocate() }
     }
 }
 

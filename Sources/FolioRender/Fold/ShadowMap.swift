@@ -35,7 +35,7 @@ final class ShadowMap {
     init(pixelWidth: Int, pixelHeight: Int, sigma: Double) {
         // A power of two near σ/3: the blurred field is smooth at that spacing, and the column
         // kernels find a row's cell with shifts.
-        cellShift = min(7, max(3, Int(log2(max(1, sigma / 3)).rounded())))
+        cellShift = min(7, max(4, Int(log2(max(1, sigma / 3)).rounded())))
         cell = 1 << cellShift
         let sigmaCells = sigma / Double(cell)
         margin = Int((3 * sigmaCells).rounded(.up)) + 1

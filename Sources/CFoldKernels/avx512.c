@@ -1,0 +1,142 @@
+#include "fold_kernels.h"
+#include "scalar_kernels.h"
+#include "shared_kernels.h"
+
+#if defined(__x86_64__)
+#include <immintrin.h>
+
+#define AVX512 __attribute__((target("avx512f,avx512bw,avx2")))
+
+AVX512 static inline __m512i load(const uint32_t *p) { return _mm512_loadu_si512((const void *)p); }
+
+/* Per pixel, a 32-bit lane v: both 16-bit halves of each of the pixel's two channel pairs get v. */
+AVX512 static inline void spread(__m512i v, __m512i *low, __m512i *high) {
+    v = _mm512_or_si512(v, _mm512_slli_epi32(v, 16));
+    *low = _mm512_unpacklo_epi32(v, v);
+    *high = _mm512_unpackhi_epi32(v, v);
+}
+
+AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out) {
+    const __m512i offset = _mm512_set1_epi32((int)FOLIO_OFFSET);
+    int32_t i = 0;
+    if (weight == 0 || weight == 128) {
+        const uint32_t *source = weight ? b : a;
+        for (; i + 16 <= count; i += 16) _mm512_storeu_si512((void *)(out + i), _mm512_xor_si512(load(source + i), offset));
+    } else {
+        /* Byte pairs (a, b) times signed weights (128 − w, w), both in 1…127. */
+        const __m512i weights = _mm512_set1_epi16((short)((weight << 8) | (128 - weight)));
+        const __m512i round = _mm512_set1_epi16(256);
+        for (; i + 16 <= count; i += 16) {
+            __m512i pa = load(a + i), pb = load(b + i);
+            __m512i low = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpacklo_epi8(pa, pb), weights), round);
+            __m512i high = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpackhi_epi8(pa, pb), weights), round);
+            _mm512_storeu_si512((void *)(out + i), _mm512_xor_si512(_mm512_packus_epi16(low, high), offset));
+        }
+    }
+    for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
+}
+
+/* The light (0…256) `shadow` keeps at rows row…row + 15, a 32-bit lane each: cells are at least
+ * 16 rows, so the sixteen rows span at most two of them. */
+AVX512 static inline __m512i kept(const folio_fold_shadow *shadow, int32_t row) {
+    const int32_t shift = shadow->cell_shift;
+    const __m128i count = _mm_cvtsi32_si128(shift), up = _mm_cvtsi32_si128(8 - shift);
+    int32_t start = row - (1 << (shift - 1)), first = start >> shift;
+    __m512i r = _mm512_add_epi32(_mm512_set1_epi32(start),
+                                 _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    __mmask16 second = _mm512_cmpgt_epi32_mask(_mm512_sra_epi32(r, count), _mm512_set1_epi32(first));
+    __m512i w = _mm512_add_epi32(_mm512_sll_epi32(_mm512_and_si512(r, _mm512_set1_epi32((1 << shift) - 1)), up),
+                                 _mm512_set1_epi32(128 >> shift));
+    const uint16_t *d = shadow->darkening + first + shadow->margin;
+    __m512i a = _mm512_mask_blend_epi32(second, _mm512_set1_epi32(d[0]), _mm512_set1_epi32(d[1]));
+    __m512i b = _mm512_mask_blend_epi32(second, _mm512_set1_epi32(d[1]), _mm512_set1_epi32(d[2]));
+    __m512i dark = _mm512_srai_epi32(_mm512_add_epi32(_mm512_slli_epi32(a, 8), _mm512_mullo_epi32(_mm512_sub_epi32(b, a), w)), 8);
+    return _mm512_sub_epi32(_mm512_set1_epi32(256), dark);
+}
+
+/*
+ * Sixteen rows per step: the sixteen source positions lie within a 32-pixel window of the column
+ * (for steps up to two rows), which one two-register permute reads; a gather beyond that.
+ */
+AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
+                          const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out) {
+    const int32_t dv16 = (int32_t)(dv >> 16);
+    /* Positions step from each block of eight's exact start, as the portable kernels step. */
+    const __m512i offsets = _mm512_mullo_epi32(
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi32(dv16));
+    const __m512i fraction = _mm512_set1_epi32(0x7F);
+    const __m512i half = _mm512_set1_epi32(128);
+    const __m512i bias = _mm512_set1_epi16(16384);
+    const __m512i opaque = _mm512_set1_epi32((int)FOLIO_OPAQUE);
+    const __m512i lit = _mm512_set1_epi16((short)light);
+    int32_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        int64_t vb = v + (int64_t)i * dv, vc = vb + 8 * dv;
+        int32_t first = (int32_t)(vb >> 32);
+        int32_t base = (int32_t)((vb >> 16) & 0xFFFF);
+        int32_t next = (int32_t)((vc >> 16) & 0xFFFF) + (((int32_t)(vc >> 32) - first) << 16);
+        const uint32_t *window = column + first;
+        __m512i position = _mm512_add_epi32(
+            _mm512_mask_blend_epi32(0xFF00, _mm512_set1_epi32(base), _mm512_set1_epi32(next)), offsets);
+        __m512i index = _mm512_srli_epi32(position, 16);
+        __m512i f = _mm512_and_si512(_mm512_srli_epi32(position, 9), fraction);
+        int32_t last = (next + 7 * dv16) >> 16;
+        __m512i top, bottom;
+        if (last <= 31) {
+            top = _mm512_permutex2var_epi32(load(window), index, load(window + 16));
+            bottom = _mm512_permutex2var_epi32(load(window + 1), index, load(window + 17));
+        } else {
+            top = _mm512_i32gather_epi32(index, (const void *)window, 4);
+            bottom = _mm512_i32gather_epi32(index, (const void *)(window + 1), 4);
+        }
+        /* Per pixel the byte pair (128 − f, f): f·256 + 128 − f. */
+        __m512i weightsLow, weightsHigh;
+        spread(_mm512_add_epi32(_mm512_sub_epi32(_mm512_slli_epi32(f, 8), f), half), &weightsLow, &weightsHigh);
+        __m512i low = _mm512_add_epi16(_mm512_maddubs_epi16(weightsLow, _mm512_unpacklo_epi8(top, bottom)), bias);
+        __m512i high = _mm512_add_epi16(_mm512_maddubs_epi16(weightsHigh, _mm512_unpackhi_epi8(top, bottom)), bias);
+        __m512i kLow = lit, kHigh = lit;
+        if (shadow) {
+            __m512i k = _mm512_srli_epi32(_mm512_mullo_epi32(kept(shadow, row + i), _mm512_set1_epi32(light)), 8);
+            spread(k, &kLow, &kHigh);
+        }
+        low = _mm512_mulhrs_epi16(low, kLow);
+        high = _mm512_mulhrs_epi16(high, kHigh);
+        _mm512_storeu_si512((void *)(out + i), _mm512_or_si512(_mm512_packus_epi16(low, high), opaque));
+    }
+    for (; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
+}
+
+AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row,
+                          int32_t count, uint32_t *out) {
+    const __m512i zero = _mm512_setzero_si512();
+    const __m512i limit = _mm512_set1_epi32(32767);
+    const __m512i opaque = _mm512_set1_epi32((int)FOLIO_OPAQUE);
+    const __m512i colour = _mm512_set1_epi32((int)flat);
+    int32_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __m512i p = source ? load(source + i) : colour;
+        __m512i kLow, kHigh;
+        spread(_mm512_min_epi32(_mm512_slli_epi32(kept(shadow, row + i), 7), limit), &kLow, &kHigh);
+        __m512i low = _mm512_mulhrs_epi16(_mm512_unpacklo_epi8(p, zero), kLow);
+        __m512i high = _mm512_mulhrs_epi16(_mm512_unpackhi_epi8(p, zero), kHigh);
+        _mm512_storeu_si512((void *)(out + i), _mm512_or_si512(_mm512_packus_epi16(low, high), opaque));
+    }
+    for (; i < count; i++) out[i] = folio_darken_one(source ? source[i] : flat, folio_kept(shadow, row + i));
+}
+
+static const folio_fold_kernels avx512 = {
+    .name = "avx512", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
+    .write_tile = folio_avx2_write_tile, .finish = folio_avx2_finish,
+};
+
+const folio_fold_kernels *folio_fold_kernels_avx512(void) {
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && folio_fold_kernels_avx2()
+        ? &avx512 : 0;
+}
+
+#else
+
+const folio_fold_kernels *folio_fold_kernels_avx512(void) { return 0; }
+
+#endif
