@@ -16,17 +16,22 @@ AVX2 static inline void spread(__m256i v, __m256i *low, __m256i *high) {
     *high = _mm256_unpackhi_epi32(v, v);
 }
 
-AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out) {
+AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
+                  const uint32_t *ahead) {
     const __m256i offset = _mm256_set1_epi32((int)FOLIO_OFFSET);
     int32_t i = 0;
     if (weight == 0 || weight == 128) {
         const uint32_t *source = weight ? b : a;
-        for (; i + 8 <= count; i += 8) _mm256_storeu_si256((__m256i *)(out + i), _mm256_xor_si256(load(source + i), offset));
+        for (; i + 8 <= count; i += 8) {
+            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T0);
+            _mm256_storeu_si256((__m256i *)(out + i), _mm256_xor_si256(load(source + i), offset));
+        }
     } else {
         /* Byte pairs (a, b) times signed weights (128 − w, w), both in 1…127. */
         const __m256i weights = _mm256_set1_epi16((short)((weight << 8) | (128 - weight)));
         const __m256i round = _mm256_set1_epi16(256);
         for (; i + 8 <= count; i += 8) {
+            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T0);
             __m256i pa = load(a + i), pb = load(b + i);
             __m256i low = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpacklo_epi8(pa, pb), weights), round);
             __m256i high = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpackhi_epi8(pa, pb), weights), round);

@@ -16,17 +16,22 @@ AVX512 static inline void spread(__m512i v, __m512i *low, __m512i *high) {
     *high = _mm512_unpackhi_epi32(v, v);
 }
 
-AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out) {
+AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
+                  const uint32_t *ahead) {
     const __m512i offset = _mm512_set1_epi32((int)FOLIO_OFFSET);
     int32_t i = 0;
     if (weight == 0 || weight == 128) {
         const uint32_t *source = weight ? b : a;
-        for (; i + 16 <= count; i += 16) _mm512_storeu_si512((void *)(out + i), _mm512_xor_si512(load(source + i), offset));
+        for (; i + 16 <= count; i += 16) {
+            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
+            _mm512_storeu_si512((void *)(out + i), _mm512_xor_si512(load(source + i), offset));
+        }
     } else {
         /* Byte pairs (a, b) times signed weights (128 − w, w), both in 1…127. */
         const __m512i weights = _mm512_set1_epi16((short)((weight << 8) | (128 - weight)));
         const __m512i round = _mm512_set1_epi16(256);
         for (; i + 16 <= count; i += 16) {
+            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
             __m512i pa = load(a + i), pb = load(b + i);
             __m512i low = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpacklo_epi8(pa, pb), weights), round);
             __m512i high = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpackhi_epi8(pa, pb), weights), round);
@@ -55,78 +60,142 @@ AVX512 static inline __m512i kept(const folio_fold_shadow *shadow, int32_t row) 
 }
 
 /*
- * Sixteen rows per step: the sixteen source positions lie within a 32-pixel window of the column
- * (for steps up to two rows), which one two-register permute reads; a gather beyond that.
+ * Sixteen rows from row i of the run: the sixteen source positions lie within a 32-pixel window of
+ * the column (for steps up to two rows), which one two-register permute reads; a gather beyond
+ * that. Lanes outside `lanes` are not fetched by the gather (the window is readable past the end).
  */
-AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
-                          const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out) {
+AVX512 static inline __m512i sample16(const uint32_t *column, int64_t v, int64_t dv, int32_t i, __mmask16 lanes,
+                                      const folio_fold_shadow *shadow, int32_t row, uint16_t light) {
     const int32_t dv16 = (int32_t)(dv >> 16);
     /* Positions step from each block of eight's exact start, as the portable kernels step. */
     const __m512i offsets = _mm512_mullo_epi32(
         _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi32(dv16));
-    const __m512i fraction = _mm512_set1_epi32(0x7F);
-    const __m512i half = _mm512_set1_epi32(128);
+    int64_t vb = v + (int64_t)i * dv, vc = vb + 8 * dv;
+    int32_t first = (int32_t)(vb >> 32);
+    int32_t base = (int32_t)((vb >> 16) & 0xFFFF);
+    int32_t next = (int32_t)((vc >> 16) & 0xFFFF) + (((int32_t)(vc >> 32) - first) << 16);
+    const uint32_t *window = column + first;
+    __m512i position = _mm512_add_epi32(
+        _mm512_mask_blend_epi32(0xFF00, _mm512_set1_epi32(base), _mm512_set1_epi32(next)), offsets);
+    __m512i index = _mm512_srli_epi32(position, 16);
+    __m512i f = _mm512_and_si512(_mm512_srli_epi32(position, 9), _mm512_set1_epi32(0x7F));
+    __m512i top, bottom;
+    if (((next + 7 * dv16) >> 16) <= 30) {
+        top = _mm512_permutex2var_epi32(load(window), index, load(window + 16));
+        bottom = _mm512_permutex2var_epi32(load(window + 1), index, load(window + 17));
+    } else {
+        __m512i none = _mm512_setzero_si512();
+        top = _mm512_mask_i32gather_epi32(none, lanes, index, (const void *)window, 4);
+        bottom = _mm512_mask_i32gather_epi32(none, lanes, index, (const void *)(window + 1), 4);
+    }
+    /* Per pixel the byte pair (128 − f, f): f·256 + 128 − f. */
+    __m512i weightsLow, weightsHigh;
+    spread(_mm512_add_epi32(_mm512_sub_epi32(_mm512_slli_epi32(f, 8), f), _mm512_set1_epi32(128)), &weightsLow, &weightsHigh);
     const __m512i bias = _mm512_set1_epi16(16384);
-    const __m512i opaque = _mm512_set1_epi32((int)FOLIO_OPAQUE);
-    const __m512i lit = _mm512_set1_epi16((short)light);
+    __m512i low = _mm512_add_epi16(_mm512_maddubs_epi16(weightsLow, _mm512_unpacklo_epi8(top, bottom)), bias);
+    __m512i high = _mm512_add_epi16(_mm512_maddubs_epi16(weightsHigh, _mm512_unpackhi_epi8(top, bottom)), bias);
+    __m512i kLow = _mm512_set1_epi16((short)light), kHigh = kLow;
+    if (shadow) {
+        __m512i k = _mm512_srli_epi32(_mm512_mullo_epi32(kept(shadow, row + i), _mm512_set1_epi32(light)), 8);
+        spread(k, &kLow, &kHigh);
+    }
+    low = _mm512_mulhrs_epi16(low, kLow);
+    high = _mm512_mulhrs_epi16(high, kHigh);
+    return _mm512_or_si512(_mm512_packus_epi16(low, high), _mm512_set1_epi32((int)FOLIO_OPAQUE));
+}
+
+AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
+                          const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out) {
     int32_t i = 0;
     for (; i + 16 <= count; i += 16) {
-        int64_t vb = v + (int64_t)i * dv, vc = vb + 8 * dv;
-        int32_t first = (int32_t)(vb >> 32);
-        int32_t base = (int32_t)((vb >> 16) & 0xFFFF);
-        int32_t next = (int32_t)((vc >> 16) & 0xFFFF) + (((int32_t)(vc >> 32) - first) << 16);
-        const uint32_t *window = column + first;
-        __m512i position = _mm512_add_epi32(
-            _mm512_mask_blend_epi32(0xFF00, _mm512_set1_epi32(base), _mm512_set1_epi32(next)), offsets);
-        __m512i index = _mm512_srli_epi32(position, 16);
-        __m512i f = _mm512_and_si512(_mm512_srli_epi32(position, 9), fraction);
-        int32_t last = (next + 7 * dv16) >> 16;
-        __m512i top, bottom;
-        if (last <= 31) {
-            top = _mm512_permutex2var_epi32(load(window), index, load(window + 16));
-            bottom = _mm512_permutex2var_epi32(load(window + 1), index, load(window + 17));
-        } else {
-            top = _mm512_i32gather_epi32(index, (const void *)window, 4);
-            bottom = _mm512_i32gather_epi32(index, (const void *)(window + 1), 4);
-        }
-        /* Per pixel the byte pair (128 − f, f): f·256 + 128 − f. */
-        __m512i weightsLow, weightsHigh;
-        spread(_mm512_add_epi32(_mm512_sub_epi32(_mm512_slli_epi32(f, 8), f), half), &weightsLow, &weightsHigh);
-        __m512i low = _mm512_add_epi16(_mm512_maddubs_epi16(weightsLow, _mm512_unpacklo_epi8(top, bottom)), bias);
-        __m512i high = _mm512_add_epi16(_mm512_maddubs_epi16(weightsHigh, _mm512_unpackhi_epi8(top, bottom)), bias);
-        __m512i kLow = lit, kHigh = lit;
-        if (shadow) {
-            __m512i k = _mm512_srli_epi32(_mm512_mullo_epi32(kept(shadow, row + i), _mm512_set1_epi32(light)), 8);
-            spread(k, &kLow, &kHigh);
-        }
-        low = _mm512_mulhrs_epi16(low, kLow);
-        high = _mm512_mulhrs_epi16(high, kHigh);
-        _mm512_storeu_si512((void *)(out + i), _mm512_or_si512(_mm512_packus_epi16(low, high), opaque));
+        _mm512_storeu_si512((void *)(out + i), sample16(column, v, dv, i, 0xFFFF, shadow, row, light));
     }
-    for (; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
+    if (i < count) {
+        __mmask16 lanes = (__mmask16)((1u << (count - i)) - 1);
+        _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v, dv, i, lanes, shadow, row, light));
+    }
+}
+
+AVX512 static inline __m512i darken16(__m512i p, const folio_fold_shadow *shadow, int32_t row) {
+    const __m512i zero = _mm512_setzero_si512();
+    __m512i kLow, kHigh;
+    spread(_mm512_min_epi32(_mm512_slli_epi32(kept(shadow, row), 7), _mm512_set1_epi32(32767)), &kLow, &kHigh);
+    __m512i low = _mm512_mulhrs_epi16(_mm512_unpacklo_epi8(p, zero), kLow);
+    __m512i high = _mm512_mulhrs_epi16(_mm512_unpackhi_epi8(p, zero), kHigh);
+    return _mm512_or_si512(_mm512_packus_epi16(low, high), _mm512_set1_epi32((int)FOLIO_OPAQUE));
 }
 
 AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row,
                           int32_t count, uint32_t *out) {
-    const __m512i zero = _mm512_setzero_si512();
-    const __m512i limit = _mm512_set1_epi32(32767);
-    const __m512i opaque = _mm512_set1_epi32((int)FOLIO_OPAQUE);
     const __m512i colour = _mm512_set1_epi32((int)flat);
     int32_t i = 0;
     for (; i + 16 <= count; i += 16) {
-        __m512i p = source ? load(source + i) : colour;
-        __m512i kLow, kHigh;
-        spread(_mm512_min_epi32(_mm512_slli_epi32(kept(shadow, row + i), 7), limit), &kLow, &kHigh);
-        __m512i low = _mm512_mulhrs_epi16(_mm512_unpacklo_epi8(p, zero), kLow);
-        __m512i high = _mm512_mulhrs_epi16(_mm512_unpackhi_epi8(p, zero), kHigh);
-        _mm512_storeu_si512((void *)(out + i), _mm512_or_si512(_mm512_packus_epi16(low, high), opaque));
+        _mm512_storeu_si512((void *)(out + i), darken16(source ? load(source + i) : colour, shadow, row + i));
     }
-    for (; i < count; i++) out[i] = folio_darken_one(source ? source[i] : flat, folio_kept(shadow, row + i));
+    if (i < count) {
+        __mmask16 lanes = (__mmask16)((1u << (count - i)) - 1);
+        __m512i p = source ? _mm512_maskz_loadu_epi32(lanes, source + i) : colour;
+        _mm512_mask_storeu_epi32(out + i, lanes, darken16(p, shadow, row + i));
+    }
+}
+
+/*
+ * 16×16 blocks transposed in registers (sixteen loads down the tile's columns); each block row is
+ * one whole cache line of the frame, stored non-temporally when the frame's rows are line-aligned:
+ * the frame is written, never read, so its lines need not be fetched first (and the stores drain
+ * while later columns compute, until `finish` fences them). The rest goes the AVX2 way.
+ */
+AVX512 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
+                              int32_t out_stride) {
+    int32_t whole_rows = rows & ~15, whole_columns = columns & ~15;
+    int streams = ((uintptr_t)out & 63) == 0 && (out_stride & 15) == 0;
+    for (int32_t y = 0; y < whole_rows; y += 16) {
+        for (int32_t c0 = 0; c0 < whole_columns; c0 += 16) {
+            const uint32_t *block = tile + (int64_t)c0 * tile_stride + y;
+            __m512i r[16], t[16], u[16];
+            for (int k = 0; k < 16; k++) r[k] = load(block + (int64_t)k * tile_stride);
+            for (int k = 0; k < 16; k += 2) {
+                t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
+                t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
+            }
+            for (int k = 0; k < 16; k += 4) {
+                u[k] = _mm512_unpacklo_epi64(t[k], t[k + 2]);
+                u[k + 1] = _mm512_unpackhi_epi64(t[k], t[k + 2]);
+                u[k + 2] = _mm512_unpacklo_epi64(t[k + 1], t[k + 3]);
+                u[k + 3] = _mm512_unpackhi_epi64(t[k + 1], t[k + 3]);
+            }
+            /* u[4g + m], 128-bit lane L: columns 4g…4g + 3 at block row 4L + m. */
+            for (int m = 0; m < 4; m++) {
+                __m512i v0 = _mm512_shuffle_i32x4(u[m], u[4 + m], _MM_SHUFFLE(1, 0, 1, 0));
+                __m512i v1 = _mm512_shuffle_i32x4(u[m], u[4 + m], _MM_SHUFFLE(3, 2, 3, 2));
+                __m512i v2 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], _MM_SHUFFLE(1, 0, 1, 0));
+                __m512i v3 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], _MM_SHUFFLE(3, 2, 3, 2));
+                __m512i rowsOut[4] = {
+                    _mm512_shuffle_i32x4(v0, v2, _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_i32x4(v0, v2, _MM_SHUFFLE(3, 1, 3, 1)),
+                    _mm512_shuffle_i32x4(v1, v3, _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_i32x4(v1, v3, _MM_SHUFFLE(3, 1, 3, 1)),
+                };
+                for (int L = 0; L < 4; L++) {
+                    uint32_t *target = out + (int64_t)(y + 4 * L + m) * out_stride + c0;
+                    if (streams) {
+                        _mm512_stream_si512((void *)target, rowsOut[L]);
+                    } else {
+                        _mm512_storeu_si512((void *)target, rowsOut[L]);
+                    }
+                }
+            }
+        }
+    }
+    if (whole_columns < columns) {
+        folio_avx2_write_tile(tile + (int64_t)whole_columns * tile_stride, tile_stride, columns - whole_columns,
+                              whole_rows, out + whole_columns, out_stride);
+    }
+    folio_avx2_write_tile(tile + whole_rows, tile_stride, columns, rows - whole_rows,
+                          out + (int64_t)whole_rows * out_stride, out_stride);
 }
 
 static const folio_fold_kernels avx512 = {
     .name = "avx512", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
-    .write_tile = folio_avx2_write_tile, .finish = folio_avx2_finish,
+    .write_tile = write_tile, .finish = folio_avx2_finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_avx512(void) {

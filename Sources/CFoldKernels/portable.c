@@ -1,8 +1,12 @@
 #include "fold_kernels.h"
 #include "scalar_kernels.h"
 
-static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out) {
-    for (int32_t i = 0; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
+static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
+                  const uint32_t *ahead) {
+    for (int32_t i = 0; i < count; i++) {
+        if (ahead && (i & 15) == 0) __builtin_prefetch(ahead + i);
+        out[i] = folio_blend_one(a[i], b[i], weight);
+    }
 }
 
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_fold_shadow *shadow,

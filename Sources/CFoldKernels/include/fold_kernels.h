@@ -14,9 +14,11 @@
  * channel minus 128, which is what a byte multiply-add wants for its signed operand.
  */
 
-/* Blends two stored page columns, b with weight `weight` (0…128) over a, into offset pixels. */
+/* Blends two stored page columns, b with weight `weight` (0…128) over a, into offset pixels. When
+ * `ahead` is not null, the `count` pixels there are asked into cache on the way (the column a later
+ * screen column blends: short streams that the hardware prefetchers pick up too late). */
 typedef void (*folio_fold_blend_fn)(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight,
-                                    uint32_t *out);
+                                    uint32_t *out, const uint32_t *ahead);
 
 /*
  * A column of the shadow grid, scaled up bilinearly along the column: buffer row y lies between

@@ -105,7 +105,7 @@ public final class FoldRenderer {
             rowCell[y] = Int32(g0)
             rowWeight[y] = UInt16(((g - g0) * 256).rounded(.down))
         }
-        scratch = [ColumnScratch(rows: pixelHeight, tileStride: tileStride, gridHeight: shadows.gridHeight)]
+        scratch = [ColumnScratch(rows: pixelHeight, tileStride: tileStride, gridHeight: shadows.gridHeight, kernels: kernels)]
         leftPlans = .allocate(capacity: pixelWidth)
         leftPlans.initialize(repeating: ColumnPlan(), count: pixelWidth)
         rightPlans = .allocate(capacity: pixelWidth)
@@ -163,7 +163,7 @@ public final class FoldRenderer {
         case .texture: backdrop = .columns(textureColumns())
         }
         while scratch.count < options.threads {
-            scratch.append(ColumnScratch(rows: pixelHeight, tileStride: tileStride, gridHeight: shadows.gridHeight))
+            scratch.append(ColumnScratch(rows: pixelHeight, tileStride: tileStride, gridHeight: shadows.gridHeight, kernels: kernels))
         }
         let frame = FrameSetup(
             target: target.pixels.assumingMemoryBound(to: UInt32.self), targetStride: target.stride / 4,
@@ -253,41 +253,39 @@ public final class FoldRenderer {
     // MARK: - Tiles and columns
 
     /// Two tiles per thread: while one fills column by column, the previous one goes out to the
-    /// frame a slice of rows per column, so the frame's writes drain while the next columns compute.
+    /// frame a block at a time between the column kernels, so the frame's writes drain steadily
+    /// while the next columns compute rather than stalling in bursts.
     @_optimize(speed)
     private func renderGroups(_ groups: Range<Int>, frame: FrameSetup, scratch: ColumnScratch) {
-        let sliceRows = ((pixelHeight + 7) / 8 + Self.tileColumns - 1) / Self.tileColumns * 8
-        var pending: (tile: UnsafeMutablePointer<UInt32>, x0: Int, columns: Int, nextRow: Int)?
-        func writeOut(rows: Int) {
-            guard let p = pending else { return }
-            let end = min(pixelHeight, p.nextRow + rows)
-            kernels.writeTile(p.tile + p.nextRow, Int32(tileStride), Int32(p.columns), Int32(end - p.nextRow),
-                              frame.target + p.nextRow * frame.targetStride + p.x0, Int32(frame.targetStride))
-            pending = end < pixelHeight ? (p.tile, p.x0, p.columns, end) : nil
-        }
+        let writer = scratch.writer
         var current = 0
         for g in groups {
             let x0 = g * Self.tileColumns, x1 = min(pixelWidth, x0 + Self.tileColumns)
             let tile = scratch.tiles[current]
             for x in x0..<x1 {
-                renderColumn(x, frame: frame, scratch: scratch, into: tile + (x - x0) * tileStride)
-                writeOut(rows: sliceRows)
+                renderColumn(x, frame: frame, scratch: scratch, into: tile + (x - x0) * tileStride, tileColumn: x - x0)
+                writer.catchUp(columnsDone: x - x0 + 1)
             }
-            writeOut(rows: pixelHeight)
-            pending = (tile, x0, x1 - x0, 0)
+            writer.finish()
+            writer.start(tile: tile, target: frame.target + x0, stride: frame.targetStride, columns: x1 - x0)
             current ^= 1
         }
-        writeOut(rows: pixelHeight)
+        writer.finish()
         kernels.finish()
     }
 
     /// One screen column: what each page shows there, shadows, backdrop, composited in the
     /// painter's order. `out[y]` receives row y (a column of the tile).
     @_optimize(speed)
-    private func renderColumn(_ x: Int, frame: FrameSetup, scratch s: ColumnScratch, into out: UnsafeMutablePointer<UInt32>) {
+    private func renderColumn(_ x: Int, frame: FrameSetup, scratch s: ColumnScratch, into out: UnsafeMutablePointer<UInt32>,
+                              tileColumn: Int) {
+        let writer = s.writer
         let left = leftPlans[x], right = rightPlans[x]
-        let leftLow = fill(left, frame.left.image, temp: s.leftTemp)
-        let rightLow = fill(right, frame.right.image, temp: s.rightTemp)
+        let next = min(x + 1, pixelWidth - 1)
+        let leftLow = fill(left, next: leftPlans[next], frame.left.image, temp: s.leftTemp)
+        writer.pump(columnsDone: tileColumn)
+        let rightLow = fill(right, next: rightPlans[next], frame.right.image, temp: s.rightTemp)
+        writer.pump(columnsDone: tileColumn)
         var shaded = frame.shadows
         var leftShaded = shaded && shadows.leftPageShaded
         if shaded {
@@ -298,7 +296,7 @@ public final class FoldRenderer {
             if underRight || underLeft {
                 (shaded, leftShaded) = (false, false)
             } else {
-                (shaded, leftShaded) = loadShadowColumns(x, scratch: s, leftPage: leftShaded)
+                (shaded, leftShaded) = loadShadowColumns(x, scratch: s, leftPage: leftShaded && left.yEnd > left.yStart)
             }
         }
         let leftShade = frame.left.geometry.shade, rightShade = frame.right.geometry.shade
@@ -343,6 +341,7 @@ public final class FoldRenderer {
             } else {
                 kernels.sample(temp, v, p.dv, Int32(rows.count), nil, 0, UInt16(shade), out + rows.lowerBound)
             }
+            writer.pump(columnsDone: tileColumn)
         }
 
         // Rows split where what they show changes; each run is one kernel call. Each run ends at
@@ -370,6 +369,7 @@ public final class FoldRenderer {
                 if shaded {
                     kernels.darken(backdropColumn.map { $0 + start }, flatColour, &backdropShadow, Int32(start),
                                    Int32(end - start), out + start)
+                    writer.pump(columnsDone: tileColumn)
                 } else if let backdropColumn {
                     (out + start).update(from: backdropColumn + start, count: end - start)
                 } else {
@@ -397,29 +397,28 @@ public final class FoldRenderer {
     }
 
     /// Blends the page's two source columns over the source rows the column needs into `temp`
-    /// (from the returned source row on); nothing when the page is not in this column.
+    /// (from the returned source row on); nothing when the page is not in this column. Brings in
+    /// the column the next screen column adds on the way.
     @inline(__always)
-    private func fill(_ p: ColumnPlan, _ image: PageImage, temp: UnsafeMutablePointer<UInt32>) -> Int {
+    private func fill(_ p: ColumnPlan, next: ColumnPlan, _ image: PageImage, temp: UnsafeMutablePointer<UInt32>) -> Int {
         guard p.yEnd > p.yStart else { return 0 }
         let low = min(max(p.j(p.yStart), 0), pixelHeight)
         let high = min(max(p.j(p.yEnd - 1), 0), pixelHeight) + 1
+        let ahead = next.yEnd > next.yStart && next.sourceColumn != p.sourceColumn ? image.row(next.sourceColumn + 1) + low : nil
         kernels.blend(image.row(p.sourceColumn) + low, image.row(p.sourceColumn + 1) + low, Int32(high - low + 1),
-                      UInt32((p.fu + 1) >> 1), temp)
+                      UInt32((p.fu + 1) >> 1), temp, ahead)
         return low
     }
 
-    /// The left page's own shadow at one pixel, 0…256 (only its edges need it, so no column cache).
-    @_optimize(speed)
+    /// The left page's own shadow at one pixel, 0…256 (only its edges need it, so no column cache):
+    /// the grid read bilinearly through the row tables, which serve columns too.
+    @inline(__always)
     private func leftShadow(x: Int, y: Int) -> UInt64 {
-        let gx = (Double(x) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
-        let gy = (Double(y) + 0.5) / Double(shadows.cell) - 0.5 + Double(shadows.margin)
-        let x0 = Int(gx.rounded(.down)), y0 = Int(gy.rounded(.down))
-        let fx = gx - Double(x0), fy = gy - Double(y0)
         let map = shadows.leftDarkening, h = shadows.gridHeight
-        let a = Double(map[x0 * h + y0]), b = Double(map[(x0 + 1) * h + y0])
-        let c = Double(map[x0 * h + y0 + 1]), d = Double(map[(x0 + 1) * h + y0 + 1])
-        let value = (a * (1 - fx) + b * fx) * (1 - fy) + (c * (1 - fx) + d * fx) * fy
-        return UInt64(min(256, max(0, value.rounded())))
+        let gx = Int(rowCell[x]), gy = Int(rowCell[y]), wx = UInt64(rowWeight[x]), wy = UInt64(rowWeight[y])
+        let top = UInt64(map[gx * h + gy]) * (256 - wx) + UInt64(map[(gx + 1) * h + gy]) * wx
+        let bottom = UInt64(map[gx * h + gy + 1]) * (256 - wx) + UInt64(map[(gx + 1) * h + gy + 1]) * wx
+        return (top * (256 - wy) + bottom * wy + 32768) >> 16
     }
 
     /// The shadow grid blended horizontally for column x; says whether any darkening is left
@@ -565,10 +564,11 @@ final class ColumnScratch {
     /// The shadow grid blended for this column: darkening of the backdrop and of the left page.
     let backdropColumn: UnsafeMutablePointer<UInt16>
     let leftPageColumn: UnsafeMutablePointer<UInt16>
-    /// Two tiles of whole columns, column-major.
+    /// Two tiles of whole columns, column-major, and what writes the filled one out.
     let tiles: [UnsafeMutablePointer<UInt32>]
+    let writer: TileWriter
 
-    init(rows: Int, tileStride: Int, gridHeight: Int) {
+    init(rows: Int, tileStride: Int, gridHeight: Int, kernels: FoldKernels) {
         leftTemp = .allocate(capacity: rows + 64)
         rightTemp = .allocate(capacity: rows + 64)
         leftTemp.initialize(repeating: 0, count: rows + 64)
@@ -578,6 +578,7 @@ final class ColumnScratch {
         backdropColumn.initialize(repeating: 0, count: gridHeight + 1)
         leftPageColumn.initialize(repeating: 0, count: gridHeight + 1)
         tiles = (0..<2).map { _ in .allocate(capacity: tileStride * FoldRenderer.tileColumns) }
+        writer = TileWriter(rows: rows, tileStride: tileStride, kernels: kernels)
     }
 
     deinit {
@@ -586,6 +587,58 @@ final class ColumnScratch {
         backdropColumn.deallocate()
         leftPageColumn.deallocate()
         tiles.forEach { $0.deallocate() }
+    }
+}
+
+/// Writes a filled tile out to the frame in blocks of 16×16 pixels (whole cache lines of the
+/// frame), a few at a time, keeping pace with the columns of the next tile.
+final class TileWriter {
+    static let block = 16
+    private let rows: Int
+    private let tileStride: Int
+    private let kernels: FoldKernels
+    private var tile: UnsafeMutablePointer<UInt32>?
+    private var target: UnsafeMutablePointer<UInt32>?
+    private var stride = 0, columns = 0
+    private var columnBlocks = 0, blocks = 0, written = 0
+
+    init(rows: Int, tileStride: Int, kernels: FoldKernels) {
+        self.rows = rows
+        self.tileStride = tileStride
+        self.kernels = kernels
+    }
+
+    /// Takes `tile` (`columns` columns, all rows) to go out to `target` (its first pixel) and on.
+    func start(tile: UnsafeMutablePointer<UInt32>, target: UnsafeMutablePointer<UInt32>, stride: Int, columns: Int) {
+        self.tile = tile
+        self.target = target
+        self.stride = stride
+        self.columns = columns
+        columnBlocks = (columns + Self.block - 1) / Self.block
+        blocks = columnBlocks * ((rows + Self.block - 1) / Self.block)
+        written = 0
+    }
+
+    /// Writes one more block if the tile is behind the next `columnsDone`'s share.
+    @inline(__always) func pump(columnsDone: Int) {
+        if written < blocks && written * FoldRenderer.tileColumns < blocks * (columnsDone + 1) { writeNext() }
+    }
+
+    /// Writes blocks until the tile has its share for `columnsDone` columns of the next tile.
+    func catchUp(columnsDone: Int) {
+        while written < blocks && written * FoldRenderer.tileColumns < blocks * columnsDone { writeNext() }
+    }
+
+    func finish() {
+        while written < blocks { writeNext() }
+    }
+
+    private func writeNext() {
+        guard let tile, let target else { return }
+        let r = written / columnBlocks * Self.block, c = written % columnBlocks * Self.block
+        kernels.writeTile(tile + c * tileStride + r, Int32(tileStride), Int32(min(Self.block, columns - c)),
+                          Int32(min(Self.block, rows - r)), target + r * stride + c, Int32(stride))
+        written += 1
     }
 }
 
