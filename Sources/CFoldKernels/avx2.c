@@ -18,13 +18,12 @@ AVX2 static inline void spread(__m256i v, __m256i *low, __m256i *high) {
 
 AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                   const uint32_t *ahead) {
-    const __m256i offset = _mm256_set1_epi32((int)FOLIO_OFFSET);
     int32_t i = 0;
     if (weight == 0 || weight == 128) {
         const uint32_t *source = weight ? b : a;
         for (; i + 8 <= count; i += 8) {
             if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T0);
-            _mm256_storeu_si256((__m256i *)(out + i), _mm256_xor_si256(load(source + i), offset));
+            _mm256_storeu_si256((__m256i *)(out + i), load(source + i));
         }
     } else {
         /* Byte pairs (a, b) times signed weights (128 − w, w), both in 1…127. */
@@ -35,7 +34,7 @@ AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint
             __m256i pa = load(a + i), pb = load(b + i);
             __m256i low = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpacklo_epi8(pa, pb), weights), round);
             __m256i high = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpackhi_epi8(pa, pb), weights), round);
-            _mm256_storeu_si256((__m256i *)(out + i), _mm256_xor_si256(_mm256_packus_epi16(low, high), offset));
+            _mm256_storeu_si256((__m256i *)(out + i), _mm256_packus_epi16(low, high));
         }
     }
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
@@ -70,10 +69,9 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     const __m256i offsets = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(dv16));
     const __m256i seven = _mm256_set1_epi32(7);
     const __m256i fraction = _mm256_set1_epi32(0x7F);
-    const __m256i half = _mm256_set1_epi32(128);
-    const __m256i bias = _mm256_set1_epi16(16384);
+    const __m256i pairBase = _mm256_set1_epi32(127);
     const __m256i opaque = _mm256_set1_epi32((int)FOLIO_OPAQUE);
-    const __m256i lit = _mm256_set1_epi16((short)light);
+    const __m256i lit = _mm256_set1_epi16((short)folio_sample_light(256, light));
     int32_t i = 0;
     for (; i + 8 <= count; i += 8) {
         int64_t vb = v + (int64_t)i * dv;
@@ -97,14 +95,14 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
             top = _mm256_i32gather_epi32((const int *)window, index, 4);
             bottom = _mm256_i32gather_epi32((const int *)(window + 1), index, 4);
         }
-        /* Per pixel the byte pair (128 − f, f): f·256 + 128 − f. */
+        /* Per pixel the signed byte pair (127 − f, f): f·256 + 127 − f. */
         __m256i weightsLow, weightsHigh;
-        spread(_mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(f, 8), f), half), &weightsLow, &weightsHigh);
-        __m256i low = _mm256_add_epi16(_mm256_maddubs_epi16(weightsLow, _mm256_unpacklo_epi8(top, bottom)), bias);
-        __m256i high = _mm256_add_epi16(_mm256_maddubs_epi16(weightsHigh, _mm256_unpackhi_epi8(top, bottom)), bias);
+        spread(_mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(f, 8), f), pairBase), &weightsLow, &weightsHigh);
+        __m256i low = _mm256_maddubs_epi16(_mm256_unpacklo_epi8(top, bottom), weightsLow);
+        __m256i high = _mm256_maddubs_epi16(_mm256_unpackhi_epi8(top, bottom), weightsHigh);
         __m256i kLow = lit, kHigh = lit;
         if (shadow) {
-            __m256i k = _mm256_srli_epi32(_mm256_mullo_epi32(kept(shadow, row + i), _mm256_set1_epi32(light)), 8);
+            __m256i k = _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(kept(shadow, row + i), _mm256_set1_epi32(light * 129)), _mm256_set1_epi32(16384)), 15);
             spread(k, &kLow, &kHigh);
         }
         low = _mm256_mulhrs_epi16(low, kLow);

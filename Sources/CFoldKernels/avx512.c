@@ -18,13 +18,12 @@ AVX512 static inline void spread(__m512i v, __m512i *low, __m512i *high) {
 
 AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                   const uint32_t *ahead) {
-    const __m512i offset = _mm512_set1_epi32((int)FOLIO_OFFSET);
     int32_t i = 0;
     if (weight == 0 || weight == 128) {
         const uint32_t *source = weight ? b : a;
         for (; i + 16 <= count; i += 16) {
             if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
-            _mm512_storeu_si512((void *)(out + i), _mm512_xor_si512(load(source + i), offset));
+            _mm512_storeu_si512((void *)(out + i), load(source + i));
         }
     } else {
         /* Byte pairs (a, b) times signed weights (128 − w, w), both in 1…127. */
@@ -35,7 +34,7 @@ AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, ui
             __m512i pa = load(a + i), pb = load(b + i);
             __m512i low = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpacklo_epi8(pa, pb), weights), round);
             __m512i high = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpackhi_epi8(pa, pb), weights), round);
-            _mm512_storeu_si512((void *)(out + i), _mm512_xor_si512(_mm512_packus_epi16(low, high), offset));
+            _mm512_storeu_si512((void *)(out + i), _mm512_packus_epi16(low, high));
         }
     }
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
@@ -88,15 +87,14 @@ AVX512 static inline __m512i sample16(const uint32_t *column, int64_t v, int64_t
         top = _mm512_mask_i32gather_epi32(none, lanes, index, (const void *)window, 4);
         bottom = _mm512_mask_i32gather_epi32(none, lanes, index, (const void *)(window + 1), 4);
     }
-    /* Per pixel the byte pair (128 − f, f): f·256 + 128 − f. */
+    /* Per pixel the signed byte pair (127 − f, f): f·256 + 127 − f. */
     __m512i weightsLow, weightsHigh;
-    spread(_mm512_add_epi32(_mm512_sub_epi32(_mm512_slli_epi32(f, 8), f), _mm512_set1_epi32(128)), &weightsLow, &weightsHigh);
-    const __m512i bias = _mm512_set1_epi16(16384);
-    __m512i low = _mm512_add_epi16(_mm512_maddubs_epi16(weightsLow, _mm512_unpacklo_epi8(top, bottom)), bias);
-    __m512i high = _mm512_add_epi16(_mm512_maddubs_epi16(weightsHigh, _mm512_unpackhi_epi8(top, bottom)), bias);
-    __m512i kLow = _mm512_set1_epi16((short)light), kHigh = kLow;
+    spread(_mm512_add_epi32(_mm512_sub_epi32(_mm512_slli_epi32(f, 8), f), _mm512_set1_epi32(127)), &weightsLow, &weightsHigh);
+    __m512i low = _mm512_maddubs_epi16(_mm512_unpacklo_epi8(top, bottom), weightsLow);
+    __m512i high = _mm512_maddubs_epi16(_mm512_unpackhi_epi8(top, bottom), weightsHigh);
+    __m512i kLow = _mm512_set1_epi16((short)folio_sample_light(256, light)), kHigh = kLow;
     if (shadow) {
-        __m512i k = _mm512_srli_epi32(_mm512_mullo_epi32(kept(shadow, row + i), _mm512_set1_epi32(light)), 8);
+        __m512i k = _mm512_srli_epi32(_mm512_add_epi32(_mm512_mullo_epi32(kept(shadow, row + i), _mm512_set1_epi32(light * 129)), _mm512_set1_epi32(16384)), 15);
         spread(k, &kLow, &kHigh);
     }
     low = _mm512_mulhrs_epi16(low, kLow);

@@ -5,7 +5,6 @@
 #include <stdint.h>
 #include "fold_kernels.h"
 
-#define FOLIO_OFFSET 0x80808080u
 #define FOLIO_OPAQUE 0xFF000000u
 
 /* (x·k + 2¹⁴) >> 15, as a rounding high multiply of 16-bit lanes makes it. */
@@ -19,7 +18,7 @@ static inline uint32_t folio_blend_one(uint32_t a, uint32_t b, uint32_t weight) 
         uint32_t v = ((128 - weight) * ((a >> shift) & 0xFF) + weight * ((b >> shift) & 0xFF) + 64) >> 7;
         out |= v << shift;
     }
-    return out ^ FOLIO_OFFSET;
+    return out;
 }
 
 /* The light (0…256) a shadow keeps at buffer row y. */
@@ -31,15 +30,22 @@ static inline int32_t folio_kept(const folio_fold_shadow *shadow, int32_t y) {
     return 256 - ((a * 256 + (b - a) * w) >> 8);
 }
 
-/* The sample at stored index j with weight f (0…127) of j + 1, times k/256. */
+/*
+ * The sample at stored index j with weight f (0…127) of j + 1 and 127 − f of j (signed byte
+ * weights sum to 127 at most), times k/258: the light k/256 with the 128/127 the weights lack.
+ */
 static inline uint32_t folio_sample_one(const uint32_t *column, int32_t j, int32_t f, int32_t k) {
     uint32_t top = column[j], bottom = column[j + 1], out = FOLIO_OPAQUE;
     for (int shift = 0; shift < 24; shift += 8) {
-        int32_t madd = (128 - f) * (int8_t)(uint8_t)(top >> shift) + f * (int8_t)(uint8_t)(bottom >> shift);
-        out |= folio_clamp_byte(folio_mulhrs(madd + 16384, k)) << shift;
+        int32_t madd = (127 - f) * (int32_t)((top >> shift) & 0xFF) + f * (int32_t)((bottom >> shift) & 0xFF);
+        out |= folio_clamp_byte(folio_mulhrs(madd, k)) << shift;
     }
     return out;
 }
+
+/* The sampler's light factor (≤ 258): light/256 (≤ 256) times kept/256 (≤ 256), times 129/128 for
+ * the weights' 127/128. */
+static inline int32_t folio_sample_light(int32_t kept, int32_t light) { return (kept * light * 129 + 16384) >> 15; }
 
 /*
  * Sample i of a run, from its block of eight: the block's start position exactly, then 16.16
@@ -55,7 +61,7 @@ static inline uint32_t folio_sample_at(const uint32_t *column, int64_t v, int64_
 
 static inline uint32_t folio_sample_lit(const uint32_t *column, int64_t v, int64_t dv, int32_t i,
                                         const folio_fold_shadow *shadow, int32_t row, uint16_t light) {
-    int32_t k = shadow ? (light * folio_kept(shadow, row + i)) >> 8 : light;
+    int32_t k = folio_sample_light(shadow ? folio_kept(shadow, row + i) : 256, light);
     return folio_sample_at(column, v, dv, i, k);
 }
 

@@ -7,14 +7,11 @@
  * The fold renderer's inner loops over one screen column, on premultiplied 0xAARRGGBB pixels.
  *
  * Every variant of a kernel gives the same bytes: the vector ones follow the integer arithmetic of
- * the portable ones exactly (7-bit bilinear weights, as pixman uses, and rounded fixed-point
- * products), so tests can hold one against the other.
- *
- * "Offset" pixels are pixels with 0x80 xor-ed into every byte: a byte read as signed is then the
- * channel minus 128, which is what a byte multiply-add wants for its signed operand.
+ * the portable ones exactly (7-bit bilinear weights in byte multiply-adds, as pixman weighs, and
+ * rounded fixed-point products), so tests can hold one against the other.
  */
 
-/* Blends two stored page columns, b with weight `weight` (0…128) over a, into offset pixels. When
+/* Blends two stored page columns, b with weight `weight` (0…128) over a. When
  * `ahead` is not null, the `count` pixels there are asked into cache on the way (the column a later
  * screen column blends: short streams that the hardware prefetchers pick up too late). */
 typedef void (*folio_fold_blend_fn)(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight,
@@ -32,7 +29,7 @@ typedef struct folio_fold_shadow {
 } folio_fold_shadow;
 
 /*
- * Resamples a column of offset pixels linearly: out[i] takes `column` at the 32.32 fixed-point
+ * Resamples a column of pixels linearly: out[i] takes `column` at the 32.32 fixed-point
  * position v + i·dv (v ≥ 0), lit by light/256 (≤ 256) and, when `shadow` is not null, by the
  * light the shadow keeps at buffer row `row` + i; opaque. `column` must be readable 17 pixels past
  * the last position's index.

@@ -325,7 +325,7 @@ public final class FoldRenderer {
                                           _ y: Int, _ k: UInt64) -> UInt64 {
             let v = min(max(p.v0 &+ p.dv &* Int64(y), Int64(low) << 32), p.vMax)
             let j = Int(truncatingIfNeeded: v >> 32) - low
-            let top = Lanes.expand(temp[j] ^ Lanes.offset), bottom = Lanes.expand(temp[j + 1] ^ Lanes.offset)
+            let top = Lanes.expand(temp[j]), bottom = Lanes.expand(temp[j + 1])
             var e = Lanes.mix(top, bottom, UInt64(truncatingIfNeeded: (v >> 24) & 0xFF))
             if k < 256 { e = Lanes.shade(e, k) }
             let c = p.coverage(y)
@@ -557,7 +557,7 @@ struct FrameSetup {
 
 /// One render thread's buffers, allocated once.
 final class ColumnScratch {
-    /// Per page, the column's two source columns blended (offset pixels, see `CFoldKernels`), with
+    /// Per page, the column's two source columns blended, with
     /// room for the sampler's window reads past the end.
     let leftTemp: UnsafeMutablePointer<UInt32>
     let rightTemp: UnsafeMutablePointer<UInt32>

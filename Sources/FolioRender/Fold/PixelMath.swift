@@ -6,8 +6,6 @@ enum Lanes {
     static let alphaMask: UInt64 = 0x00FF_0000_0000_0000
     static let half: UInt64 = 0x0080_0080_0080_0080
     static let opaque: UInt32 = 0xFF00_0000
-    /// Xor-ed into every byte of the kernels' blended columns (see `CFoldKernels`).
-    static let offset: UInt32 = 0x8080_8080
 
     @inline(__always) static func expand(_ p: UInt32) -> UInt64 {
         let q = UInt64(p)
