@@ -103,57 +103,107 @@ final class PageImage {
 
     /// Makes this page the back of `front`: the same drawing (the geometry mirrors it), softened
     /// by a box blur and faded into the paper's reverse, then masked like the front.
+    /// One stream over the stored rows: each is unpremultiplied and blurred along itself into a
+    /// ring of 16-bit channel planes, and a running sum across the ring gives the second blur, so
+    /// every loop walks contiguous memory (and vectorises) and no loop divides.
     @_optimize(speed)
-    func loadBack(of front: PageImage, mask: PixelMask, blurRadius: Int) {
+    func loadBack(of front: PageImage, mask: PixelMask, blurRadius radius: Int) {
         precondition(front.columns == columns && front.rows == rows, "back and front differ in size")
-        let paper: (r: Int, g: Int, b: Int) = (236, 233, 226)
-        let fade = 77  // of 256: how much of the drawing shows through
-        // Unmasked colour (the front's is premultiplied by the mask: undo that where alpha < 255).
-        for i in 1...columns {
-            let src = front.row(i), dst = row(i)
-            for j in 1...rows { dst[j] = src[j] >> 24 == 0xFF ? src[j] : unpremultiplied(src[j]) | Lanes.opaque }
-        }
-        // Blur along the stored rows (canvas columns), then across them (canvas rows).
-        let n = 2 * blurRadius + 1
-        let line = UnsafeMutablePointer<UInt32>.allocate(capacity: max(rows, columns))
-        defer { line.deallocate() }
-        func blur(count: Int, at index: (Int) -> UnsafeMutablePointer<UInt32>) {
-            for k in 0..<count { line[k] = index(k).pointee }
-            var r = 0, g = 0, b = 0
-            func add(_ k: Int, _ sign: Int) {
-                let p = line[min(max(k, 0), count - 1)]
-                r += sign * Int((p >> 16) & 0xFF); g += sign * Int((p >> 8) & 0xFF); b += sign * Int(p & 0xFF)
+        let taps = 2 * radius + 1
+        let divide = BoxDivision(taps: taps)
+        // Paper (blue, green, red: the planes' order) and how much of the drawing shows through
+        // (77 of 256): paper + ((v − paper)·77 + 128) >> 8, rewritten without negatives.
+        let fade: UInt16 = 77
+        let paperTerm: (UInt16, UInt16, UInt16) = (226 * 179 + 128, 233 * 179 + 128, 236 * 179 + 128)
+        let paddedCount = rows + 2 * radius, planes = 3 * rows
+        // A row's stored-row blur is needed from when it enters the window until it leaves it.
+        let slots = taps + 1
+        let scratch = UnsafeMutablePointer<UInt16>.allocate(capacity: 3 * paddedCount + planes * (slots + 1))
+        defer { scratch.deallocate() }
+        let padded = scratch, sums = scratch + 3 * paddedCount, ring = sums + planes
+        func slot(_ storedRow: Int) -> UnsafeMutablePointer<UInt16> { ring + (storedRow % slots) * planes }
+
+        // Stored row i unpremultiplied and blurred along itself (edges clamped) into `out`.
+        func blurAlong(_ i: Int, into out: UnsafeMutablePointer<UInt16>) {
+            let source = front.row(i) + 1
+            var opaque: UInt32 = 0xFFFF_FFFF
+            for j in 0..<rows { opaque &= source[j] }
+            for k in 0..<3 {
+                let p = padded + k * paddedCount + radius, shift = UInt32(8 * k)
+                for j in 0..<rows { p[j] = UInt16(truncatingIfNeeded: (source[j] >> shift) & 0xFF) }
             }
-            for k in -blurRadius...blurRadius { add(k, 1) }
-            for k in 0..<count {
-                index(k).pointee = 0xFF00_0000 | UInt32(r / n) << 16 | UInt32(g / n) << 8 | UInt32(b / n)
-                add(k + blurRadius + 1, 1)
-                add(k - blurRadius, -1)
-            }
-        }
-        for i in 1...columns {
-            let r = row(i)
-            blur(count: rows) { r + $0 + 1 }
-        }
-        for j in 1...rows {
-            blur(count: columns) { self.row($0 + 1) + j }
-        }
-        for i in 1...columns {
-            let r = row(i)
-            let x = firstCanvasColumn + i - 1
-            let needsMask = x < mask.xLow || x >= mask.xHigh
-            for j in 1...rows {
-                let p = r[j]
-                func channel(_ shift: UInt32, _ base: Int) -> UInt32 {
-                    let v = Int((p >> shift) & 0xFF)
-                    return UInt32(base + ((v - base) * fade + 128) >> 8) << shift
+            if opaque >> 24 != 0xFF {
+                for j in 0..<rows where source[j] >> 24 != 0xFF {
+                    let u = unpremultiplied(source[j])
+                    for k in 0..<3 { padded[k * paddedCount + radius + j] = UInt16(truncatingIfNeeded: (u >> UInt32(8 * k)) & 0xFF) }
                 }
-                let faded = 0xFF00_0000 | channel(16, paper.r) | channel(8, paper.g) | channel(0, paper.b)
-                let y = j - 1
-                r[j] = needsMask && (y < mask.yLow || y >= mask.yHigh) ? mask.apply(faded, x: x, y: y) : faded
             }
+            for k in 0..<3 {
+                let p = padded + k * paddedCount, o = out + k * rows
+                let first = p[radius], last = p[radius + rows - 1]
+                for t in 0..<radius {
+                    p[t] = first
+                    p[radius + rows + t] = last
+                }
+                o.update(from: p, count: rows)
+                for t in 1..<taps {
+                    let q = p + t
+                    for j in 0..<rows { o[j] &+= q[j] }
+                }
+                for j in 0..<rows { o[j] = divide(o[j]) }
+            }
+        }
+
+        // The window sum across stored rows for stored row 1: rows 1 − r … 1 + r, clamped.
+        var ready = min(columns, radius + 1)
+        for i in 1...ready { blurAlong(i, into: slot(i)) }
+        sums.initialize(repeating: 0, count: planes)
+        for t in -radius...radius {
+            let s = slot(min(max(1 + t, 1), columns))
+            for j in 0..<planes { sums[j] &+= s[j] }
+        }
+        let blue = sums, green = sums + rows, red = sums + 2 * rows
+        for i in 1...columns {
+            let out = row(i) + 1
+            for j in 0..<rows {
+                let b = (divide(blue[j]) &* fade &+ paperTerm.0) >> 8
+                let g = (divide(green[j]) &* fade &+ paperTerm.1) >> 8
+                let r = (divide(red[j]) &* fade &+ paperTerm.2) >> 8
+                out[j] = Lanes.opaque | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+            }
+            let x = firstCanvasColumn + i - 1
+            if x < mask.xLow || x >= mask.xHigh {
+                let top = max(0, min(mask.yLow, rows)), bottom = max(top, min(mask.yHigh, rows))
+                for y in 0..<top { out[y] = mask.apply(out[y], x: x, y: y) }
+                for y in bottom..<rows { out[y] = mask.apply(out[y], x: x, y: y) }
+            }
+            guard i < columns else { break }
+            let entering = min(i + radius + 1, columns), leaving = max(i - radius, 1)
+            if entering > ready {
+                ready = entering
+                blurAlong(entering, into: slot(entering))
+            }
+            let add = slot(entering), remove = slot(leaving)
+            for j in 0..<planes { sums[j] = sums[j] &+ add[j] &- remove[j] }
         }
         finishBorders()
+    }
+}
+
+/// Exact floor(s / taps) for the box blur's channel sums (s ≤ 255·taps) by a multiply and shift:
+/// with 2^shift ≥ taps·2^15 the multiplier's rounding error stays below one step for taps ≤ 129.
+struct BoxDivision {
+    let multiplier: UInt32
+    let shift: UInt32
+
+    init(taps: Int) {
+        precondition(taps >= 1 && taps <= 129, "box blur of \(taps) taps: channel sums must fit 16 bits exactly")
+        shift = UInt32(16 + (Int.bitWidth - 1 - taps.leadingZeroBitCount))
+        multiplier = UInt32(((1 << Int(shift)) + taps - 1) / taps)
+    }
+
+    @inline(__always) func callAsFunction(_ sum: UInt16) -> UInt16 {
+        UInt16(truncatingIfNeeded: (UInt32(sum) &* multiplier) &>> shift)
     }
 }
 
