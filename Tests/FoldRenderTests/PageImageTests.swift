@@ -119,3 +119,15 @@ final class PageImageTests: XCTestCase {
 
     private func hex(_ p: UInt32) -> String { "0x" + String(p, radix: 16) }
 }
+
+final class BoxDivisionTests: XCTestCase {
+    func testDividesEverySumExactlyForEveryRadius() {
+        for radius in 1...64 {
+            let taps = 2 * radius + 1, divide = BoxDivision(radius: radius)
+            for sum in 0...(255 * taps) where Int(divide(UInt16(sum))) != sum / taps {
+                XCTFail("radius \(radius): \(sum) / \(taps) gave \(divide(UInt16(sum)))")
+                break
+            }
+        }
+    }
+}

@@ -110,7 +110,7 @@ final class PageImage {
     func loadBack(of front: PageImage, mask: PixelMask, blurRadius radius: Int) {
         precondition(front.columns == columns && front.rows == rows, "back and front differ in size")
         let taps = 2 * radius + 1
-        let divide = BoxDivision(taps: taps)
+        let divide = BoxDivision(radius: radius)
         // Paper (blue, green, red: the planes' order) and how much of the drawing shows through
         // (77 of 256): paper + ((v − paper)·77 + 128) >> 8, rewritten without negatives.
         let fade: UInt16 = 77
@@ -190,20 +190,24 @@ final class PageImage {
     }
 }
 
-/// Exact floor(s / taps) for the box blur's channel sums (s ≤ 255·taps) by a multiply and shift:
-/// with 2^shift ≥ taps·2^15 the multiplier's rounding error stays below one step for taps ≤ 129.
+/// Exact floor(s / taps) for a box blur's channel sums (s ≤ 255·taps, taps = 2·radius + 1) by a
+/// multiply and shifts: the high half of a 16-bit product (one vector instruction for eight
+/// lanes), then the rest of the shift. With 2^(16 + extraShift) > taps·2^15 the multiplier's
+/// rounding error stays below one step, and sums stay within 16 bits, for radii up to 64.
 struct BoxDivision {
-    let multiplier: UInt32
-    let shift: UInt32
+    let multiplier: UInt16
+    let extraShift: UInt16
 
-    init(taps: Int) {
-        precondition(taps >= 1 && taps <= 129, "box blur of \(taps) taps: channel sums must fit 16 bits exactly")
-        shift = UInt32(16 + (Int.bitWidth - 1 - taps.leadingZeroBitCount))
-        multiplier = UInt32(((1 << Int(shift)) + taps - 1) / taps)
+    init(radius: Int) {
+        precondition(radius >= 1 && radius <= 64, "box blur radius \(radius): only 1…64 divide exactly in 16 bits")
+        let taps = 2 * radius + 1
+        let extra = Int.bitWidth - 1 - taps.leadingZeroBitCount
+        extraShift = UInt16(extra)
+        multiplier = UInt16(((1 << (16 + extra)) + taps - 1) / taps)  // below 2^16: taps is odd
     }
 
     @inline(__always) func callAsFunction(_ sum: UInt16) -> UInt16 {
-        UInt16(truncatingIfNeeded: (UInt32(sum) &* multiplier) &>> shift)
+        UInt16(truncatingIfNeeded: (UInt32(sum) &* UInt32(multiplier)) &>> 16) &>> extraShift
     }
 }
 
