@@ -7,7 +7,7 @@ import FolioLayers
 /// transposed masked front, and the back (unpremultiplied, box-blurred along both axes with
 /// clamped edges, faded toward the paper, masked), both with their borders and opaque spans.
 final class PageImageTests: XCTestCase {
-    private let width = 41, height = 29, spine = 22
+    private let width = 41, height = 45, spine = 22
 
     func testFrontIsTheMaskedCanvasWithClampedBorders() {
         let canvas = makeNoisyCanvas(width: width, height: height)
@@ -19,8 +19,8 @@ final class PageImageTests: XCTestCase {
 
     func testBackIsTheBlurredFadedMaskedFrontAtSeveralRadii() {
         let canvas = makeNoisyCanvas(width: width, height: height)
-        // Radius 20 is wider than either page and taller than the canvas: every tap clamps.
-        for radius in [1, 2, 3, 7, 20] {
+        // Radius 30 is wider than either page and taller than the canvas: every tap clamps.
+        for radius in [1, 2, 3, 7, 30] {
             for (front, mask) in pages() {
                 front.load(from: canvas, mask: mask)
                 let back = PageImage(columns: front.columns, rows: front.rows, firstCanvasColumn: front.firstCanvasColumn)

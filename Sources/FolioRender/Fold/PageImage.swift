@@ -126,31 +126,31 @@ final class PageImage {
         // Stored row i unpremultiplied and blurred along itself (edges clamped) into `out`.
         func blurAlong(_ i: Int, into out: UnsafeMutablePointer<UInt16>) {
             let source = front.row(i) + 1
+            let blue = padded + radius, green = blue + paddedCount, red = green + paddedCount
             var opaque: UInt32 = 0xFFFF_FFFF
-            for j in 0..<rows { opaque &= source[j] }
-            for k in 0..<3 {
-                let p = padded + k * paddedCount + radius, shift = UInt32(8 * k)
-                for j in 0..<rows { p[j] = UInt16(truncatingIfNeeded: (source[j] >> shift) & 0xFF) }
+            for j in 0..<rows {
+                let p = source[j]
+                opaque &= p
+                blue[j] = UInt16(truncatingIfNeeded: p & 0xFF)
+                green[j] = UInt16(truncatingIfNeeded: (p >> 8) & 0xFF)
+                red[j] = UInt16(truncatingIfNeeded: (p >> 16) & 0xFF)
             }
             if opaque >> 24 != 0xFF {
                 for j in 0..<rows where source[j] >> 24 != 0xFF {
                     let u = unpremultiplied(source[j])
-                    for k in 0..<3 { padded[k * paddedCount + radius + j] = UInt16(truncatingIfNeeded: (u >> UInt32(8 * k)) & 0xFF) }
+                    blue[j] = UInt16(truncatingIfNeeded: u & 0xFF)
+                    green[j] = UInt16(truncatingIfNeeded: (u >> 8) & 0xFF)
+                    red[j] = UInt16(truncatingIfNeeded: (u >> 16) & 0xFF)
                 }
             }
             for k in 0..<3 {
-                let p = padded + k * paddedCount, o = out + k * rows
+                let p = padded + k * paddedCount
                 let first = p[radius], last = p[radius + rows - 1]
                 for t in 0..<radius {
                     p[t] = first
                     p[radius + rows + t] = last
                 }
-                o.update(from: p, count: rows)
-                for t in 1..<taps {
-                    let q = p + t
-                    for j in 0..<rows { o[j] &+= q[j] }
-                }
-                for j in 0..<rows { o[j] = divide(o[j]) }
+                boxAverages(of: p, taps: taps, divide: divide, into: out + k * rows, count: rows)
             }
         }
 
@@ -164,12 +164,43 @@ final class PageImage {
         }
         let blue = sums, green = sums + rows, red = sums + 2 * rows
         for i in 1...columns {
+            // Slides the window on as each row is written (after the last row, to no effect).
+            let entering = min(i + radius + 1, columns), leaving = max(i - radius, 1)
+            if entering > ready {
+                ready = entering
+                blurAlong(entering, into: slot(entering))
+            }
+            let addBlue = slot(entering), addGreen = addBlue + rows, addRed = addGreen + rows
+            let removeBlue = slot(leaving), removeGreen = removeBlue + rows, removeRed = removeGreen + rows
             let out = row(i) + 1
-            for j in 0..<rows {
-                let b = (divide(blue[j]) &* fade &+ paperTerm.0) >> 8
-                let g = (divide(green[j]) &* fade &+ paperTerm.1) >> 8
-                let r = (divide(red[j]) &* fade &+ paperTerm.2) >> 8
-                out[j] = Lanes.opaque | UInt32(r) << 16 | UInt32(g) << 8 | UInt32(b)
+            var j = 0
+            #if !DEBUG
+            while j &+ 8 <= rows {
+                @inline(__always) func load(_ plane: UnsafeMutablePointer<UInt16>) -> SIMD8<UInt16> {
+                    UnsafeRawPointer(plane + j).loadUnaligned(as: SIMD8<UInt16>.self)
+                }
+                @inline(__always) func faded(_ sums: SIMD8<UInt16>, _ paper: UInt16) -> SIMD8<UInt32> {
+                    SIMD8<UInt32>(truncatingIfNeeded: (divide(sums) &* fade &+ paper) &>> 8)
+                }
+                let b = load(blue), g = load(green), r = load(red)
+                let pixels = faded(r, paperTerm.2) &<< 16 | faded(g, paperTerm.1) &<< 8 | faded(b, paperTerm.0)
+                UnsafeMutableRawPointer(out + j).storeBytes(of: pixels | Lanes.opaque, as: SIMD8<UInt32>.self)
+                UnsafeMutableRawPointer(blue + j).storeBytes(of: b &+ load(addBlue) &- load(removeBlue), as: SIMD8<UInt16>.self)
+                UnsafeMutableRawPointer(green + j).storeBytes(of: g &+ load(addGreen) &- load(removeGreen), as: SIMD8<UInt16>.self)
+                UnsafeMutableRawPointer(red + j).storeBytes(of: r &+ load(addRed) &- load(removeRed), as: SIMD8<UInt16>.self)
+                j &+= 8
+            }
+            #endif
+            while j < rows {
+                let b = blue[j], g = green[j], r = red[j]
+                let fadedB = (divide(b) &* fade &+ paperTerm.0) >> 8
+                let fadedG = (divide(g) &* fade &+ paperTerm.1) >> 8
+                let fadedR = (divide(r) &* fade &+ paperTerm.2) >> 8
+                out[j] = Lanes.opaque | UInt32(fadedR) << 16 | UInt32(fadedG) << 8 | UInt32(fadedB)
+                blue[j] = b &+ addBlue[j] &- removeBlue[j]
+                green[j] = g &+ addGreen[j] &- removeGreen[j]
+                red[j] = r &+ addRed[j] &- removeRed[j]
+                j &+= 1
             }
             let x = firstCanvasColumn + i - 1
             if x < mask.xLow || x >= mask.xHigh {
@@ -177,14 +208,6 @@ final class PageImage {
                 for y in 0..<top { out[y] = mask.apply(out[y], x: x, y: y) }
                 for y in bottom..<rows { out[y] = mask.apply(out[y], x: x, y: y) }
             }
-            guard i < columns else { break }
-            let entering = min(i + radius + 1, columns), leaving = max(i - radius, 1)
-            if entering > ready {
-                ready = entering
-                blurAlong(entering, into: slot(entering))
-            }
-            let add = slot(entering), remove = slot(leaving)
-            for j in 0..<planes { sums[j] = sums[j] &+ add[j] &- remove[j] }
         }
         finishBorders()
     }
@@ -208,6 +231,42 @@ struct BoxDivision {
 
     @inline(__always) func callAsFunction(_ sum: UInt16) -> UInt16 {
         UInt16(truncatingIfNeeded: (UInt32(sum) &* UInt32(multiplier)) &>> 16) &>> extraShift
+    }
+
+    @inline(__always) func callAsFunction(_ sums: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        let products = SIMD8<UInt32>(truncatingIfNeeded: sums) &* SIMD8(repeating: UInt32(multiplier))
+        return SIMD8<UInt16>(truncatingIfNeeded: products &>> 16) &>> SIMD8(repeating: extraShift)
+    }
+}
+
+/// out[j] = ⌊(p[j] + … + p[j + taps − 1]) / taps⌋ for j in 0..<count.
+@inline(__always) @_optimize(speed)
+private func boxAverages(of p: UnsafePointer<UInt16>, taps: Int, divide: BoxDivision,
+                         into out: UnsafeMutablePointer<UInt16>, count: Int) {
+    #if !DEBUG
+    // Thirty-two sums at once, kept in registers across the taps; the last block overlaps the one
+    // before it instead of leaving a tail (debug builds would run these SIMD types through
+    // unspecialised generics: there the plain loop below does everything).
+    if count >= 32 {
+        var j = 0
+        while j < count {
+            let start = min(j, count &- 32)
+            var sum = UnsafeRawPointer(p + start).loadUnaligned(as: SIMD32<UInt16>.self)
+            for t in 1..<taps { sum &+= UnsafeRawPointer(p + (start &+ t)).loadUnaligned(as: SIMD32<UInt16>.self) }
+            let target = UnsafeMutableRawPointer(out + start)
+            target.storeBytes(of: divide(sum.lowHalf.lowHalf), as: SIMD8<UInt16>.self)
+            target.storeBytes(of: divide(sum.lowHalf.highHalf), toByteOffset: 16, as: SIMD8<UInt16>.self)
+            target.storeBytes(of: divide(sum.highHalf.lowHalf), toByteOffset: 32, as: SIMD8<UInt16>.self)
+            target.storeBytes(of: divide(sum.highHalf.highHalf), toByteOffset: 48, as: SIMD8<UInt16>.self)
+            j = start &+ 32
+        }
+        return
+    }
+    #endif
+    for j in 0..<count {
+        var sum = p[j]
+        for t in 1..<taps { sum &+= p[j &+ t] }
+        out[j] = divide(sum)
     }
 }
 
