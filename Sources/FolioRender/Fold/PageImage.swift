@@ -57,26 +57,47 @@ final class PageImage {
     func load(from canvas: Bitmap, mask: PixelMask) {
         precondition(canvas.height == rows && firstCanvasColumn + columns <= canvas.width, "canvas size changed")
         let stride = canvas.stride
-        // Row blocks keep the scattered (transposed) writes within a few cache lines per column.
-        let block = 16
-        var y0 = 0
-        while y0 < rows {
-            let y1 = min(rows, y0 + block)
-            let rowsNeedMask = y0 < mask.yLow || y1 > mask.yHigh
-            for c in 0..<columns {
-                let out = row(c + 1)
-                let x = firstCanvasColumn + c
-                let source = canvas.pixels + x * 4
-                if rowsNeedMask && (x < mask.xLow || x >= mask.xHigh) {
-                    for y in y0..<y1 {
-                        let p = source.load(fromByteOffset: y * stride, as: UInt32.self)
-                        out[y + 1] = y < mask.yLow || y >= mask.yHigh ? mask.apply(p, x: x, y: y) : p
+        let source = canvas.pixels + firstCanvasColumn * 4
+        // Strips of 16 columns, top to bottom: each canvas row gives one cache line of a strip,
+        // and its 16 stored rows are each written in order.
+        var c0 = 0
+        while c0 < columns {
+            let c1 = min(columns, c0 + 16)
+            var y = 0
+            #if !DEBUG
+            // 4×4 blocks through vector transposes (debug builds: the plain loop below).
+            if c1 - c0 == 16 {
+                while y &+ 4 <= rows {
+                    var c = c0
+                    while c < c1 {
+                        let corner = source + (y &* stride &+ c &* 4)
+                        let a = corner.loadUnaligned(as: SIMD4<UInt32>.self)
+                        let b = corner.loadUnaligned(fromByteOffset: stride, as: SIMD4<UInt32>.self)
+                        let d = corner.loadUnaligned(fromByteOffset: 2 &* stride, as: SIMD4<UInt32>.self)
+                        let e = corner.loadUnaligned(fromByteOffset: 3 &* stride, as: SIMD4<UInt32>.self)
+                        for k in 0..<4 {
+                            UnsafeMutableRawPointer(row(c &+ k &+ 1) + (y &+ 1)).storeBytes(of: SIMD4(a[k], b[k], d[k], e[k]), as: SIMD4<UInt32>.self)
+                        }
+                        c &+= 4
                     }
-                } else {
-                    for y in y0..<y1 { out[y + 1] = source.load(fromByteOffset: y * stride, as: UInt32.self) }
+                    y &+= 4
                 }
             }
-            y0 = y1
+            #endif
+            for c in c0..<c1 {
+                let out = row(c + 1), column = source + c * 4
+                for y in y..<rows { out[y + 1] = column.load(fromByteOffset: y * stride, as: UInt32.self) }
+            }
+            c0 = c1
+        }
+        // Only the rounded corners' squares change under the mask.
+        for c in 0..<columns {
+            let x = firstCanvasColumn + c
+            guard x < mask.xLow || x >= mask.xHigh else { continue }
+            let out = row(c + 1) + 1
+            let top = max(0, min(mask.yLow, rows)), bottom = max(top, min(mask.yHigh, rows))
+            for y in 0..<top { out[y] = mask.apply(out[y], x: x, y: y) }
+            for y in bottom..<rows { out[y] = mask.apply(out[y], x: x, y: y) }
         }
         finishBorders()
     }
