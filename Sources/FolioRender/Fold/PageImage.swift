@@ -76,7 +76,8 @@ final class PageImage {
                         let d = corner.loadUnaligned(fromByteOffset: 2 &* stride, as: SIMD4<UInt32>.self)
                         let e = corner.loadUnaligned(fromByteOffset: 3 &* stride, as: SIMD4<UInt32>.self)
                         for k in 0..<4 {
-                            UnsafeMutableRawPointer(row(c &+ k &+ 1) + (y &+ 1)).storeBytes(of: SIMD4(a[k], b[k], d[k], e[k]), as: SIMD4<UInt32>.self)
+                            let target = UnsafeMutableRawPointer(row(c &+ k &+ 1) + (y &+ 1))
+                            target.storeBytes(of: SIMD4(a[k], b[k], d[k], e[k]), as: SIMD4<UInt32>.self)
                         }
                         c &+= 4
                     }
@@ -90,16 +91,21 @@ final class PageImage {
             }
             c0 = c1
         }
-        // Only the rounded corners' squares change under the mask.
+        applyCorners(of: mask)
+        finishBorders()
+    }
+
+    /// Multiplies the stored pixels by `mask`'s coverage where it can be below 1: the squares of
+    /// the rounded corners.
+    private func applyCorners(of mask: PixelMask) {
+        let top = max(0, min(mask.yLow, rows)), bottom = max(top, min(mask.yHigh, rows))
         for c in 0..<columns {
             let x = firstCanvasColumn + c
             guard x < mask.xLow || x >= mask.xHigh else { continue }
             let out = row(c + 1) + 1
-            let top = max(0, min(mask.yLow, rows)), bottom = max(top, min(mask.yHigh, rows))
             for y in 0..<top { out[y] = mask.apply(out[y], x: x, y: y) }
             for y in bottom..<rows { out[y] = mask.apply(out[y], x: x, y: y) }
         }
-        finishBorders()
     }
 
     /// Copies the edges into the border, and records the opaque span of every stored row.
@@ -133,7 +139,8 @@ final class PageImage {
         let taps = 2 * radius + 1
         let divide = BoxDivision(radius: radius)
         // Paper (blue, green, red: the planes' order) and how much of the drawing shows through
-        // (77 of 256): paper + ((v − paper)·77 + 128) >> 8, rewritten without negatives.
+        // (77 of 256): paper + ((v − paper)·77 + 128) >> 8, rewritten without negatives as
+        // (v·77 + paper·179 + 128) >> 8 (179 = 256 − 77), the same value.
         let fade: UInt16 = 77
         let paperTerm: (UInt16, UInt16, UInt16) = (226 * 179 + 128, 233 * 179 + 128, 236 * 179 + 128)
         let paddedCount = rows + 2 * radius, planes = 3 * rows
@@ -223,13 +230,8 @@ final class PageImage {
                 red[j] = r &+ addRed[j] &- removeRed[j]
                 j &+= 1
             }
-            let x = firstCanvasColumn + i - 1
-            if x < mask.xLow || x >= mask.xHigh {
-                let top = max(0, min(mask.yLow, rows)), bottom = max(top, min(mask.yHigh, rows))
-                for y in 0..<top { out[y] = mask.apply(out[y], x: x, y: y) }
-                for y in bottom..<rows { out[y] = mask.apply(out[y], x: x, y: y) }
-            }
         }
+        applyCorners(of: mask)
         finishBorders()
     }
 }
