@@ -131,66 +131,68 @@ final class PageImage {
     /// Makes this page the back of `front`: the same drawing (the geometry mirrors it), softened
     /// by a box blur and faded into the paper's reverse, then masked like the front.
     /// One stream over the stored rows: each is unpremultiplied and blurred along itself into a
-    /// ring of 16-bit channel planes, and a running sum across the ring gives the second blur, so
-    /// every loop walks contiguous memory (and vectorises) and no loop divides.
+    /// ring of 16-bit channel lines, and a running sum across the ring gives the second blur, so
+    /// every loop walks contiguous memory (and vectorises) and no loop divides. Blue and red share
+    /// a line, interleaved as they lie in a pixel (one mask apart), green has its own.
     @_optimize(speed)
     func loadBack(of front: PageImage, mask: PixelMask, blurRadius radius: Int) {
         precondition(front.columns == columns && front.rows == rows, "back and front differ in size")
         let taps = 2 * radius + 1
         let divide = BoxDivision(radius: radius)
-        // Paper (blue, green, red: the planes' order) and how much of the drawing shows through
-        // (77 of 256): paper + ((v − paper)·77 + 128) >> 8, rewritten without negatives as
+        // How much of the drawing shows through the paper (77 of 256):
+        // paper + ((v − paper)·77 + 128) >> 8, rewritten without negatives as
         // (v·77 + paper·179 + 128) >> 8 (179 = 256 − 77), the same value.
         let fade: UInt16 = 77
-        let paperTerm: (UInt16, UInt16, UInt16) = (226 * 179 + 128, 233 * 179 + 128, 236 * 179 + 128)
-        let paddedCount = rows + 2 * radius, planes = 3 * rows
-        // A row's stored-row blur is needed from when it enters the window until it leaves it.
+        let paperBlue: UInt16 = 226 * 179 + 128, paperGreen: UInt16 = 233 * 179 + 128, paperRed: UInt16 = 236 * 179 + 128
+        // Per stored row: blue and red (2·rows), then green (rows).
+        let line = 3 * rows, paddedCount = rows + 2 * radius
+        // A row's blur along itself is needed from when it enters the window until it leaves it.
         let slots = taps + 1
-        let scratch = UnsafeMutablePointer<UInt16>.allocate(capacity: 3 * paddedCount + planes * (slots + 1))
+        let scratch = UnsafeMutablePointer<UInt16>.allocate(capacity: 3 * paddedCount + line * (slots + 1))
         defer { scratch.deallocate() }
-        let padded = scratch, sums = scratch + 3 * paddedCount, ring = sums + planes
-        func slot(_ storedRow: Int) -> UnsafeMutablePointer<UInt16> { ring + (storedRow % slots) * planes }
+        let paddedBlueRed = scratch, paddedGreen = scratch + 2 * paddedCount
+        let sums = scratch + 3 * paddedCount, ring = sums + line
+        func slot(_ storedRow: Int) -> UnsafeMutablePointer<UInt16> { ring + (storedRow % slots) * line }
 
         // Stored row i unpremultiplied and blurred along itself (edges clamped) into `out`.
         func blurAlong(_ i: Int, into out: UnsafeMutablePointer<UInt16>) {
             let source = front.row(i) + 1
-            let blue = padded + radius, green = blue + paddedCount, red = green + paddedCount
+            let blueRed = UnsafeMutableRawPointer(paddedBlueRed + 2 * radius), green = paddedGreen + radius
             var opaque: UInt32 = 0xFFFF_FFFF
             for j in 0..<rows {
                 let p = source[j]
                 opaque &= p
-                blue[j] = UInt16(truncatingIfNeeded: p & 0xFF)
+                blueRed.storeBytes(of: p & 0x00FF_00FF, toByteOffset: 4 * j, as: UInt32.self)
                 green[j] = UInt16(truncatingIfNeeded: (p >> 8) & 0xFF)
-                red[j] = UInt16(truncatingIfNeeded: (p >> 16) & 0xFF)
             }
             if opaque >> 24 != 0xFF {
                 for j in 0..<rows where source[j] >> 24 != 0xFF {
                     let u = unpremultiplied(source[j])
-                    blue[j] = UInt16(truncatingIfNeeded: u & 0xFF)
+                    blueRed.storeBytes(of: u & 0x00FF_00FF, toByteOffset: 4 * j, as: UInt32.self)
                     green[j] = UInt16(truncatingIfNeeded: (u >> 8) & 0xFF)
-                    red[j] = UInt16(truncatingIfNeeded: (u >> 16) & 0xFF)
                 }
             }
-            for k in 0..<3 {
-                let p = padded + k * paddedCount
-                let first = p[radius], last = p[radius + rows - 1]
-                for t in 0..<radius {
-                    p[t] = first
-                    p[radius + rows + t] = last
-                }
-                boxAverages(of: p, taps: taps, divide: divide, into: out + k * rows, count: rows)
+            for t in 0..<radius {
+                paddedBlueRed[2 * t] = paddedBlueRed[2 * radius]
+                paddedBlueRed[2 * t + 1] = paddedBlueRed[2 * radius + 1]
+                paddedBlueRed[2 * (radius + rows + t)] = paddedBlueRed[2 * (radius + rows - 1)]
+                paddedBlueRed[2 * (radius + rows + t) + 1] = paddedBlueRed[2 * (radius + rows - 1) + 1]
+                paddedGreen[t] = paddedGreen[radius]
+                paddedGreen[radius + rows + t] = paddedGreen[radius + rows - 1]
             }
+            boxAverages(of: paddedBlueRed, step: 2, taps: taps, divide: divide, into: out, count: 2 * rows)
+            boxAverages(of: paddedGreen, step: 1, taps: taps, divide: divide, into: out + 2 * rows, count: rows)
         }
 
         // The window sum across stored rows for stored row 1: rows 1 − r … 1 + r, clamped.
         var ready = min(columns, radius + 1)
         for i in 1...ready { blurAlong(i, into: slot(i)) }
-        sums.initialize(repeating: 0, count: planes)
+        sums.initialize(repeating: 0, count: line)
         for t in -radius...radius {
             let s = slot(min(max(1 + t, 1), columns))
-            for j in 0..<planes { sums[j] &+= s[j] }
+            for j in 0..<line { sums[j] &+= s[j] }
         }
-        let blue = sums, green = sums + rows, red = sums + 2 * rows
+        let blueRed = sums, green = sums + 2 * rows
         for i in 1...columns {
             // Slides the window on as each row is written (after the last row, to no effect).
             let entering = min(i + radius + 1, columns), leaving = max(i - radius, 1)
@@ -198,36 +200,46 @@ final class PageImage {
                 ready = entering
                 blurAlong(entering, into: slot(entering))
             }
-            let addBlue = slot(entering), addGreen = addBlue + rows, addRed = addGreen + rows
-            let removeBlue = slot(leaving), removeGreen = removeBlue + rows, removeRed = removeGreen + rows
+            let addBlueRed = slot(entering), addGreen = addBlueRed + 2 * rows
+            let removeBlueRed = slot(leaving), removeGreen = removeBlueRed + 2 * rows
             let out = row(i) + 1
             var j = 0
             #if !DEBUG
+            // Eight pixels a step: two vectors of blue-red pairs (already where a pixel holds
+            // them), one of green.
+            let paperPairs = SIMD8<UInt16>(paperBlue, paperRed, paperBlue, paperRed, paperBlue, paperRed, paperBlue, paperRed)
             while j &+ 8 <= rows {
-                @inline(__always) func load(_ plane: UnsafeMutablePointer<UInt16>) -> SIMD8<UInt16> {
-                    UnsafeRawPointer(plane + j).loadUnaligned(as: SIMD8<UInt16>.self)
+                @inline(__always) func load(_ line: UnsafeMutablePointer<UInt16>, _ at: Int) -> SIMD8<UInt16> {
+                    UnsafeRawPointer(line + at).loadUnaligned(as: SIMD8<UInt16>.self)
                 }
-                @inline(__always) func faded(_ sums: SIMD8<UInt16>, _ paper: UInt16) -> SIMD8<UInt32> {
-                    SIMD8<UInt32>(truncatingIfNeeded: (divide(sums) &* fade &+ paper) &>> 8)
+                @inline(__always) func store(_ v: SIMD8<UInt16>, _ line: UnsafeMutablePointer<UInt16>, _ at: Int) {
+                    UnsafeMutableRawPointer(line + at).storeBytes(of: v, as: SIMD8<UInt16>.self)
                 }
-                let b = load(blue), g = load(green), r = load(red)
-                let pixels = faded(r, paperTerm.2) &<< 16 | faded(g, paperTerm.1) &<< 8 | faded(b, paperTerm.0)
-                UnsafeMutableRawPointer(out + j).storeBytes(of: pixels | Lanes.opaque, as: SIMD8<UInt32>.self)
-                UnsafeMutableRawPointer(blue + j).storeBytes(of: b &+ load(addBlue) &- load(removeBlue), as: SIMD8<UInt16>.self)
-                UnsafeMutableRawPointer(green + j).storeBytes(of: g &+ load(addGreen) &- load(removeGreen), as: SIMD8<UInt16>.self)
-                UnsafeMutableRawPointer(red + j).storeBytes(of: r &+ load(addRed) &- load(removeRed), as: SIMD8<UInt16>.self)
+                let pair = 2 &* j
+                let br0 = load(blueRed, pair), br1 = load(blueRed, pair &+ 8), g = load(green, j)
+                @inline(__always) func write(_ blueRedSums: SIMD8<UInt16>, _ greens: SIMD4<UInt16>, at: Int) {
+                    let blueRed = unsafeBitCast((divide(blueRedSums) &* fade &+ paperPairs) &>> 8, to: SIMD4<UInt32>.self)
+                    let pixels = blueRed | SIMD4<UInt32>(truncatingIfNeeded: greens) &<< 8 | Lanes.opaque
+                    UnsafeMutableRawPointer(out + at).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
+                }
+                let fadedG = (divide(g) &* fade &+ paperGreen) &>> 8
+                write(br0, fadedG.lowHalf, at: j)
+                write(br1, fadedG.highHalf, at: j &+ 4)
+                store(br0 &+ load(addBlueRed, pair) &- load(removeBlueRed, pair), blueRed, pair)
+                store(br1 &+ load(addBlueRed, pair &+ 8) &- load(removeBlueRed, pair &+ 8), blueRed, pair &+ 8)
+                store(g &+ load(addGreen, j) &- load(removeGreen, j), green, j)
                 j &+= 8
             }
             #endif
             while j < rows {
-                let b = blue[j], g = green[j], r = red[j]
-                let fadedB = (divide(b) &* fade &+ paperTerm.0) >> 8
-                let fadedG = (divide(g) &* fade &+ paperTerm.1) >> 8
-                let fadedR = (divide(r) &* fade &+ paperTerm.2) >> 8
+                let b = blueRed[2 &* j], r = blueRed[2 &* j &+ 1], g = green[j]
+                let fadedB = (divide(b) &* fade &+ paperBlue) >> 8
+                let fadedG = (divide(g) &* fade &+ paperGreen) >> 8
+                let fadedR = (divide(r) &* fade &+ paperRed) >> 8
                 out[j] = Lanes.opaque | UInt32(fadedR) << 16 | UInt32(fadedG) << 8 | UInt32(fadedB)
-                blue[j] = b &+ addBlue[j] &- removeBlue[j]
+                blueRed[2 &* j] = b &+ addBlueRed[2 &* j] &- removeBlueRed[2 &* j]
+                blueRed[2 &* j &+ 1] = r &+ addBlueRed[2 &* j &+ 1] &- removeBlueRed[2 &* j &+ 1]
                 green[j] = g &+ addGreen[j] &- removeGreen[j]
-                red[j] = r &+ addRed[j] &- removeRed[j]
                 j &+= 1
             }
         }
@@ -262,9 +274,9 @@ struct BoxDivision {
     }
 }
 
-/// out[j] = ⌊(p[j] + … + p[j + taps − 1]) / taps⌋ for j in 0..<count.
+/// out[j] = ⌊(p[j] + p[j + step] + … + p[j + (taps − 1)·step]) / taps⌋ for j in 0..<count.
 @inline(__always) @_optimize(speed)
-private func boxAverages(of p: UnsafePointer<UInt16>, taps: Int, divide: BoxDivision,
+private func boxAverages(of p: UnsafePointer<UInt16>, step: Int, taps: Int, divide: BoxDivision,
                          into out: UnsafeMutablePointer<UInt16>, count: Int) {
     #if !DEBUG
     // Thirty-two sums at once, kept in registers across the taps; the last block overlaps the one
@@ -275,7 +287,9 @@ private func boxAverages(of p: UnsafePointer<UInt16>, taps: Int, divide: BoxDivi
         while j < count {
             let start = min(j, count &- 32)
             var sum = UnsafeRawPointer(p + start).loadUnaligned(as: SIMD32<UInt16>.self)
-            for t in 1..<taps { sum &+= UnsafeRawPointer(p + (start &+ t)).loadUnaligned(as: SIMD32<UInt16>.self) }
+            for t in 1..<taps {
+                sum &+= UnsafeRawPointer(p + (start &+ t &* step)).loadUnaligned(as: SIMD32<UInt16>.self)
+            }
             let target = UnsafeMutableRawPointer(out + start)
             target.storeBytes(of: divide(sum.lowHalf.lowHalf), as: SIMD8<UInt16>.self)
             target.storeBytes(of: divide(sum.lowHalf.highHalf), toByteOffset: 16, as: SIMD8<UInt16>.self)
@@ -288,7 +302,7 @@ private func boxAverages(of p: UnsafePointer<UInt16>, taps: Int, divide: BoxDivi
     #endif
     for j in 0..<count {
         var sum = p[j]
-        for t in 1..<taps { sum &+= p[j &+ t] }
+        for t in 1..<taps { sum &+= p[j &+ t &* step] }
         out[j] = divide(sum)
     }
 }
