@@ -122,7 +122,7 @@ final class PageImageTests: XCTestCase {
 
 final class BoxDivisionTests: XCTestCase {
     func testDividesEverySumExactlyForEveryRadius() {
-        for radius in 1...64 {
+        for radius in 1...BoxDivision.largestRadius {
             let taps = 2 * radius + 1, divide = BoxDivision(radius: radius)
             for sum in 0...(255 * taps) where Int(divide(UInt16(sum))) != sum / taps {
                 XCTFail("radius \(radius): \(sum) / \(taps) gave \(divide(UInt16(sum)))")

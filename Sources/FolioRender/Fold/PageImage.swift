@@ -134,9 +134,12 @@ final class PageImage {
     /// ring of 16-bit channel lines, and a running sum across the ring gives the second blur, so
     /// every loop walks contiguous memory (and vectorises) and no loop divides. Blue and red share
     /// a line, interleaved as they lie in a pixel (one mask apart), green has its own.
+    /// Radii above `BoxDivision.largestRadius` (output scales above 42) blur as that radius.
     @_optimize(speed)
-    func loadBack(of front: PageImage, mask: PixelMask, blurRadius radius: Int) {
+    func loadBack(of front: PageImage, mask: PixelMask, blurRadius: Int) {
         precondition(front.columns == columns && front.rows == rows, "back and front differ in size")
+        precondition(blurRadius >= 1, "a back face needs some blur")
+        let radius = min(blurRadius, BoxDivision.largestRadius)
         let taps = 2 * radius + 1
         let divide = BoxDivision(radius: radius)
         // How much of the drawing shows through the paper (77 of 256):
@@ -253,11 +256,12 @@ final class PageImage {
 /// lanes), then the rest of the shift. With 2^(16 + extraShift) > taps·2^15 the multiplier's
 /// rounding error stays below one step, and sums stay within 16 bits, for radii up to 64.
 struct BoxDivision {
+    static let largestRadius = 64
     let multiplier: UInt16
     let extraShift: UInt16
 
     init(radius: Int) {
-        precondition(radius >= 1 && radius <= 64, "box blur radius \(radius): only 1…64 divide exactly in 16 bits")
+        precondition(radius >= 1 && radius <= Self.largestRadius, "box blur radius \(radius): only 1…64 divide exactly in 16 bits")
         let taps = 2 * radius + 1
         let extra = Int.bitWidth - 1 - taps.leadingZeroBitCount
         extraShift = UInt16(extra)
