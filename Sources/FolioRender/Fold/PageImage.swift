@@ -148,14 +148,14 @@ final class PageImage {
         let fade: UInt16 = 77
         let paperBlue: UInt16 = 226 * 179 + 128, paperGreen: UInt16 = 233 * 179 + 128, paperRed: UInt16 = 236 * 179 + 128
         // Per stored row: blue and red (2·rows), then green (rows).
-        let line = 3 * rows, paddedCount = rows + 2 * radius
+        let lineLength = 3 * rows, paddedCount = rows + 2 * radius
         // A row's blur along itself is needed from when it enters the window until it leaves it.
         let slots = taps + 1
-        let scratch = UnsafeMutablePointer<UInt16>.allocate(capacity: 3 * paddedCount + line * (slots + 1))
+        let scratch = UnsafeMutablePointer<UInt16>.allocate(capacity: 3 * paddedCount + lineLength * (slots + 1))
         defer { scratch.deallocate() }
         let paddedBlueRed = scratch, paddedGreen = scratch + 2 * paddedCount
-        let sums = scratch + 3 * paddedCount, ring = sums + line
-        func slot(_ storedRow: Int) -> UnsafeMutablePointer<UInt16> { ring + (storedRow % slots) * line }
+        let sums = scratch + 3 * paddedCount, ring = sums + lineLength
+        func slot(_ storedRow: Int) -> UnsafeMutablePointer<UInt16> { ring + (storedRow % slots) * lineLength }
 
         // Stored row i unpremultiplied and blurred along itself (edges clamped) into `out`.
         func blurAlong(_ i: Int, into out: UnsafeMutablePointer<UInt16>) {
@@ -190,12 +190,27 @@ final class PageImage {
         // The window sum across stored rows for stored row 1: rows 1 − r … 1 + r, clamped.
         var ready = min(columns, radius + 1)
         for i in 1...ready { blurAlong(i, into: slot(i)) }
-        sums.initialize(repeating: 0, count: line)
+        sums.initialize(repeating: 0, count: lineLength)
         for t in -radius...radius {
             let s = slot(min(max(1 + t, 1), columns))
-            for j in 0..<line { sums[j] &+= s[j] }
+            for j in 0..<lineLength { sums[j] &+= s[j] }
         }
         let blueRed = sums, green = sums + 2 * rows
+        #if !DEBUG
+        let paperPairs = SIMD8<UInt16>(paperBlue, paperRed, paperBlue, paperRed, paperBlue, paperRed, paperBlue, paperRed)
+        @inline(__always) func load(_ line: UnsafeMutablePointer<UInt16>, _ at: Int) -> SIMD8<UInt16> {
+            UnsafeRawPointer(line + at).loadUnaligned(as: SIMD8<UInt16>.self)
+        }
+        @inline(__always) func store(_ v: SIMD8<UInt16>, _ line: UnsafeMutablePointer<UInt16>, _ at: Int) {
+            UnsafeMutableRawPointer(line + at).storeBytes(of: v, as: SIMD8<UInt16>.self)
+        }
+        /// Four pixels from four blue-red sum pairs and four faded greens.
+        @inline(__always) func write(_ blueRedSums: SIMD8<UInt16>, _ greens: SIMD4<UInt16>, to out: UnsafeMutablePointer<UInt32>) {
+            let blueRed = unsafeBitCast((divide(blueRedSums) &* fade &+ paperPairs) &>> 8, to: SIMD4<UInt32>.self)
+            let pixels = blueRed | SIMD4<UInt32>(truncatingIfNeeded: greens) &<< 8 | Lanes.opaque
+            UnsafeMutableRawPointer(out).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
+        }
+        #endif
         for i in 1...columns {
             // Slides the window on as each row is written (after the last row, to no effect).
             let entering = min(i + radius + 1, columns), leaving = max(i - radius, 1)
@@ -210,24 +225,12 @@ final class PageImage {
             #if !DEBUG
             // Eight pixels a step: two vectors of blue-red pairs (already where a pixel holds
             // them), one of green.
-            let paperPairs = SIMD8<UInt16>(paperBlue, paperRed, paperBlue, paperRed, paperBlue, paperRed, paperBlue, paperRed)
             while j &+ 8 <= rows {
-                @inline(__always) func load(_ line: UnsafeMutablePointer<UInt16>, _ at: Int) -> SIMD8<UInt16> {
-                    UnsafeRawPointer(line + at).loadUnaligned(as: SIMD8<UInt16>.self)
-                }
-                @inline(__always) func store(_ v: SIMD8<UInt16>, _ line: UnsafeMutablePointer<UInt16>, _ at: Int) {
-                    UnsafeMutableRawPointer(line + at).storeBytes(of: v, as: SIMD8<UInt16>.self)
-                }
                 let pair = 2 &* j
                 let br0 = load(blueRed, pair), br1 = load(blueRed, pair &+ 8), g = load(green, j)
-                @inline(__always) func write(_ blueRedSums: SIMD8<UInt16>, _ greens: SIMD4<UInt16>, at: Int) {
-                    let blueRed = unsafeBitCast((divide(blueRedSums) &* fade &+ paperPairs) &>> 8, to: SIMD4<UInt32>.self)
-                    let pixels = blueRed | SIMD4<UInt32>(truncatingIfNeeded: greens) &<< 8 | Lanes.opaque
-                    UnsafeMutableRawPointer(out + at).storeBytes(of: pixels, as: SIMD4<UInt32>.self)
-                }
                 let fadedG = (divide(g) &* fade &+ paperGreen) &>> 8
-                write(br0, fadedG.lowHalf, at: j)
-                write(br1, fadedG.highHalf, at: j &+ 4)
+                write(br0, fadedG.lowHalf, to: out + j)
+                write(br1, fadedG.highHalf, to: out + (j &+ 4))
                 store(br0 &+ load(addBlueRed, pair) &- load(removeBlueRed, pair), blueRed, pair)
                 store(br1 &+ load(addBlueRed, pair &+ 8) &- load(removeBlueRed, pair &+ 8), blueRed, pair &+ 8)
                 store(g &+ load(addGreen, j) &- load(removeGreen, j), green, j)
