@@ -7,6 +7,8 @@ import FolioLayers
 /// transposed masked front, and the back (unpremultiplied, box-blurred along both axes with
 /// clamped edges, faded toward the paper, masked), both with their borders and opaque spans.
 final class PageImageTests: XCTestCase {
+    // Pages of 22 and 19 columns by 45 rows: release builds' vector blocks (16 columns, 4 or 32
+    // rows) run whole and leave tails.
     private let width = 41, height = 45, spine = 22
 
     func testFrontIsTheMaskedCanvasWithClampedBorders() {
