@@ -183,12 +183,14 @@ AVX512 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t
             }
         }
     }
-    if (whole_columns < columns) {
+    if (whole_columns < columns && whole_rows > 0) {
         folio_avx2_write_tile(tile + (int64_t)whole_columns * tile_stride, tile_stride, columns - whole_columns,
                               whole_rows, out + whole_columns, out_stride);
     }
-    folio_avx2_write_tile(tile + whole_rows, tile_stride, columns, rows - whole_rows,
-                          out + (int64_t)whole_rows * out_stride, out_stride);
+    if (whole_rows < rows) {
+        folio_avx2_write_tile(tile + whole_rows, tile_stride, columns, rows - whole_rows,
+                              out + (int64_t)whole_rows * out_stride, out_stride);
+    }
 }
 
 static const folio_fold_kernels avx512 = {

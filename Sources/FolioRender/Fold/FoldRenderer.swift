@@ -2,6 +2,9 @@ import CFoldKernels
 import Dispatch
 import FolioGeometry
 import FolioLayers
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// How a fold frame is dressed.
 public struct FoldRenderOptions: Sendable, Equatable {
@@ -402,7 +405,8 @@ public final class FoldRenderer {
     @inline(__always)
     private func fill(_ p: ColumnPlan, next: ColumnPlan, _ image: PageImage, temp: UnsafeMutablePointer<UInt32>) -> Int {
         guard p.yEnd > p.yStart else { return 0 }
-        let low = min(max(p.j(p.yStart), 0), pixelHeight)
+        // From a whole cache line of the page's stored column: aligned loads and stores.
+        let low = min(max(p.j(p.yStart), 0), pixelHeight) & ~15
         let high = min(max(p.j(p.yEnd - 1), 0), pixelHeight) + 1
         let ahead = next.yEnd > next.yStart && next.sourceColumn != p.sourceColumn ? image.row(next.sourceColumn + 1) + low : nil
         kernels.blend(image.row(p.sourceColumn) + low, image.row(p.sourceColumn + 1) + low, Int32(high - low + 1),
@@ -569,25 +573,32 @@ final class ColumnScratch {
     let writer: TileWriter
 
     init(rows: Int, tileStride: Int, gridHeight: Int, kernels: FoldKernels) {
-        leftTemp = .allocate(capacity: rows + 64)
-        rightTemp = .allocate(capacity: rows + 64)
-        leftTemp.initialize(repeating: 0, count: rows + 64)
-        rightTemp.initialize(repeating: 0, count: rows + 64)
+        // Cache-line aligned: the kernels' whole-vector stores then never straddle two lines.
+        leftTemp = alignedPixels(rows + 80)
+        rightTemp = alignedPixels(rows + 80)
         backdropColumn = .allocate(capacity: gridHeight + 1)
         leftPageColumn = .allocate(capacity: gridHeight + 1)
         backdropColumn.initialize(repeating: 0, count: gridHeight + 1)
         leftPageColumn.initialize(repeating: 0, count: gridHeight + 1)
-        tiles = (0..<2).map { _ in .allocate(capacity: tileStride * FoldRenderer.tileColumns) }
+        tiles = (0..<2).map { _ in alignedPixels(tileStride * FoldRenderer.tileColumns) }
         writer = TileWriter(rows: rows, tileStride: tileStride, kernels: kernels)
     }
 
     deinit {
-        leftTemp.deallocate()
-        rightTemp.deallocate()
+        free(leftTemp)
+        free(rightTemp)
         backdropColumn.deallocate()
         leftPageColumn.deallocate()
-        tiles.forEach { $0.deallocate() }
+        tiles.forEach { free($0) }
     }
+}
+
+/// Zeroed pixels on a cache-line boundary.
+private func alignedPixels(_ count: Int) -> UnsafeMutablePointer<UInt32> {
+    guard let memory = aligned_alloc(64, (count * 4 + 63) & ~63) else { fatalError("out of memory for fold scratch") }
+    let pixels = memory.bindMemory(to: UInt32.self, capacity: count)
+    pixels.initialize(repeating: 0, count: count)
+    return pixels
 }
 
 /// Writes a filled tile out to the frame in blocks of 16×16 pixels (whole cache lines of the
