@@ -464,7 +464,7 @@ public final class FoldRenderer {
         let cx = (cr.minX + (lx - b.minX) / b.width * cr.width) * Double(pixelWidth)
         let u = min(max(cx - Double(image.firstCanvasColumn) + 0.5, 0.5), Double(image.columns) + 0.5)
         // On a 1/256 grid, rounded: a centre that lands a hair before a pixel centre takes that pixel.
-        let fixedU = Int((u * 256).rounded())
+        let fixedU = nearest(u * 256)
         let i0 = min(fixedU >> 8, image.columns)
         let fu = i0 == fixedU >> 8 ? UInt64(fixedU & 0xFF) : 0
 
@@ -476,15 +476,15 @@ public final class FoldRenderer {
         // The page's top and bottom edges on screen in this column, in buffer pixels.
         let top = (lx * m.m12 + b.minY * m.m22 + m.m42) / w * scale
         let bottom = (lx * m.m12 + b.maxY * m.m22 + m.m42) / w * scale
-        let y0 = max(0, Int(top.rounded(.down))), y1 = min(pixelHeight, Int(bottom.rounded(.up)))
+        let y0 = floorInt(min(max(top, 0), height)), y1 = ceilInt(min(max(bottom, 0), height))
         guard y1 > y0 else { return p }
         p.yStart = y0
         p.yEnd = y1
-        p.columnCoverage = UInt64((min(coverage, 1) * 256).rounded())
-        p.topCoverage = UInt64(((min(Double(y0 + 1), bottom) - max(Double(y0), top)) * 256).rounded())
-        p.bottomCoverage = UInt64(((min(Double(y1), bottom) - max(Double(y1 - 1), top)) * 256).rounded())
-        p.v0 = Int64((start * 4_294_967_296).rounded())
-        p.dv = Int64((step * 4_294_967_296).rounded())
+        p.columnCoverage = UInt64(nearest(min(coverage, 1) * 256))
+        p.topCoverage = UInt64(nearest((min(Double(y0 + 1), bottom) - max(Double(y0), top)) * 256))
+        p.bottomCoverage = UInt64(nearest((min(Double(y1), bottom) - max(Double(y1 - 1), top)) * 256))
+        p.v0 = Int64(nearest(start * 4_294_967_296))
+        p.dv = Int64(nearest(step * 4_294_967_296))
         p.vMax = Int64(pixelHeight) << 32
         p.sourceColumn = i0
         p.fu = fu
@@ -497,10 +497,10 @@ public final class FoldRenderer {
         }
         let inner0 = y0 + 1, inner1 = y1 - 1
         guard lastOpaque > first, inner1 > inner0 else { return p }
-        var o0 = Int(max(Double(inner0), min(Double(inner1), ((Double(first) - start) / step).rounded(.up))))
+        var o0 = ceilInt(max(Double(inner0), min(Double(inner1), (Double(first) - start) / step)))
         while o0 < inner1 && p.j(o0) < first { o0 += 1 }
         while o0 > inner0 && p.j(o0 - 1) >= first { o0 -= 1 }
-        var o1 = Int(max(Double(o0), min(Double(inner1), ((Double(lastOpaque) - start) / step).rounded(.up))))
+        var o1 = ceilInt(max(Double(o0), min(Double(inner1), (Double(lastOpaque) - start) / step)))
         while o1 > o0 && p.j(o1 - 1) + 1 > lastOpaque { o1 -= 1 }
         while o1 < inner1 && p.j(o1) + 1 <= lastOpaque { o1 += 1 }
         if o1 > o0 {

@@ -40,3 +40,20 @@ enum Lanes {
         return src &+ (((t &+ ((t >> 8) & mask)) >> 8) & mask)
     }
 }
+
+// Rounding without library calls (the baseline x86-64 target has no rounding instruction): the
+// fold's column plans round a dozen values per screen column per frame. Arguments are finite and
+// well inside Int's range.
+
+/// To the nearest integer, halves away from zero (as `rounded()`).
+@inline(__always) func nearest(_ x: Double) -> Int { x >= 0 ? Int(x + 0.5) : -Int(-x + 0.5) }
+
+@inline(__always) func floorInt(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) > x ? t - 1 : t
+}
+
+@inline(__always) func ceilInt(_ x: Double) -> Int {
+    let t = Int(x)
+    return Double(t) < x ? t + 1 : t
+}
