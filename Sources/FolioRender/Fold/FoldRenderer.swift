@@ -222,7 +222,8 @@ public final class FoldRenderer {
         let spine = g.transform.project(Point(x: spineLocal, y: midY)).map { $0.x * scale } ?? 0
         let page = PageFrame(geometry: g, image: image, columns: columns, outerX: outer, outerIsLeft: outer < spine)
         let plans = index == 0 ? leftPlans : rightPlans
-        for x in 0..<pixelWidth { plans[x] = columnPlan(page, x: x) }
+        plans.update(repeating: ColumnPlan(), count: pixelWidth)
+        for x in columns { plans[x] = columnPlan(page, x: x) }
         return page
     }
 
