@@ -53,7 +53,8 @@ AVX2 static inline __m256i kept(const folio_fold_shadow *shadow, int32_t row) {
     const uint16_t *d = shadow->darkening + first + shadow->margin;
     __m256i a = _mm256_blendv_epi8(_mm256_set1_epi32(d[0]), _mm256_set1_epi32(d[1]), second);
     __m256i b = _mm256_blendv_epi8(_mm256_set1_epi32(d[1]), _mm256_set1_epi32(d[2]), second);
-    __m256i dark = _mm256_srai_epi32(_mm256_add_epi32(_mm256_slli_epi32(a, 8), _mm256_mullo_epi32(_mm256_sub_epi32(b, a), w)), 8);
+    __m256i step = _mm256_mullo_epi32(_mm256_sub_epi32(b, a), _mm256_slli_epi32(w, 7));
+    __m256i dark = _mm256_add_epi32(a, _mm256_srai_epi32(_mm256_add_epi32(step, _mm256_set1_epi32(16384)), 15));
     return _mm256_sub_epi32(_mm256_set1_epi32(256), dark);
 }
 
@@ -102,7 +103,9 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
         __m256i high = _mm256_maddubs_epi16(_mm256_unpackhi_epi8(top, bottom), weightsHigh);
         __m256i kLow = lit, kHigh = lit;
         if (shadow) {
-            __m256i k = _mm256_srli_epi32(_mm256_add_epi32(_mm256_mullo_epi32(kept(shadow, row + i), _mm256_set1_epi32(light * 129)), _mm256_set1_epi32(16384)), 15);
+            __m256i k = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_slli_epi32(kept(shadow, row + i), 1),
+                                                                              _mm256_set1_epi32((light * 129 + 1) >> 1)),
+                                                           _mm256_set1_epi32(16384)), 15);
             spread(k, &kLow, &kHigh);
         }
         low = _mm256_mulhrs_epi16(low, kLow);

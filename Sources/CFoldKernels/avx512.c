@@ -6,11 +6,12 @@
 #include <immintrin.h>
 
 #define AVX512 __attribute__((target("avx512f,avx512bw,avx2")))
+#define INLINE __attribute__((always_inline)) inline
 
-AVX512 static inline __m512i load(const uint32_t *p) { return _mm512_loadu_si512((const void *)p); }
+AVX512 static INLINE __m512i load(const uint32_t *p) { return _mm512_loadu_si512((const void *)p); }
 
 /* Per pixel, a 32-bit lane v: both 16-bit halves of each of the pixel's two channel pairs get v. */
-AVX512 static inline void spread(__m512i v, __m512i *low, __m512i *high) {
+AVX512 static INLINE void spread(__m512i v, __m512i *low, __m512i *high) {
     v = _mm512_or_si512(v, _mm512_slli_epi32(v, 16));
     *low = _mm512_unpacklo_epi32(v, v);
     *high = _mm512_unpackhi_epi32(v, v);
@@ -40,35 +41,54 @@ AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, ui
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
 }
 
-/* The light (0…256) `shadow` keeps at rows row…row + 15, a 32-bit lane each: cells are at least
- * 16 rows, so the sixteen rows span at most two of them. */
-AVX512 static inline __m512i kept(const folio_fold_shadow *shadow, int32_t row) {
+/* 0…31, and where each 16-bit lane of a byte unpack's multiply-add result finds its row among 32:
+ * the low unpack holds pixels 4L and 4L + 1 of each 128-bit lane L, the high one 4L + 2 and 4L + 3,
+ * four channels each; the second half of the rows adds 16. */
+static const uint16_t rows32[32] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15,
+                                    16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+static const uint16_t spreadRows[4][32] = {
+    {0, 0, 0, 0, 1, 1, 1, 1, 4, 4, 4, 4, 5, 5, 5, 5, 8, 8, 8, 8, 9, 9, 9, 9, 12, 12, 12, 12, 13, 13, 13, 13},
+    {2, 2, 2, 2, 3, 3, 3, 3, 6, 6, 6, 6, 7, 7, 7, 7, 10, 10, 10, 10, 11, 11, 11, 11, 14, 14, 14, 14, 15, 15, 15, 15},
+    {16, 16, 16, 16, 17, 17, 17, 17, 20, 20, 20, 20, 21, 21, 21, 21, 24, 24, 24, 24, 25, 25, 25, 25, 28, 28, 28, 28, 29, 29, 29, 29},
+    {18, 18, 18, 18, 19, 19, 19, 19, 22, 22, 22, 22, 23, 23, 23, 23, 26, 26, 26, 26, 27, 27, 27, 27, 30, 30, 30, 30, 31, 31, 31, 31},
+};
+
+/* The light (0…256) `shadow` keeps at rows row…row + 31, a 16-bit lane each: cells are at least
+ * 16 rows, so the rows span at most three of them. */
+AVX512 static INLINE __m512i kept32(const folio_fold_shadow *shadow, int32_t row) {
     const int32_t shift = shadow->cell_shift;
     const __m128i count = _mm_cvtsi32_si128(shift), up = _mm_cvtsi32_si128(8 - shift);
     int32_t start = row - (1 << (shift - 1)), first = start >> shift;
-    __m512i r = _mm512_add_epi32(_mm512_set1_epi32(start),
-                                 _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    __mmask16 second = _mm512_cmpgt_epi32_mask(_mm512_sra_epi32(r, count), _mm512_set1_epi32(first));
-    __m512i w = _mm512_add_epi32(_mm512_sll_epi32(_mm512_and_si512(r, _mm512_set1_epi32((1 << shift) - 1)), up),
-                                 _mm512_set1_epi32(128 >> shift));
+    __m512i r = _mm512_add_epi16(_mm512_set1_epi16((short)start), _mm512_loadu_si512((const void *)rows32));
+    __m512i g = _mm512_sra_epi16(r, count);
+    __mmask32 second = _mm512_cmpgt_epi16_mask(g, _mm512_set1_epi16((short)first));
+    __mmask32 third = _mm512_cmpgt_epi16_mask(g, _mm512_set1_epi16((short)(first + 1)));
+    __m512i w = _mm512_add_epi16(_mm512_sll_epi16(_mm512_and_si512(r, _mm512_set1_epi16((short)((1 << shift) - 1))), up),
+                                 _mm512_set1_epi16((short)(128 >> shift)));
     const uint16_t *d = shadow->darkening + first + shadow->margin;
-    __m512i a = _mm512_mask_blend_epi32(second, _mm512_set1_epi32(d[0]), _mm512_set1_epi32(d[1]));
-    __m512i b = _mm512_mask_blend_epi32(second, _mm512_set1_epi32(d[1]), _mm512_set1_epi32(d[2]));
-    __m512i dark = _mm512_srai_epi32(_mm512_add_epi32(_mm512_slli_epi32(a, 8), _mm512_mullo_epi32(_mm512_sub_epi32(b, a), w)), 8);
-    return _mm512_sub_epi32(_mm512_set1_epi32(256), dark);
+    __m512i a = _mm512_mask_blend_epi16(second, _mm512_set1_epi16((short)d[0]), _mm512_set1_epi16((short)d[1]));
+    a = _mm512_mask_blend_epi16(third, a, _mm512_set1_epi16((short)d[2]));
+    __m512i b = _mm512_mask_blend_epi16(second, _mm512_set1_epi16((short)d[1]), _mm512_set1_epi16((short)d[2]));
+    b = _mm512_mask_blend_epi16(third, b, _mm512_set1_epi16((short)d[3]));
+    __m512i dark = _mm512_add_epi16(a, _mm512_mulhrs_epi16(_mm512_sub_epi16(b, a), _mm512_slli_epi16(w, 7)));
+    return _mm512_sub_epi16(_mm512_set1_epi16(256), dark);
+}
+
+/* Factors per row (16-bit lanes, 32 rows) spread over the channels of rows 16·half… of them. */
+AVX512 static INLINE void spreadFactors(__m512i factors, int half, __m512i *low, __m512i *high) {
+    __m256i rows = half ? _mm512_extracti64x4_epi64(factors, 1) : _mm512_castsi512_si256(factors);
+    spread(_mm512_cvtepu16_epi32(rows), low, high);
 }
 
 /*
- * Sixteen rows from row i of the run: the sixteen source positions lie within a 32-pixel window of
- * the column (for steps up to two rows), which one two-register permute reads; a gather beyond
- * that. Lanes outside `lanes` are not fetched by the gather (the window is readable past the end).
+ * Sixteen rows from row i of the run, times the factors k (see `spreadFactors`): the sixteen source
+ * positions lie within a 32-pixel window of the column (for steps up to two rows), which one
+ * two-register permute reads; a gather beyond that. Lanes outside `lanes` are not fetched by the
+ * gather (the window is readable past the end).
  */
-AVX512 static inline __m512i sample16(const uint32_t *column, int64_t v, int64_t dv, int32_t i, __mmask16 lanes,
-                                      const folio_fold_shadow *shadow, int32_t row, uint16_t light) {
+AVX512 static INLINE __m512i sample16(const uint32_t *column, int64_t v, int64_t dv, __m512i offsets, int32_t i,
+                                      __mmask16 lanes, __m512i kLow, __m512i kHigh) {
     const int32_t dv16 = (int32_t)(dv >> 16);
-    /* Positions step from each block of eight's exact start, as the portable kernels step. */
-    const __m512i offsets = _mm512_mullo_epi32(
-        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi32(dv16));
     int64_t vb = v + (int64_t)i * dv, vc = vb + 8 * dv;
     int32_t first = (int32_t)(vb >> 32);
     int32_t base = (int32_t)((vb >> 16) & 0xFFFF);
@@ -90,50 +110,68 @@ AVX512 static inline __m512i sample16(const uint32_t *column, int64_t v, int64_t
     /* Per pixel the signed byte pair (127 − f, f): f·256 + 127 − f. */
     __m512i weightsLow, weightsHigh;
     spread(_mm512_add_epi32(_mm512_sub_epi32(_mm512_slli_epi32(f, 8), f), _mm512_set1_epi32(127)), &weightsLow, &weightsHigh);
-    __m512i low = _mm512_maddubs_epi16(_mm512_unpacklo_epi8(top, bottom), weightsLow);
-    __m512i high = _mm512_maddubs_epi16(_mm512_unpackhi_epi8(top, bottom), weightsHigh);
-    __m512i kLow = _mm512_set1_epi16((short)folio_sample_light(256, light)), kHigh = kLow;
-    if (shadow) {
-        __m512i k = _mm512_srli_epi32(_mm512_add_epi32(_mm512_mullo_epi32(kept(shadow, row + i), _mm512_set1_epi32(light * 129)), _mm512_set1_epi32(16384)), 15);
-        spread(k, &kLow, &kHigh);
-    }
-    low = _mm512_mulhrs_epi16(low, kLow);
-    high = _mm512_mulhrs_epi16(high, kHigh);
+    __m512i low = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpacklo_epi8(top, bottom), weightsLow), kLow);
+    __m512i high = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpackhi_epi8(top, bottom), weightsHigh), kHigh);
     return _mm512_or_si512(_mm512_packus_epi16(low, high), _mm512_set1_epi32((int)FOLIO_OPAQUE));
 }
 
+/* Sixteen pixels at a time; in shadow, the shadow's light once per thirty-two rows. */
 AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
                           const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out) {
+    const __m512i constant = _mm512_set1_epi16((short)folio_sample_light(256, light));
+    const __m512i scaled = _mm512_set1_epi16((short)((light * 129 + 1) >> 1));
+    /* Positions step from each block of eight's exact start, as the portable kernels step. */
+    const __m512i offsets = _mm512_mullo_epi32(
+        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi32((int32_t)(dv >> 16)));
     int32_t i = 0;
+    if (shadow) {
+        __m512i factors = constant, kLow = constant, kHigh = constant;
+        for (; i + 16 <= count; i += 16) {
+            if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
+            spreadFactors(factors, (i >> 4) & 1, &kLow, &kHigh);
+            _mm512_storeu_si512((void *)(out + i), sample16(column, v, dv, offsets, i, 0xFFFF, kLow, kHigh));
+        }
+        if (i < count) {
+            if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
+            spreadFactors(factors, (i >> 4) & 1, &kLow, &kHigh);
+            __mmask16 lanes = (__mmask16)((1u << (count - i)) - 1);
+            _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v, dv, offsets, i, lanes, kLow, kHigh));
+        }
+        return;
+    }
     for (; i + 16 <= count; i += 16) {
-        _mm512_storeu_si512((void *)(out + i), sample16(column, v, dv, i, 0xFFFF, shadow, row, light));
+        _mm512_storeu_si512((void *)(out + i), sample16(column, v, dv, offsets, i, 0xFFFF, constant, constant));
     }
     if (i < count) {
         __mmask16 lanes = (__mmask16)((1u << (count - i)) - 1);
-        _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v, dv, i, lanes, shadow, row, light));
+        _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v, dv, offsets, i, lanes, constant, constant));
     }
-}
-
-AVX512 static inline __m512i darken16(__m512i p, const folio_fold_shadow *shadow, int32_t row) {
-    const __m512i zero = _mm512_setzero_si512();
-    __m512i kLow, kHigh;
-    spread(_mm512_min_epi32(_mm512_slli_epi32(kept(shadow, row), 7), _mm512_set1_epi32(32767)), &kLow, &kHigh);
-    __m512i low = _mm512_mulhrs_epi16(_mm512_unpacklo_epi8(p, zero), kLow);
-    __m512i high = _mm512_mulhrs_epi16(_mm512_unpackhi_epi8(p, zero), kHigh);
-    return _mm512_or_si512(_mm512_packus_epi16(low, high), _mm512_set1_epi32((int)FOLIO_OPAQUE));
 }
 
 AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row,
                           int32_t count, uint32_t *out) {
-    const __m512i colour = _mm512_set1_epi32((int)flat);
+    const __m512i colour = _mm512_set1_epi32((int)flat), zero = _mm512_setzero_si512();
+    const __m512i opaque = _mm512_set1_epi32((int)FOLIO_OPAQUE), limit = _mm512_set1_epi16(32767);
     int32_t i = 0;
-    for (; i + 16 <= count; i += 16) {
-        _mm512_storeu_si512((void *)(out + i), darken16(source ? load(source + i) : colour, shadow, row + i));
-    }
-    if (i < count) {
-        __mmask16 lanes = (__mmask16)((1u << (count - i)) - 1);
-        __m512i p = source ? _mm512_maskz_loadu_epi32(lanes, source + i) : colour;
-        _mm512_mask_storeu_epi32(out + i, lanes, darken16(p, shadow, row + i));
+    while (i < count) {
+        /* kept·128, with 256 (all the light) as 32767: the rounding multiply's 1. */
+        __m512i factors = _mm512_min_epu16(_mm512_slli_epi16(kept32(shadow, row + i), 7), limit);
+        for (int half = 0; half < 2 && i < count; half++, i += 16) {
+            __m512i kLow, kHigh;
+            spreadFactors(factors, half, &kLow, &kHigh);
+            /* Masked loads and stores only for the last part block: they are slow on some CPUs. */
+            int whole = count - i >= 16;
+            __mmask16 lanes = whole ? (__mmask16)0xFFFF : (__mmask16)((1u << (count - i)) - 1);
+            __m512i p = !source ? colour : whole ? load(source + i) : _mm512_maskz_loadu_epi32(lanes, source + i);
+            __m512i low = _mm512_mulhrs_epi16(_mm512_unpacklo_epi8(p, zero), kLow);
+            __m512i high = _mm512_mulhrs_epi16(_mm512_unpackhi_epi8(p, zero), kHigh);
+            __m512i result = _mm512_or_si512(_mm512_packus_epi16(low, high), opaque);
+            if (whole) {
+                _mm512_storeu_si512((void *)(out + i), result);
+            } else {
+                _mm512_mask_storeu_epi32(out + i, lanes, result);
+            }
+        }
     }
 }
 

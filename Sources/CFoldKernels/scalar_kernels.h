@@ -27,7 +27,7 @@ static inline int32_t folio_kept(const folio_fold_shadow *shadow, int32_t y) {
     int32_t g = (r >> shift) + shadow->margin;
     int32_t w = ((r & ((1 << shift) - 1)) << (8 - shift)) + (128 >> shift);
     int32_t a = shadow->darkening[g], b = shadow->darkening[g + 1];
-    return 256 - ((a * 256 + (b - a) * w) >> 8);
+    return 256 - (a + folio_mulhrs(b - a, w * 128));
 }
 
 /*
@@ -44,8 +44,10 @@ static inline uint32_t folio_sample_one(const uint32_t *column, int32_t j, int32
 }
 
 /* The sampler's light factor (≤ 258): light/256 (≤ 256) times kept/256 (≤ 256), times 129/128 for
- * the weights' 127/128. */
-static inline int32_t folio_sample_light(int32_t kept, int32_t light) { return (kept * light * 129 + 16384) >> 15; }
+ * the weights' 127/128; in 16-bit steps, as the vector kernels take it. */
+static inline int32_t folio_sample_light(int32_t kept, int32_t light) {
+    return folio_mulhrs(kept * 2, (light * 129 + 1) >> 1);
+}
 
 /*
  * Sample i of a run, from its block of eight: the block's start position exactly, then 16.16

@@ -433,7 +433,8 @@ public final class FoldRenderer {
         let h = shadows.gridHeight
         // The grid's columns share the rows' spacing and margin: the row tables serve columns too.
         let g0 = Int(rowCell[x]), w = UInt32(rowWeight[x])
-        let lo = Int(rowCell[0]), hi = Int(rowCell[pixelHeight - 1]) + 2
+        // Every grid row a kernel may read: up to three cells past the last row's (32-row steps).
+        let lo = Int(rowCell[0]), hi = Int(rowCell[pixelHeight - 1]) + 3
         func blend(_ map: UnsafeMutablePointer<UInt16>, into column: UnsafeMutablePointer<UInt16>) -> Bool {
             kernels.blendGrid(map + g0 * h + lo, map + (g0 + 1) * h + lo, Int32(hi - lo + 1), w, column + lo) != 0
         }
