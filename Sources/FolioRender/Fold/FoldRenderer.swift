@@ -603,17 +603,17 @@ private func alignedPixels(_ count: Int) -> UnsafeMutablePointer<UInt32> {
     return pixels
 }
 
-/// Writes a filled tile out to the frame in blocks of 16×16 pixels (whole cache lines of the
-/// frame), a few at a time, keeping pace with the columns of the next tile.
+/// Writes a filled tile out to the frame 16 rows at a time (blocks of 16×16 pixels: whole cache
+/// lines of the frame), a few at a time, keeping pace with the columns of the next tile.
 final class TileWriter {
-    static let block = 16
+    static let rowsPerStep = 16
     private let rows: Int
     private let tileStride: Int
     private let kernels: FoldKernels
     private var tile: UnsafeMutablePointer<UInt32>?
     private var target: UnsafeMutablePointer<UInt32>?
     private var stride = 0, columns = 0
-    private var columnBlocks = 0, blocks = 0, written = 0
+    private var steps = 0, written = 0
 
     init(rows: Int, tileStride: Int, kernels: FoldKernels) {
         self.rows = rows
@@ -627,30 +627,29 @@ final class TileWriter {
         self.target = target
         self.stride = stride
         self.columns = columns
-        columnBlocks = (columns + Self.block - 1) / Self.block
-        blocks = columnBlocks * ((rows + Self.block - 1) / Self.block)
+        steps = (rows + Self.rowsPerStep - 1) / Self.rowsPerStep
         written = 0
     }
 
-    /// Writes one more block if the tile is behind the next `columnsDone`'s share.
+    /// Writes one more step if the tile is behind the next `columnsDone`'s share.
     @inline(__always) func pump(columnsDone: Int) {
-        if written < blocks && written * FoldRenderer.tileColumns < blocks * (columnsDone + 1) { writeNext() }
+        if written < steps && written * FoldRenderer.tileColumns < steps * (columnsDone + 1) { writeNext() }
     }
 
-    /// Writes blocks until the tile has its share for `columnsDone` columns of the next tile.
+    /// Writes steps until the tile has its share for `columnsDone` columns of the next tile.
     func catchUp(columnsDone: Int) {
-        while written < blocks && written * FoldRenderer.tileColumns < blocks * columnsDone { writeNext() }
+        while written < steps && written * FoldRenderer.tileColumns < steps * columnsDone { writeNext() }
     }
 
     func finish() {
-        while written < blocks { writeNext() }
+        while written < steps { writeNext() }
     }
 
     private func writeNext() {
         guard let tile, let target else { return }
-        let r = written / columnBlocks * Self.block, c = written % columnBlocks * Self.block
-        kernels.writeTile(tile + c * tileStride + r, Int32(tileStride), Int32(min(Self.block, columns - c)),
-                          Int32(min(Self.block, rows - r)), target + r * stride + c, Int32(stride))
+        let r = written * Self.rowsPerStep
+        kernels.writeTile(tile + r, Int32(tileStride), Int32(columns), Int32(min(Self.rowsPerStep, rows - r)),
+                          target + r * stride, Int32(stride))
         written += 1
     }
 }
