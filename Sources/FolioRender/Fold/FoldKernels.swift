@@ -41,4 +41,7 @@ public struct FoldKernels: @unchecked Sendable {
 
     /// The fastest kernels this CPU runs.
     public static let best = vector.first ?? portable
+
+    /// Every variant this CPU runs, fastest first.
+    public static let available = vector + [portable]
 }

@@ -18,14 +18,25 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run only this frame size (the floor too).", valueName: "WxH"))
     var size: PixelSize?
 
+    @Option(help: ArgumentHelp("The fold's column kernels: \(FoldKernels.available.map(\.name).joined(separator: ", ")) (default: the fastest).",
+                               valueName: "name"))
+    var kernels: String?
+
     func run() throws {
+        var chosen = FoldKernels.best
+        if let kernels {
+            guard let named = FoldKernels.available.first(where: { $0.name == kernels }) else {
+                throw ValidationError("no fold kernels '\(kernels)' on this CPU (it runs \(FoldKernels.available.map(\.name).joined(separator: ", ")))")
+            }
+            chosen = named
+        }
         var results: [BenchResult] = []
         let sizes = [(1280, 800), (1920, 1200), (2560, 1600)].filter { size == nil || ($0.0, $0.1) == (size?.width, size?.height) }
         for (w, h) in sizes {
             results.append(memcpyFloor(width: w, height: h))
         }
         let wanted = { (name: String) in only.map { name.hasPrefix($0) || $0.hasPrefix(name) } ?? true }
-        if wanted("fold.") { results += FoldBenchmarks.run(sizes: sizes).filter { wanted($0.name) } }
+        if wanted("fold.") { results += FoldBenchmarks.run(sizes: sizes, kernels: chosen).filter { wanted($0.name) } }
         if wanted("stroke.") || wanted("pinch.") || wanted("startup.") {
             results += LatencyBenchmarks.run().filter { wanted($0.name) }
         }
@@ -40,6 +51,7 @@ struct BenchResult {
     var height: Int
     var scale: Double? = nil
     var threads: Int? = nil
+    var kernels: String? = nil
     var samples: [Double]
 
     var json: [String: Any] {
@@ -48,6 +60,7 @@ struct BenchResult {
                                      "p50_ms": percentile(sorted, 0.5), "p99_ms": percentile(sorted, 0.99)]
         if let scale { object["scale"] = scale }
         if let threads { object["threads"] = threads }
+        if let kernels { object["kernels"] = kernels }
         return object
     }
 }
@@ -78,7 +91,8 @@ func report(_ results: [BenchResult], json: Bool) {
             var label = "\(r.name) \(r.width)x\(r.height)"
             if let s = r.scale { label += " s=\(s)" }
             if let t = r.threads { label += " threads=\(t)" }
-            print(label.padding(toLength: 44, withPad: " ", startingAt: 0)
+            if let k = r.kernels { label += " \(k)" }
+            print(label.padding(toLength: 52, withPad: " ", startingAt: 0)
                   + String(format: "p50 %8.3f ms   p99 %8.3f ms", percentile(sorted, 0.5), percentile(sorted, 0.99)))
         }
     }

@@ -9,10 +9,11 @@ enum FoldBenchmarks {
     static let sizes = [(1280, 800), (1920, 1200), (2560, 1600)]
     static let scales = [1.0, 0.9, 0.75, 0.6, 0.48]
 
-    static func run(sizes: [(Int, Int)] = sizes, threads: [Int] = [1, 2], frames: Int = 40) -> [BenchResult] {
+    static func run(sizes: [(Int, Int)] = sizes, kernels: FoldKernels = .best, threads: [Int] = [1, 2],
+                    frames: Int = 40) -> [BenchResult] {
         var results: [BenchResult] = []
         for (w, h) in sizes {
-            let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h)
+            let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h, kernels: kernels)
             let canvas = sketch(width: w, height: h)
             let target = Bitmap(width: w, height: h)
             renderer.prepare(canvas: canvas)
@@ -24,7 +25,7 @@ enum FoldBenchmarks {
                 renderer.render(foldScale: 0.48, into: target)
                 gestures.append((ContinuousClock.now - start).milliseconds)
             }
-            results.append(BenchResult(name: "fold.prepare", width: w, height: h, samples: gestures))
+            results.append(BenchResult(name: "fold.prepare", width: w, height: h, kernels: kernels.name, samples: gestures))
             for s in scales {
                 for t in threads {
                     let options = FoldRenderOptions(background: .texture, shadows: true, threads: t)
@@ -36,7 +37,8 @@ enum FoldBenchmarks {
                         renderer.render(foldScale: s, into: target, options: options)
                         samples.append((ContinuousClock.now - start).milliseconds)
                     }
-                    results.append(BenchResult(name: "fold.frame", width: w, height: h, scale: s, threads: t, samples: samples))
+                    results.append(BenchResult(name: "fold.frame", width: w, height: h, scale: s, threads: t,
+                                               kernels: kernels.name, samples: samples))
                 }
             }
         }
