@@ -17,7 +17,7 @@ AVX2 static inline void spread(__m256i v, __m256i *low, __m256i *high) {
 }
 
 AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
-                  const uint32_t *ahead) {
+                       const uint32_t *ahead) {
     int32_t i = 0;
     if (weight == 0 || weight == 128) {
         const uint32_t *source = weight ? b : a;

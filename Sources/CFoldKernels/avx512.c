@@ -18,7 +18,7 @@ AVX512 static INLINE void spread(__m512i v, __m512i *low, __m512i *high) {
 }
 
 AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
-                  const uint32_t *ahead) {
+                         const uint32_t *ahead) {
     int32_t i = 0;
     if (weight == 0 || weight == 128) {
         const uint32_t *source = weight ? b : a;
