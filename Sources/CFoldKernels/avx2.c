@@ -59,15 +59,17 @@ AVX2 static inline __m256i kept(const folio_fold_shadow *shadow, int32_t row) {
 }
 
 /*
- * Eight rows per step. The eight source positions of a step lie in a short window of the column,
+ * Eight rows per step, at exact positions. The eight source positions of a step lie in a short window of the column,
  * so a lane permute of one or two loaded windows fetches them (a gather only for steps past two
  * rows, when the page shrinks a lot); the top and bottom taps then meet their weights in one
  * unsigned-by-signed byte multiply-add.
  */
 AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_fold_shadow *shadow,
                         int32_t row, uint16_t light, uint32_t *out) {
-    const int32_t dv16 = (int32_t)(dv >> 16);
-    const __m256i offsets = _mm256_mullo_epi32(_mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), _mm256_set1_epi32(dv16));
+    /* Lane l's position past lane 0's, split so 32-bit lanes add it exactly: l·dv = l·whole·2¹⁶ + l·part. */
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
+    const __m256i whole = _mm256_mullo_epi32(lanes, _mm256_set1_epi32((int32_t)(dv >> 16)));
+    const __m256i part = _mm256_mullo_epi32(lanes, _mm256_set1_epi32((int32_t)(dv & 0xFFFF)));
     const __m256i seven = _mm256_set1_epi32(7);
     const __m256i fraction = _mm256_set1_epi32(0x7F);
     const __m256i pairBase = _mm256_set1_epi32(127);
@@ -76,12 +78,14 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     int32_t i = 0;
     for (; i + 8 <= count; i += 8) {
         int64_t vb = v + (int64_t)i * dv;
-        int32_t base = (int32_t)((vb >> 16) & 0xFFFF);
         const uint32_t *window = column + (vb >> 32);
-        __m256i position = _mm256_add_epi32(_mm256_set1_epi32(base), offsets);
+        /* 16.16 positions from the window's start: (vb + l·dv) >> 16, less the window's row. */
+        __m256i position = _mm256_add_epi32(
+            _mm256_add_epi32(_mm256_set1_epi32((int32_t)((vb >> 16) & 0xFFFF)), whole),
+            _mm256_srli_epi32(_mm256_add_epi32(_mm256_set1_epi32((int32_t)(vb & 0xFFFF)), part), 16));
         __m256i index = _mm256_srli_epi32(position, 16);
         __m256i f = _mm256_and_si256(_mm256_srli_epi32(position, 9), fraction);
-        int32_t last = (base + 7 * dv16) >> 16;
+        int32_t last = (int32_t)(((vb + 7 * dv) >> 32) - (vb >> 32));
         __m256i top, bottom;
         if (last <= 7) {
             top = _mm256_permutevar8x32_epi32(load(window), index);

@@ -86,20 +86,17 @@ AVX512 static INLINE void spreadFactors(__m512i factors, int half, __m512i *low,
  * two-register permute reads; a gather beyond that. Lanes outside `lanes` are not fetched by the
  * gather (the window is readable past the end).
  */
-AVX512 static INLINE __m512i sample16(const uint32_t *column, int64_t v, int64_t dv, __m512i offsets, int32_t i,
+AVX512 static INLINE __m512i sample16(const uint32_t *column, int64_t vb, int64_t dv, __m512i whole, __m512i part,
                                       __mmask16 lanes, __m512i kLow, __m512i kHigh) {
-    const int32_t dv16 = (int32_t)(dv >> 16);
-    int64_t vb = v + (int64_t)i * dv, vc = vb + 8 * dv;
-    int32_t first = (int32_t)(vb >> 32);
-    int32_t base = (int32_t)((vb >> 16) & 0xFFFF);
-    int32_t next = (int32_t)((vc >> 16) & 0xFFFF) + (((int32_t)(vc >> 32) - first) << 16);
-    const uint32_t *window = column + first;
+    const uint32_t *window = column + (vb >> 32);
+    /* 16.16 positions from the window's start: (vb + l·dv) >> 16, less the window's row. */
     __m512i position = _mm512_add_epi32(
-        _mm512_mask_blend_epi32(0xFF00, _mm512_set1_epi32(base), _mm512_set1_epi32(next)), offsets);
+        _mm512_add_epi32(_mm512_set1_epi32((int32_t)((vb >> 16) & 0xFFFF)), whole),
+        _mm512_srli_epi32(_mm512_add_epi32(_mm512_set1_epi32((int32_t)(vb & 0xFFFF)), part), 16));
     __m512i index = _mm512_srli_epi32(position, 16);
     __m512i f = _mm512_and_si512(_mm512_srli_epi32(position, 9), _mm512_set1_epi32(0x7F));
     __m512i top, bottom;
-    if (((next + 7 * dv16) >> 16) <= 30) {
+    if (((vb + 15 * dv) >> 32) - (vb >> 32) <= 30) {
         top = _mm512_permutex2var_epi32(load(window), index, load(window + 16));
         bottom = _mm512_permutex2var_epi32(load(window + 1), index, load(window + 17));
     } else {
@@ -120,31 +117,32 @@ AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t
                           const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out) {
     const __m512i constant = _mm512_set1_epi16((short)folio_sample_light(256, light));
     const __m512i scaled = _mm512_set1_epi16((short)((light * 129 + 1) >> 1));
-    /* Positions step from each block of eight's exact start, as the portable kernels step. */
-    const __m512i offsets = _mm512_mullo_epi32(
-        _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 0, 1, 2, 3, 4, 5, 6, 7), _mm512_set1_epi32((int32_t)(dv >> 16)));
+    /* Lane l's position past lane 0's, split so 32-bit lanes add it exactly: l·dv = l·whole·2¹⁶ + l·part. */
+    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
+    const __m512i whole = _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int32_t)(dv >> 16)));
+    const __m512i part = _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int32_t)(dv & 0xFFFF)));
     int32_t i = 0;
     if (shadow) {
         __m512i factors = constant, kLow = constant, kHigh = constant;
         for (; i + 16 <= count; i += 16) {
             if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
             spreadFactors(factors, (i >> 4) & 1, &kLow, &kHigh);
-            _mm512_storeu_si512((void *)(out + i), sample16(column, v, dv, offsets, i, 0xFFFF, kLow, kHigh));
+            _mm512_storeu_si512((void *)(out + i), sample16(column, v + (int64_t)i * dv, dv, whole, part, 0xFFFF, kLow, kHigh));
         }
         if (i < count) {
             if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
             spreadFactors(factors, (i >> 4) & 1, &kLow, &kHigh);
             __mmask16 lanes = (__mmask16)((1u << (count - i)) - 1);
-            _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v, dv, offsets, i, lanes, kLow, kHigh));
+            _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v + (int64_t)i * dv, dv, whole, part, lanes, kLow, kHigh));
         }
         return;
     }
     for (; i + 16 <= count; i += 16) {
-        _mm512_storeu_si512((void *)(out + i), sample16(column, v, dv, offsets, i, 0xFFFF, constant, constant));
+        _mm512_storeu_si512((void *)(out + i), sample16(column, v + (int64_t)i * dv, dv, whole, part, 0xFFFF, constant, constant));
     }
     if (i < count) {
         __mmask16 lanes = (__mmask16)((1u << (count - i)) - 1);
-        _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v, dv, offsets, i, lanes, constant, constant));
+        _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v + (int64_t)i * dv, dv, whole, part, lanes, constant, constant));
     }
 }
 

@@ -49,16 +49,10 @@ static inline int32_t folio_sample_light(int32_t kept, int32_t light) {
     return folio_mulhrs(kept * 2, (light * 129 + 1) >> 1);
 }
 
-/*
- * Sample i of a run, from its block of eight: the block's start position exactly, then 16.16
- * steps within the block (what the vector kernels hold in their 32-bit lanes).
- */
+/* Sample i of a run, at the 32.32 position v + i·dv (v ≥ 0). */
 static inline uint32_t folio_sample_at(const uint32_t *column, int64_t v, int64_t dv, int32_t i, int32_t k) {
-    int32_t first = i & ~7;
-    int64_t vb = v + (int64_t)first * dv;
-    int32_t position = (int32_t)((vb >> 16) & 0xFFFF) + (i - first) * (int32_t)(dv >> 16);
-    int32_t j = (int32_t)(vb >> 32) + (position >> 16);
-    return folio_sample_one(column, j, (position >> 9) & 0x7F, k);
+    int64_t position = v + (int64_t)i * dv;
+    return folio_sample_one(column, (int32_t)(position >> 32), (int32_t)(position >> 25) & 0x7F, k);
 }
 
 static inline uint32_t folio_sample_lit(const uint32_t *column, int64_t v, int64_t dv, int32_t i,
