@@ -75,9 +75,9 @@ AVX512 static INLINE __m512i kept32(const folio_fold_shadow *shadow, int32_t row
 }
 
 /* Factors per row (16-bit lanes, 32 rows) spread over the channels of rows 16·half… of them. */
-AVX512 static INLINE void spreadFactors(__m512i factors, int half, __m512i *low, __m512i *high) {
-    __m256i rows = half ? _mm512_extracti64x4_epi64(factors, 1) : _mm512_castsi512_si256(factors);
-    spread(_mm512_cvtepu16_epi32(rows), low, high);
+AVX512 static INLINE void spreadFactors(__m512i factors, const __m512i *spread, int half, __m512i *low, __m512i *high) {
+    *low = _mm512_permutexvar_epi16(spread[2 * half], factors);
+    *high = _mm512_permutexvar_epi16(spread[2 * half + 1], factors);
 }
 
 /*
@@ -123,15 +123,17 @@ AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t
     const __m512i part = _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int32_t)(dv & 0xFFFF)));
     int32_t i = 0;
     if (shadow) {
+        __m512i spread[4];
+        for (int t = 0; t < 4; t++) spread[t] = _mm512_loadu_si512((const void *)spreadRows[t]);
         __m512i factors = constant, kLow = constant, kHigh = constant;
         for (; i + 16 <= count; i += 16) {
             if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
-            spreadFactors(factors, (i >> 4) & 1, &kLow, &kHigh);
+            spreadFactors(factors, spread, (i >> 4) & 1, &kLow, &kHigh);
             _mm512_storeu_si512((void *)(out + i), sample16(column, v + (int64_t)i * dv, dv, whole, part, 0xFFFF, kLow, kHigh));
         }
         if (i < count) {
             if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
-            spreadFactors(factors, (i >> 4) & 1, &kLow, &kHigh);
+            spreadFactors(factors, spread, (i >> 4) & 1, &kLow, &kHigh);
             __mmask16 lanes = (__mmask16)((1u << (count - i)) - 1);
             _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v + (int64_t)i * dv, dv, whole, part, lanes, kLow, kHigh));
         }
@@ -150,13 +152,15 @@ AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_fol
                           int32_t count, uint32_t *out) {
     const __m512i colour = _mm512_set1_epi32((int)flat), zero = _mm512_setzero_si512();
     const __m512i opaque = _mm512_set1_epi32((int)FOLIO_OPAQUE), limit = _mm512_set1_epi16(32767);
+    __m512i spread[4];
+    for (int t = 0; t < 4; t++) spread[t] = _mm512_loadu_si512((const void *)spreadRows[t]);
     int32_t i = 0;
     while (i < count) {
         /* kept·128, with 256 (all the light) as 32767: the rounding multiply's 1. */
         __m512i factors = _mm512_min_epu16(_mm512_slli_epi16(kept32(shadow, row + i), 7), limit);
         for (int half = 0; half < 2 && i < count; half++, i += 16) {
             __m512i kLow, kHigh;
-            spreadFactors(factors, half, &kLow, &kHigh);
+            spreadFactors(factors, spread, half, &kLow, &kHigh);
             /* Masked loads and stores only for the last part block: they are slow on some CPUs. */
             int whole = count - i >= 16;
             __mmask16 lanes = whole ? (__mmask16)0xFFFF : (__mmask16)((1u << (count - i)) - 1);
