@@ -20,7 +20,8 @@ typedef void (*folio_fold_blend_fn)(const uint32_t *a, const uint32_t *b, int32_
 /*
  * A column of the shadow grid, scaled up bilinearly along the column: buffer row y lies between
  * grid rows g and g + 1 (g = ⌊(y − cell/2)/cell⌋ + margin, cell = 2^cell_shift ≥ 16, weight of
- * g + 1 from the row's centre), darkened by 0…256.
+ * g + 1 from the row's centre), darkened by 0…256. Kernels read up to three grid rows past the
+ * last row's g (they compute 32 rows at a time).
  */
 typedef struct folio_fold_shadow {
     const uint16_t *darkening;
@@ -31,8 +32,8 @@ typedef struct folio_fold_shadow {
 /*
  * Resamples a column of pixels linearly: out[i] takes `column` at the 32.32 fixed-point
  * position v + i·dv (v ≥ 0), lit by light/256 (≤ 256) and, when `shadow` is not null, by the
- * light the shadow keeps at buffer row `row` + i; opaque. `column` must be readable 17 pixels past
- * the last position's index.
+ * light the shadow keeps at buffer row `row` + i; opaque. `column` must be readable 48 pixels past
+ * the last position's index (the vector kernels load whole windows).
  */
 typedef void (*folio_fold_sample_fn)(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
                                      const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out);
