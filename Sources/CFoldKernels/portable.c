@@ -1,22 +1,76 @@
 #include "fold_kernels.h"
 #include "scalar_kernels.h"
 
+/*
+ * The portable kernels run the one-pixel arithmetic of scalar_kernels.h byte by byte over small
+ * chunks: per-pixel values (positions, weights, light) are spread to each byte first, so the byte
+ * loops are plain and the compiler vectorises them for whatever CPU this is built for.
+ */
+enum { chunk = 64 };
+
 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                   const uint32_t *ahead) {
-    for (int32_t i = 0; i < count; i++) {
-        if (ahead && (i & 15) == 0) __builtin_prefetch(ahead + i);
-        out[i] = folio_blend_one(a[i], b[i], weight);
+    const uint8_t *pa = (const uint8_t *)a, *pb = (const uint8_t *)b;
+    uint8_t *po = (uint8_t *)out;
+    /* At most 128·255 + 64: 16-bit lanes hold every step. */
+    uint16_t keep = (uint16_t)(128 - weight), take = (uint16_t)weight;
+    for (int32_t i = 0; i < count; i += 16) {
+        if (ahead) __builtin_prefetch(ahead + i);
+    }
+    for (int64_t k = 0; k < (int64_t)count * 4; k++) {
+        uint16_t sum = (uint16_t)(keep * pa[k] + take * pb[k] + 64);
+        po[k] = (uint8_t)(sum >> 7);
     }
 }
 
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_fold_shadow *shadow,
                    int32_t row, uint16_t light, uint32_t *out) {
-    for (int32_t i = 0; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
+    uint32_t top[chunk], bottom[chunk];
+    int16_t weight[chunk * 4];
+    int32_t factor[chunk * 4];
+    const int32_t lit = folio_sample_light(256, light);
+    for (int32_t i0 = 0; i0 < count; i0 += chunk) {
+        int32_t n = count - i0 < chunk ? count - i0 : chunk;
+        for (int32_t i = 0; i < n; i++) {
+            int64_t position = v + (int64_t)(i0 + i) * dv;
+            int32_t j = (int32_t)(position >> 32), f = (int32_t)(position >> 25) & 0x7F;
+            int32_t k = shadow ? folio_sample_light(folio_kept(shadow, row + i0 + i), light) : lit;
+            top[i] = column[j];
+            bottom[i] = column[j + 1];
+            for (int c = 0; c < 4; c++) {
+                weight[4 * i + c] = (int16_t)f;
+                factor[4 * i + c] = k;
+            }
+        }
+        const uint8_t *t = (const uint8_t *)top, *b = (const uint8_t *)bottom;
+        uint8_t *o = (uint8_t *)(out + i0);
+        /* (127 − f)·top + f·bottom ≤ 32385, times k ≤ 258: at most 255 after the shift. */
+        for (int32_t k = 0; k < n * 4; k++) {
+            int16_t madd = (int16_t)((127 - weight[k]) * t[k] + weight[k] * b[k]);
+            o[k] = (uint8_t)((madd * factor[k] + 16384) >> 15);
+        }
+        for (int32_t i = 0; i < n; i++) out[i0 + i] |= FOLIO_OPAQUE;
+    }
 }
 
 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row, int32_t count,
                    uint32_t *out) {
-    for (int32_t i = 0; i < count; i++) out[i] = folio_darken_one(source ? source[i] : flat, folio_kept(shadow, row + i));
+    uint32_t pixels[chunk];
+    int32_t factor[chunk * 4];
+    for (int32_t i0 = 0; i0 < count; i0 += chunk) {
+        int32_t n = count - i0 < chunk ? count - i0 : chunk;
+        for (int32_t i = 0; i < n; i++) {
+            int32_t keep = folio_kept(shadow, row + i0 + i);
+            int32_t k = keep >= 256 ? 32767 : keep * 128;
+            pixels[i] = source ? source[i0 + i] : flat;
+            for (int c = 0; c < 4; c++) factor[4 * i + c] = k;
+        }
+        const uint8_t *p = (const uint8_t *)pixels;
+        uint8_t *o = (uint8_t *)(out + i0);
+        /* c·k ≤ 255·32767: at most 254 after the shift. */
+        for (int32_t k = 0; k < n * 4; k++) o[k] = (uint8_t)((p[k] * factor[k] + 16384) >> 15);
+        for (int32_t i = 0; i < n; i++) out[i0 + i] |= FOLIO_OPAQUE;
+    }
 }
 
 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
