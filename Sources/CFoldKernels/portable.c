@@ -8,6 +8,10 @@
  */
 enum { chunk = 64 };
 
+#if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "the byte loops take a pixel's bytes as B, G, R, A: little-endian only"
+#endif
+
 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                   const uint32_t *ahead) {
     const uint8_t *pa = (const uint8_t *)a, *pb = (const uint8_t *)b;
