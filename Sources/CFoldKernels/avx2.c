@@ -73,8 +73,10 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     const __m256i seven = _mm256_set1_epi32(7);
     const __m256i fraction = _mm256_set1_epi32(0x7F);
     const __m256i pairBase = _mm256_set1_epi32(127);
-    const __m256i opaque = _mm256_set1_epi32((int)FOLIO_OPAQUE);
-    const __m256i lit = _mm256_set1_epi16((short)folio_sample_light(256, light));
+    /* Colours lit, alpha kept (see folio_sample_one). */
+    const __m256i lit = _mm256_set1_epi64x((int64_t)((uint64_t)(uint16_t)folio_sample_light(256, light) * 0x000100010001ull
+                                                     | (uint64_t)FOLIO_UNLIT << 48));
+    const __m256i unlit = _mm256_set1_epi16(FOLIO_UNLIT);
     int32_t i = 0;
     for (; i + 8 <= count; i += 8) {
         int64_t vb = v + (int64_t)i * dv;
@@ -111,10 +113,12 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
                                                                               _mm256_set1_epi32((light * 129 + 1) >> 1)),
                                                            _mm256_set1_epi32(16384)), 15);
             spread(k, &kLow, &kHigh);
+            kLow = _mm256_blend_epi16(kLow, unlit, 0x88);
+            kHigh = _mm256_blend_epi16(kHigh, unlit, 0x88);
         }
         low = _mm256_mulhrs_epi16(low, kLow);
         high = _mm256_mulhrs_epi16(high, kHigh);
-        _mm256_storeu_si256((__m256i *)(out + i), _mm256_or_si256(_mm256_packus_epi16(low, high), opaque));
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_packus_epi16(low, high));
     }
     for (; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
 }

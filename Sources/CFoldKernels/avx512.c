@@ -83,11 +83,11 @@ AVX512 static INLINE void spreadFactors(__m512i factors, const __m512i *spread, 
 /*
  * Sixteen rows from row i of the run, times the factors k (see `spreadFactors`): the sixteen source
  * positions lie within a 32-pixel window of the column (for steps up to two rows), which one
- * two-register permute reads; a gather beyond that. Lanes outside `lanes` are not fetched by the
- * gather (the window is readable past the end).
+ * two-register permute reads; a gather beyond that (never when `narrow`: every step is short).
+ * Lanes outside `lanes` are not fetched by the gather (the window is readable past the end).
  */
 AVX512 static INLINE __m512i sample16(const uint32_t *column, int64_t vb, int64_t dv, __m512i whole, __m512i part,
-                                      __mmask16 lanes, __m512i kLow, __m512i kHigh) {
+                                      __mmask16 lanes, __m512i kLow, __m512i kHigh, int narrow) {
     const uint32_t *window = column + (vb >> 32);
     /* 16.16 positions from the window's start: (vb + l·dv) >> 16, less the window's row. */
     __m512i position = _mm512_add_epi32(
@@ -96,7 +96,7 @@ AVX512 static INLINE __m512i sample16(const uint32_t *column, int64_t vb, int64_
     __m512i index = _mm512_srli_epi32(position, 16);
     __m512i f = _mm512_and_si512(_mm512_srli_epi32(position, 9), _mm512_set1_epi32(0x7F));
     __m512i top, bottom;
-    if (((vb + 15 * dv) >> 32) - (vb >> 32) <= 30) {
+    if (narrow || ((vb + 15 * dv) >> 32) - (vb >> 32) <= 30) {
         top = _mm512_permutex2var_epi32(load(window), index, load(window + 16));
         bottom = _mm512_permutex2var_epi32(load(window + 1), index, load(window + 17));
     } else {
@@ -109,13 +109,17 @@ AVX512 static INLINE __m512i sample16(const uint32_t *column, int64_t vb, int64_
     spread(_mm512_add_epi32(_mm512_sub_epi32(_mm512_slli_epi32(f, 8), f), _mm512_set1_epi32(127)), &weightsLow, &weightsHigh);
     __m512i low = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpacklo_epi8(top, bottom), weightsLow), kLow);
     __m512i high = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpackhi_epi8(top, bottom), weightsHigh), kHigh);
-    return _mm512_or_si512(_mm512_packus_epi16(low, high), _mm512_set1_epi32((int)FOLIO_OPAQUE));
+    return _mm512_packus_epi16(low, high);
 }
 
-/* Sixteen pixels at a time; in shadow, the shadow's light once per thirty-two rows. */
-AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
-                          const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out) {
-    const __m512i constant = _mm512_set1_epi16((short)folio_sample_light(256, light));
+/* Sixteen pixels at a time; in shadow, the shadow's light once per thirty-two rows. Colours are
+ * lit, alpha kept (the factor's every fourth lane is FOLIO_UNLIT, see folio_sample_one). */
+AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
+                                    const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out,
+                                    int narrow) {
+    const __m512i unlit = _mm512_set1_epi16(FOLIO_UNLIT);
+    const __mmask32 alpha = 0x88888888u;
+    const __m512i constant = _mm512_mask_mov_epi16(_mm512_set1_epi16((short)folio_sample_light(256, light)), alpha, unlit);
     const __m512i scaled = _mm512_set1_epi16((short)((light * 129 + 1) >> 1));
     /* Lane l's position past lane 0's, split so 32-bit lanes add it exactly: l·dv = l·whole·2¹⁶ + l·part. */
     const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
@@ -126,25 +130,40 @@ AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t
         __m512i spread[4];
         for (int t = 0; t < 4; t++) spread[t] = _mm512_loadu_si512((const void *)spreadRows[t]);
         __m512i factors = constant, kLow = constant, kHigh = constant;
-        for (; i + 16 <= count; i += 16) {
+        for (; i < count; i += 16) {
             if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
             spreadFactors(factors, spread, (i >> 4) & 1, &kLow, &kHigh);
-            _mm512_storeu_si512((void *)(out + i), sample16(column, v + (int64_t)i * dv, dv, whole, part, 0xFFFF, kLow, kHigh));
-        }
-        if (i < count) {
-            if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
-            spreadFactors(factors, spread, (i >> 4) & 1, &kLow, &kHigh);
-            __mmask16 lanes = (__mmask16)((1u << (count - i)) - 1);
-            _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v + (int64_t)i * dv, dv, whole, part, lanes, kLow, kHigh));
+            kLow = _mm512_mask_mov_epi16(kLow, alpha, unlit);
+            kHigh = _mm512_mask_mov_epi16(kHigh, alpha, unlit);
+            if (count - i >= 16) {
+                _mm512_storeu_si512((void *)(out + i),
+                                    sample16(column, v + (int64_t)i * dv, dv, whole, part, 0xFFFF, kLow, kHigh, narrow));
+            } else {
+                __mmask16 last = (__mmask16)((1u << (count - i)) - 1);
+                _mm512_mask_storeu_epi32(out + i, last,
+                                         sample16(column, v + (int64_t)i * dv, dv, whole, part, last, kLow, kHigh, narrow));
+            }
         }
         return;
     }
     for (; i + 16 <= count; i += 16) {
-        _mm512_storeu_si512((void *)(out + i), sample16(column, v + (int64_t)i * dv, dv, whole, part, 0xFFFF, constant, constant));
+        _mm512_storeu_si512((void *)(out + i),
+                            sample16(column, v + (int64_t)i * dv, dv, whole, part, 0xFFFF, constant, constant, narrow));
     }
     if (i < count) {
-        __mmask16 lanes = (__mmask16)((1u << (count - i)) - 1);
-        _mm512_mask_storeu_epi32(out + i, lanes, sample16(column, v + (int64_t)i * dv, dv, whole, part, lanes, constant, constant));
+        __mmask16 last = (__mmask16)((1u << (count - i)) - 1);
+        _mm512_mask_storeu_epi32(out + i, last,
+                                 sample16(column, v + (int64_t)i * dv, dv, whole, part, last, constant, constant, narrow));
+    }
+}
+
+AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
+                          const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out) {
+    /* Under 29/15 rows a step, every block's sixteen taps lie in its 32-pixel window: no checks. */
+    if (15 * dv < ((int64_t)29 << 32)) {
+        sampleRun(column, v, dv, count, shadow, row, light, out, 1);
+    } else {
+        sampleRun(column, v, dv, count, shadow, row, light, out, 0);
     }
 }
 

@@ -43,7 +43,7 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
             bottom[i] = column[j + 1];
             for (int c = 0; c < 4; c++) {
                 weight[4 * i + c] = (int16_t)f;
-                factor[4 * i + c] = k;
+                factor[4 * i + c] = c == 3 ? FOLIO_UNLIT : k;
             }
         }
         const uint8_t *t = (const uint8_t *)top, *b = (const uint8_t *)bottom;
@@ -53,7 +53,6 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
             int16_t madd = (int16_t)((127 - weight[k]) * t[k] + weight[k] * b[k]);
             o[k] = (uint8_t)((madd * factor[k] + 16384) >> 15);
         }
-        for (int32_t i = 0; i < n; i++) out[i0 + i] |= FOLIO_OPAQUE;
     }
 }
 

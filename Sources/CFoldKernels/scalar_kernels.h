@@ -30,15 +30,19 @@ static inline int32_t folio_kept(const folio_fold_shadow *shadow, int32_t y) {
     return 256 - (a + folio_mulhrs(b - a, w * 128));
 }
 
+/* The light factor that leaves a channel as it is: 258 turns 127·c back into c. */
+#define FOLIO_UNLIT 258
+
 /*
  * The sample at stored index j with weight f (0…127) of j + 1 and 127 − f of j (signed byte
- * weights sum to 127 at most), times k/258: the light k/256 with the 128/127 the weights lack.
+ * weights sum to 127 at most), colours times k/258 (the light k/256 with the 128/127 the weights
+ * lack), alpha times 258/258: opaque taps give an opaque sample.
  */
 static inline uint32_t folio_sample_one(const uint32_t *column, int32_t j, int32_t f, int32_t k) {
-    uint32_t top = column[j], bottom = column[j + 1], out = FOLIO_OPAQUE;
-    for (int shift = 0; shift < 24; shift += 8) {
+    uint32_t top = column[j], bottom = column[j + 1], out = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
         int32_t madd = (127 - f) * (int32_t)((top >> shift) & 0xFF) + f * (int32_t)((bottom >> shift) & 0xFF);
-        out |= folio_clamp_byte(folio_mulhrs(madd, k)) << shift;
+        out |= folio_clamp_byte(folio_mulhrs(madd, shift == 24 ? FOLIO_UNLIT : k)) << shift;
     }
     return out;
 }
