@@ -146,6 +146,14 @@ AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t d
         }
         return;
     }
+    /* Two vectors a step: the second's scalar work overlaps the first's. */
+    for (; i + 32 <= count; i += 32) {
+        int64_t vb = v + (int64_t)i * dv;
+        __m512i first = sample16(column, vb, dv, whole, part, 0xFFFF, constant, constant, narrow);
+        __m512i second = sample16(column, vb + 16 * dv, dv, whole, part, 0xFFFF, constant, constant, narrow);
+        _mm512_storeu_si512((void *)(out + i), first);
+        _mm512_storeu_si512((void *)(out + i + 16), second);
+    }
     for (; i + 16 <= count; i += 16) {
         _mm512_storeu_si512((void *)(out + i),
                             sample16(column, v + (int64_t)i * dv, dv, whole, part, 0xFFFF, constant, constant, narrow));
@@ -201,7 +209,7 @@ AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_fol
 AVX512 static INLINE void transpose_block(const uint32_t *block, int32_t tile_stride, uint32_t *const *rows, int32_t c0,
                                            int streams) {
     __m512i r[16], t[16], u[16];
-    for (int k = 0; k < 16; k++) r[k] = load(block + (int64_t)k * tile_stride);
+    for (int k = 0; k < 16; k++, block += tile_stride) r[k] = load(block);
     for (int k = 0; k < 16; k += 2) {
         t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
         t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
