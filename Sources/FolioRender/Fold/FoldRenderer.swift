@@ -108,7 +108,7 @@ public final class FoldRenderer {
             rowCell[y] = Int32(g0)
             rowWeight[y] = UInt16(((g - g0) * 256).rounded(.down))
         }
-        scratch = [ColumnScratch(rows: pixelHeight, tileStride: tileStride, gridHeight: shadows.gridHeight, kernels: kernels)]
+        scratch = [ColumnScratch(rows: pixelHeight, tileStride: tileStride, shadows: shadows, kernels: kernels)]
         leftPlans = .allocate(capacity: pixelWidth)
         leftPlans.initialize(repeating: ColumnPlan(), count: pixelWidth)
         rightPlans = .allocate(capacity: pixelWidth)
@@ -166,7 +166,7 @@ public final class FoldRenderer {
         case .texture: backdrop = .columns(textureColumns())
         }
         while scratch.count < options.threads {
-            scratch.append(ColumnScratch(rows: pixelHeight, tileStride: tileStride, gridHeight: shadows.gridHeight, kernels: kernels))
+            scratch.append(ColumnScratch(rows: pixelHeight, tileStride: tileStride, shadows: shadows, kernels: kernels))
         }
         let frame = FrameSetup(
             target: target.pixels.assumingMemoryBound(to: UInt32.self), targetStride: target.stride / 4,
@@ -305,9 +305,6 @@ public final class FoldRenderer {
         }
         let leftShade = frame.left.geometry.shade, rightShade = frame.right.geometry.shade
         let rowCell = self.rowCell, rowWeight = self.rowWeight
-        let shift = Int32(shadows.cellShift), margin = Int32(shadows.margin)
-        var backdropShadow = folio_fold_shadow(darkening: s.backdropColumn, cell_shift: shift, margin: margin)
-        var leftPageShadow = folio_fold_shadow(darkening: s.leftPageColumn, cell_shift: shift, margin: margin)
         let backdropColumn: UnsafeMutablePointer<UInt32>?
         let flatColour: UInt32
         switch frame.backdrop {
@@ -340,7 +337,7 @@ public final class FoldRenderer {
                                          _ rows: Range<Int>, shade: UInt64, darkened: Bool) {
             let v = p.v0 &+ p.dv &* Int64(rows.lowerBound) &- (Int64(low) << 32)
             if darkened {
-                kernels.sample(temp, v, p.dv, Int32(rows.count), &leftPageShadow, Int32(rows.lowerBound), UInt16(shade),
+                kernels.sample(temp, v, p.dv, Int32(rows.count), s.leftPageShadow, Int32(rows.lowerBound), UInt16(shade),
                                out + rows.lowerBound)
             } else {
                 kernels.sample(temp, v, p.dv, Int32(rows.count), nil, 0, UInt16(shade), out + rows.lowerBound)
@@ -371,7 +368,7 @@ public final class FoldRenderer {
                 sampleRun(right, s.rightTemp, rightLow, start..<end, shade: rightShade, darkened: false)
             } else if !inLeft && !inRight {
                 if shaded {
-                    kernels.darken(backdropColumn.map { $0 + start }, flatColour, &backdropShadow, Int32(start),
+                    kernels.darken(backdropColumn.map { $0 + start }, flatColour, s.backdropShadow, Int32(start),
                                    Int32(end - start), out + start)
                     writer.pump(columnsDone: tileColumn)
                 } else if let backdropColumn {
@@ -567,14 +564,18 @@ final class ColumnScratch {
     /// room for the sampler's window reads past the end.
     let leftTemp: UnsafeMutablePointer<UInt32>
     let rightTemp: UnsafeMutablePointer<UInt32>
-    /// The shadow grid blended for this column: darkening of the backdrop and of the left page.
+    /// The shadow grid blended for this column: darkening of the backdrop and of the left page,
+    /// and those as the kernels take them.
     let backdropColumn: UnsafeMutablePointer<UInt16>
     let leftPageColumn: UnsafeMutablePointer<UInt16>
+    let backdropShadow: UnsafeMutablePointer<folio_fold_shadow>
+    let leftPageShadow: UnsafeMutablePointer<folio_fold_shadow>
     /// Two tiles of whole columns, column-major, and what writes the filled one out.
     let tiles: [UnsafeMutablePointer<UInt32>]
     let writer: TileWriter
 
-    init(rows: Int, tileStride: Int, gridHeight: Int, kernels: FoldKernels) {
+    init(rows: Int, tileStride: Int, shadows: ShadowMap, kernels: FoldKernels) {
+        let gridHeight = shadows.gridHeight
         // Cache-line aligned: the kernels' whole-vector stores then never straddle two lines.
         leftTemp = alignedPixels(rows + 80)
         rightTemp = alignedPixels(rows + 80)
@@ -582,6 +583,11 @@ final class ColumnScratch {
         leftPageColumn = .allocate(capacity: gridHeight + 1)
         backdropColumn.initialize(repeating: 0, count: gridHeight + 1)
         leftPageColumn.initialize(repeating: 0, count: gridHeight + 1)
+        let shift = Int32(shadows.cellShift), margin = Int32(shadows.margin)
+        backdropShadow = .allocate(capacity: 1)
+        backdropShadow.initialize(to: folio_fold_shadow(darkening: backdropColumn, cell_shift: shift, margin: margin))
+        leftPageShadow = .allocate(capacity: 1)
+        leftPageShadow.initialize(to: folio_fold_shadow(darkening: leftPageColumn, cell_shift: shift, margin: margin))
         tiles = (0..<2).map { _ in alignedPixels(tileStride * FoldRenderer.tileColumns) }
         writer = TileWriter(rows: rows, tileStride: tileStride, kernels: kernels)
     }
@@ -591,6 +597,8 @@ final class ColumnScratch {
         free(rightTemp)
         backdropColumn.deallocate()
         leftPageColumn.deallocate()
+        backdropShadow.deallocate()
+        leftPageShadow.deallocate()
         tiles.forEach { free($0) }
     }
 }
