@@ -33,9 +33,10 @@ final class ShadowMap {
 
     /// A grid for a `pixelWidth`×`pixelHeight` frame whose shadows blur with σ = `sigma` buffer pixels.
     init(pixelWidth: Int, pixelHeight: Int, sigma: Double) {
-        // A power of two near σ/3: the blurred field is smooth at that spacing, and the column
-        // kernels find a row's cell with shifts.
-        cellShift = min(7, max(4, Int(log2(max(1, sigma / 3)).rounded())))
+        // A power of two near σ/1.5 (64 px for σ = 100): the blurred field is smooth at that spacing
+        // (second differences of the scaled-up darkening stay within one level), the grid's blur and
+        // the per-column blends are cheap, and the column kernels find a row's cell with shifts.
+        cellShift = min(7, max(4, Int(log2(max(1, sigma / 1.5)).rounded())))
         cell = 1 << cellShift
         let sigmaCells = sigma / Double(cell)
         margin = Int((3 * sigmaCells).rounded(.up)) + 1
