@@ -257,7 +257,7 @@ public final class FoldRenderer {
     // MARK: - Tiles and columns
 
     /// Two tiles per thread: while one fills column by column, the previous one goes out to the
-    /// frame a block at a time between the column kernels, so the frame's writes drain steadily
+    /// frame sixteen rows at a time between the column kernels, so the frame's writes drain steadily
     /// while the next columns compute rather than stalling in bursts.
     @_optimize(speed)
     private func renderGroups(_ groups: Range<Int>, frame: FrameSetup, scratch: ColumnScratch) {
