@@ -110,7 +110,7 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
         __m256i kLow = lit, kHigh = lit;
         if (shadow) {
             __m256i k = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_slli_epi32(kept(shadow, row + i), 1),
-                                                                              _mm256_set1_epi32((light * 129 + 1) >> 1)),
+                                                                              _mm256_set1_epi32(folio_light_scale(light))),
                                                            _mm256_set1_epi32(16384)), 15);
             spread(k, &kLow, &kHigh);
             kLow = _mm256_blend_epi16(kLow, unlit, 0x88);

@@ -120,7 +120,7 @@ AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t d
     const __m512i unlit = _mm512_set1_epi16(FOLIO_UNLIT);
     const __mmask32 alpha = 0x88888888u;
     const __m512i constant = _mm512_mask_mov_epi16(_mm512_set1_epi16((short)folio_sample_light(256, light)), alpha, unlit);
-    const __m512i scaled = _mm512_set1_epi16((short)((light * 129 + 1) >> 1));
+    const __m512i scaled = _mm512_set1_epi16((short)folio_light_scale(light));
     /* Lane l's position past lane 0's, split so 32-bit lanes add it exactly: l·dv = l·whole·2¹⁶ + l·part. */
     const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
     const __m512i whole = _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int32_t)(dv >> 16)));

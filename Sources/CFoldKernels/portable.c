@@ -63,8 +63,7 @@ static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shado
     for (int32_t i0 = 0; i0 < count; i0 += chunk) {
         int32_t n = count - i0 < chunk ? count - i0 : chunk;
         for (int32_t i = 0; i < n; i++) {
-            int32_t keep = folio_kept(shadow, row + i0 + i);
-            int32_t k = keep >= 256 ? 32767 : keep * 128;
+            int32_t k = folio_darken_factor(folio_kept(shadow, row + i0 + i));
             pixels[i] = source ? source[i0 + i] : flat;
             for (int c = 0; c < 4; c++) factor[4 * i + c] = k;
         }

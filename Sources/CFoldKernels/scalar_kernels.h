@@ -47,10 +47,13 @@ static inline uint32_t folio_sample_one(const uint32_t *column, int32_t j, int32
     return out;
 }
 
-/* The sampler's light factor (≤ 258): light/256 (≤ 256) times kept/256 (≤ 256), times 129/128 for
- * the weights' 127/128; in 16-bit steps, as the vector kernels take it. */
+/* light/256 (≤ 256) times 129/128, for the weights' 127/128, halved to fit a signed 16-bit lane. */
+static inline int32_t folio_light_scale(int32_t light) { return (light * 129 + 1) >> 1; }
+
+/* The sampler's light factor (≤ 258): light/256 times kept/256 (≤ 256) times 129/128; in 16-bit
+ * steps, as the vector kernels take it. */
 static inline int32_t folio_sample_light(int32_t kept, int32_t light) {
-    return folio_mulhrs(kept * 2, (light * 129 + 1) >> 1);
+    return folio_mulhrs(kept * 2, folio_light_scale(light));
 }
 
 /* Sample i of a run, at the 32.32 position v + i·dv (v ≥ 0). */
@@ -65,8 +68,11 @@ static inline uint32_t folio_sample_lit(const uint32_t *column, int64_t v, int64
     return folio_sample_at(column, v, dv, i, k);
 }
 
+/* The rounding multiply's factor for keeping keep/256 (≤ 256) of a channel: 256 is its 1, 32767. */
+static inline int32_t folio_darken_factor(int32_t keep) { return keep >= 256 ? 32767 : keep * 128; }
+
 static inline uint32_t folio_darken_one(uint32_t p, int32_t keep) {
-    int32_t k = keep >= 256 ? 32767 : keep * 128;
+    int32_t k = folio_darken_factor(keep);
     uint32_t out = FOLIO_OPAQUE;
     for (int shift = 0; shift < 24; shift += 8) {
         out |= folio_clamp_byte(folio_mulhrs((int32_t)((p >> shift) & 0xFF), k)) << shift;

@@ -620,13 +620,16 @@ final class TileWriter {
     private let kernels: FoldKernels
     private var tile: UnsafeMutablePointer<UInt32>?
     private var target: UnsafeMutablePointer<UInt32>?
-    private var stride = 0, columns = 0
-    private var steps = 0, written = 0
+    private var stride = 0, columns = 0, written = 0
+    /// Steps per tile: its rows, sixteen at a time.
+    private let steps: Int
 
     init(rows: Int, tileStride: Int, kernels: FoldKernels) {
         self.rows = rows
         self.tileStride = tileStride
         self.kernels = kernels
+        steps = (rows + Self.rowsPerStep - 1) / Self.rowsPerStep
+        written = steps  // nothing to write until a tile starts
     }
 
     /// Takes `tile` (`columns` columns, all rows) to go out to `target` (its first pixel) and on.
@@ -635,7 +638,6 @@ final class TileWriter {
         self.target = target
         self.stride = stride
         self.columns = columns
-        steps = (rows + Self.rowsPerStep - 1) / Self.rowsPerStep
         written = 0
     }
 

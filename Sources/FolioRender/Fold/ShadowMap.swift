@@ -157,18 +157,7 @@ final class ShadowMap {
     private func blur(_ grid: UnsafeMutablePointer<Float>) {
         let half = boxWidth / 2
         let k = 1 / Float(boxWidth)
-        /// Down one stored column.
-        func pass(start: UnsafeMutablePointer<Float>, count: Int) {
-            scratch.update(from: start, count: count)
-            var sum: Float = 0
-            for i in 0..<min(half, count) { sum += scratch[i] }
-            for i in 0..<count {
-                if i + half < count { sum += scratch[i + half] }
-                start[i] = sum * k
-                if i - half >= 0 { sum -= scratch[i - half] }
-            }
-        }
-        // Across the columns: the same running sums as `pass`, every grid row at once, so the
+        // Across the columns: the same running sums as `fourPasses`, every grid row at once, so the
         // inner loops run over contiguous columns (vectorised) instead of striding across them.
         let h = gridHeight, w = gridWidth, sums = scratch
         func columnPass() {
@@ -191,8 +180,8 @@ final class ShadowMap {
                 }
             }
         }
-        /// Down four stored columns at once: four running sums with the same additions in the same
-        /// order as `pass`, interleaved so they overlap instead of each waiting on the last.
+        /// Down four stored columns at once, read from the copy: four running sums, interleaved so
+        /// they overlap instead of each waiting on the last.
         func fourPasses(_ x: Int) {
             let a = gridCopy + x * h, b = a + h, c = b + h, d = c + h
             let outA = grid + x * h, outB = outA + h, outC = outB + h, outD = outC + h
@@ -212,15 +201,15 @@ final class ShadowMap {
         }
         for _ in 0..<3 {
             gridCopy.update(from: grid, count: w * h)
+            // The last four columns again where the width is not a multiple of four: they read the
+            // unchanged copy, so columns done twice come out the same. (The grid is at least
+            // 2·margin + 2 ≥ 6 columns wide.)
             var x = 0
             while x + 4 <= w {
                 fourPasses(x)
                 x += 4
             }
-            while x < w {
-                pass(start: grid + x * h, count: h)
-                x += 1
-            }
+            if x < w { fourPasses(w - 4) }
             columnPass()
         }
     }

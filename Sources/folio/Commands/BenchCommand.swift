@@ -31,7 +31,7 @@ struct BenchCommand: ParsableCommand {
             chosen = named
         }
         var results: [BenchResult] = []
-        let sizes = [(1280, 800), (1920, 1200), (2560, 1600)].filter { size == nil || ($0.0, $0.1) == (size?.width, size?.height) }
+        let sizes = FoldBenchmarks.sizes.filter { size == nil || ($0.0, $0.1) == (size?.width, size?.height) }
         for (w, h) in sizes {
             results.append(memcpyFloor(width: w, height: h))
         }
