@@ -45,7 +45,7 @@ let package = Package(
             "FolioGeometry", "FolioInput", "FolioRender", "CWaylandClient", "CWaylandProtocols", "CXKBCommon",
         ]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioInput", "FolioSketchbook", "FolioGeometry", "TestCompositor",
+            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "TestCompositor",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 

@@ -27,7 +27,7 @@ public final class Session {
     private var canvas: CanvasRenderer
     private var live: LiveStroke?
     /// Made on the first fold and kept (they are large): the renderer and the frame it draws.
-    private var foldRendererStorage: FoldRenderer?
+    private var foldRendererStorage: PageRenderer?
     private var foldFrameStorage: Bitmap?
     /// Whether the fold follows a pinch now (not keyboard steps).
     private var pinching = false
@@ -65,7 +65,7 @@ public final class Session {
     public func renderFrame() -> PixelRect {
         defer { damage = PixelRect.empty }
         if fold.isFolded, !damage.isEmpty {
-            foldRenderer().render(pageTransforms: fold.pageTransforms, into: foldFrame(), options: foldOptions)
+            foldRenderer().render(fold.scene.root, at: fold.transaction.now, into: foldFrame(), options: foldOptions)
         }
         return damage
     }
@@ -102,8 +102,9 @@ public final class Session {
     public func prepareToFold() {
         guard !fold.isFolded else { return }
         let renderer = foldRenderer()
-        renderer.prepare(canvas: canvas.baked)
-        renderer.render(foldScale: 1, into: foldFrame(), options: foldOptions)
+        fold.scene.setContents(canvas.baked)
+        renderer.prepare(fold.scene.root)
+        renderer.render(fold.scene.root, at: fold.transaction.now, into: foldFrame(), options: foldOptions)
     }
 
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
@@ -126,8 +127,8 @@ public final class Session {
             withdrawStroke(at: time)
         case .pinchBegan:
             guard fold.phase == .idle else { return }  // a pinch during the unfold is ignored
-            foldRenderer().prepare(canvas: canvas.baked)
             fold.begin(contents: canvas.baked)
+            foldRenderer().prepare(fold.scene.root)
             pinching = true
             damage = damage.union(canvas.frame.bounds)
             record("fold.began", at: time)
@@ -163,8 +164,9 @@ public final class Session {
             onRequest?(.save)
         case .foldStep:
             guard !pinching, !isDrawing, fold.phase != .animating else { return }
-            if fold.phase == .idle { foldRenderer().prepare(canvas: canvas.baked) }
+            let opening = fold.phase == .idle
             fold.foldStep(contents: canvas.baked)
+            if opening { foldRenderer().prepare(fold.scene.root) }
             damage = damage.union(canvas.frame.bounds)
         case .unfoldStep:
             guard !pinching, fold.phase == .tracking else { return }
@@ -219,17 +221,18 @@ public final class Session {
         self.scale = scale
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
         fold.resize(width: Double(width), height: Double(height))
+        if fold.isFolded { fold.scene.setContents(canvas.baked) }
         // The whole new frame changes; damage of the old size means nothing now.
         damage = PixelRect.empty
         redrawAll()
     }
 
-    private func foldRenderer() -> FoldRenderer {
+    private func foldRenderer() -> PageRenderer {
         if let renderer = foldRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight {
             return renderer
         }
-        let renderer = FoldRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: Double(scale))
-        if fold.isFolded { renderer.prepare(canvas: canvas.baked) }
+        let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: Double(scale))
+        if fold.isFolded { renderer.prepare(fold.scene.root) }
         foldRendererStorage = renderer
         return renderer
     }

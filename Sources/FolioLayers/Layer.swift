@@ -169,9 +169,17 @@ public final class Layer {
 
     /// Maps points from this layer's coordinates to its superlayer's (before the superlayer's
     /// `sublayerTransform`, which belongs to the superlayer).
-    public var transformToSuperlayer: Transform3D {
+    public var transformToSuperlayer: Transform3D { transformToSuperlayer(at: nil) }
+
+    /// Maps this layer's coordinates to the root layer's (the screen, for the root at the origin).
+    /// Without flattening: the chain is one projective transform, as CATransformLayer keeps it.
+    public var transformToRoot: Transform3D { transformToRoot(at: nil) }
+
+    /// `transformToSuperlayer` with the transform on screen at `time` (ms; nil: the model's).
+    public func transformToSuperlayer(at time: Double?) -> Transform3D {
         let anchor = anchorInBounds
-        var m = Transform3D.translation(-anchor.x, -anchor.y, 0).concatenating(transform)
+        let own = time.map { presentationTransform(at: $0) } ?? transform
+        var m = Transform3D.translation(-anchor.x, -anchor.y, 0).concatenating(own)
             .concatenating(.translation(position.x, position.y, zPosition))
         if let parent = superlayer, !parent.sublayerTransform.isIdentity {
             let a = parent.anchorInBounds
@@ -181,16 +189,56 @@ public final class Layer {
         return m
     }
 
-    /// Maps this layer's coordinates to the root layer's (the screen, for the root at the origin).
-    /// Without flattening: the chain is one projective transform, as CATransformLayer keeps it.
-    public var transformToRoot: Transform3D {
+    /// `transformToRoot` with every transform as it is on screen at `time` (ms; nil: the model's).
+    public func transformToRoot(at time: Double?) -> Transform3D {
         var m = Transform3D.identity
         var layer: Layer? = self
         while let current = layer, let parent = current.superlayer {
-            m = m.concatenating(current.transformToSuperlayer)
+            m = m.concatenating(current.transformToSuperlayer(at: time))
             layer = parent
         }
         return m
+    }
+
+    /// How the layer is turned on screen: its transforms and its superlayers' up to the root,
+    /// without positions. Its `normal` is the page normal that lights it.
+    public func turnToRoot(at time: Double?) -> Transform3D {
+        var m = Transform3D.identity
+        var layer: Layer? = self
+        while let current = layer, current.superlayer != nil {
+            m = m.concatenating(time.map { current.presentationTransform(at: $0) } ?? current.transform)
+            layer = current.superlayer
+        }
+        return m
+    }
+
+    /// The layer whose shadow this layer's drawing casts: the nearest at or above it with a
+    /// shadow path and some opacity (the seed's shadow layer around its masked content layer).
+    public var shadowCaster: Layer? {
+        var layer: Layer? = self
+        while let current = layer, current.superlayer != nil {
+            if current.shadowPath != nil && current.shadowOpacity > 0 { return current }
+            layer = current.superlayer
+        }
+        return nil
+    }
+
+    /// Whether the layer's back is drawn: it and every superlayer below the root are double-sided.
+    public var isDoubleSidedToRoot: Bool {
+        var layer: Layer? = self
+        while let current = layer, current.superlayer != nil {
+            if !current.isDoubleSided { return false }
+            layer = current.superlayer
+        }
+        return true
+    }
+
+    /// Whether the page this layer belongs to turns about its right edge: its top-level layer
+    /// (the root's sublayer holding it) is anchored on that edge, as the fold's left page is.
+    public var spineOnRight: Bool {
+        var layer = self
+        while let parent = layer.superlayer, parent.superlayer != nil { layer = parent }
+        return layer.anchorPoint.x > 0.5
     }
 
     /// The layer's bounds on screen, or nil if part of them falls behind the viewer.

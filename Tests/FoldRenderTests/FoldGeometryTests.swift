@@ -20,7 +20,7 @@ final class FoldGeometryTests: XCTestCase {
 
     func testCornersWithinOnePixelAtThreeSizesAndFiveScales() {
         for (w, h) in [(1280, 800), (1920, 1200), (2560, 1600)] {
-            let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h)
+            let renderer = FoldFixture(pixelWidth: w, pixelHeight: h)
             renderer.prepare(canvas: Bitmap(width: w, height: h, color: 0xFFFF_FFFF))
             let target = Bitmap(width: w, height: h)
             let scene = FoldScene(width: Double(w), height: Double(h))

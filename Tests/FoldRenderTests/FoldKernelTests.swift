@@ -11,11 +11,11 @@ final class FoldKernelTests: XCTestCase {
         }
         for (w, h) in [(640, 400), (333, 201)] {
             let canvas = makeTestCanvas(width: w, height: h)
-            let portable = FoldRenderer(pixelWidth: w, pixelHeight: h, kernels: .portable)
+            let portable = FoldFixture(pixelWidth: w, pixelHeight: h, kernels: .portable)
             portable.prepare(canvas: canvas)
             let expected = Bitmap(width: w, height: h), frame = Bitmap(width: w, height: h)
             for vector in FoldKernels.vector {
-                let fast = FoldRenderer(pixelWidth: w, pixelHeight: h, kernels: vector)
+                let fast = FoldFixture(pixelWidth: w, pixelHeight: h, kernels: vector)
                 fast.prepare(canvas: canvas)
                 for s in [1.0, 0.9, 0.75, 0.6, 0.48] {
                     for options in [FoldRenderOptions(), FoldRenderOptions(background: .flat(0x336699), shadows: false)] {

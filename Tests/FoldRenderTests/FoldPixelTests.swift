@@ -7,7 +7,7 @@ final class FoldPixelTests: XCTestCase {
     func testOpenBookIsExactlyTheFlatCanvasOutsideTheRoundedCorners() {
         let (w, h) = (640, 400)
         let canvas = makeTestCanvas(width: w, height: h)
-        let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h)
+        let renderer = FoldFixture(pixelWidth: w, pixelHeight: h)
         renderer.prepare(canvas: canvas)
         let target = Bitmap(width: w, height: h)
         renderer.render(foldScale: 1, into: target)
@@ -32,7 +32,7 @@ final class FoldPixelTests: XCTestCase {
     func testOddTinyAndHiDPISizes() {
         for (w, h, scale) in [(1281, 801, 1.0), (37, 23, 1.0), (640, 400, 2.0)] {
             let canvas = makeTestCanvas(width: w, height: h)
-            let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h, scale: scale)
+            let renderer = FoldFixture(pixelWidth: w, pixelHeight: h, scale: scale)
             renderer.prepare(canvas: canvas)
             let target = Bitmap(width: w, height: h)
             for s in [0.48, 0.6, 0.75, 0.9] {
@@ -53,7 +53,7 @@ final class FoldPixelTests: XCTestCase {
 
     func testShadowsDarkenTheBackdropAroundThePagesAndTheLeftPageNearTheSpine() {
         let (w, h) = (1280, 800)
-        let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h)
+        let renderer = FoldFixture(pixelWidth: w, pixelHeight: h)
         renderer.prepare(canvas: Bitmap(width: w, height: h, color: 0xFFFF_FFFF))
         let lit = Bitmap(width: w, height: h), plain = Bitmap(width: w, height: h)
         let grey = FoldRenderOptions.Background.flat(0x80_8080)
@@ -78,7 +78,7 @@ final class FoldPixelTests: XCTestCase {
     func testBackFacesShowPaperWithTheFadedDrawingAtTheSmallestScale() {
         let (w, h) = (1280, 800)
         let canvas = makeTestCanvas(width: w, height: h)
-        let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h)
+        let renderer = FoldFixture(pixelWidth: w, pixelHeight: h)
         renderer.prepare(canvas: canvas)
         let target = Bitmap(width: w, height: h)
         renderer.render(foldScale: 0.48, into: target, options: .init(background: .flat(0), shadows: false))
@@ -111,7 +111,7 @@ final class FoldPixelTests: XCTestCase {
     func testFastSamplerMatchesTheExactReference() {
         let (w, h) = (1280, 800)
         let canvas = makeTestCanvas(width: w, height: h)
-        let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h)
+        let renderer = FoldFixture(pixelWidth: w, pixelHeight: h)
         renderer.prepare(canvas: canvas)
         let target = Bitmap(width: w, height: h)
         var worst = 0, compared = 0
@@ -139,16 +139,16 @@ final class FoldPixelTests: XCTestCase {
 /// layer's own inverse (`Transform3D.unproject`), sampled bilinearly in double precision from the
 /// prepared page image, and lit. Only page interiors (one page, all taps opaque) are answered.
 struct ReferenceFold {
-    let renderer: FoldRenderer
+    let renderer: FoldFixture
     let pages: [(transform: Transform3D, bounds: Rect, contentsRect: Rect, image: PageImage, light: Double, left: Bool)]
 
-    init(renderer: FoldRenderer, scale s: Double) {
+    init(renderer: FoldFixture, scale s: Double) {
         self.renderer = renderer
         renderer.scene.setScale(s)
         pages = renderer.scene.pages.enumerated().map { i, page in
             let m = page.contentLayer.transformToRoot
             let nz = page.shadowLayer.transform.normal.z
-            let light = FoldRenderer.ambientLight + (1 - FoldRenderer.ambientLight) * abs(nz)
+            let light = PageRenderer.ambientLight + (1 - PageRenderer.ambientLight) * abs(nz)
             return (m, page.contentLayer.bounds, page.contentLayer.contentsRect,
                     renderer.pageImage(index: i, back: nz < 0), light, page.side == .left)
         }

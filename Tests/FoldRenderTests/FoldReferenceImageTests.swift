@@ -11,7 +11,7 @@ final class FoldReferenceImageTests: XCTestCase {
 
     func testFramesMatchTheReviewedReferences() throws {
         let (w, h) = (480, 300)
-        let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h)
+        let renderer = FoldFixture(pixelWidth: w, pixelHeight: h)
         renderer.prepare(canvas: makeTestCanvas(width: w, height: h))
         let frame = Bitmap(width: w, height: h)
         let update = ProcessInfo.processInfo.environment["FOLD_UPDATE_REFERENCES"] == "1"

@@ -1,6 +1,7 @@
 import Foundation
-import FolioRender
+@testable import FolioRender
 import FolioGeometry
+import FolioLayers
 
 /// A canvas with something to see: paper, a grid of blue lines and a few filled blocks, so
 /// mirrored, shifted or blurred pages show. Deterministic.
@@ -34,4 +35,32 @@ func dump(_ bitmap: Bitmap, name: String) {
         }
     }
     try? data.write(to: URL(fileURLWithPath: "\(folder)/\(name).ppm"))
+}
+
+/// The pinch fold's scene and the page renderer that draws it, paired as the app pairs them.
+final class FoldFixture {
+    let scene: FoldScene
+    let renderer: PageRenderer
+    var pixelWidth: Int { renderer.pixelWidth }
+    var pixelHeight: Int { renderer.pixelHeight }
+    var scale: Double { renderer.scale }
+
+    init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, kernels: FoldKernels = .best) {
+        renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, kernels: kernels)
+        scene = FoldScene(width: Double(pixelWidth) / scale, height: Double(pixelHeight) / scale)
+    }
+
+    /// The pages take their contents from `canvas`, as a pinch does when it begins.
+    func prepare(canvas: Bitmap) {
+        scene.setContents(canvas)
+        renderer.prepare(scene.root)
+    }
+
+    /// The fold at scale `s` (clamped to 0.48…1).
+    func render(foldScale s: Double, into target: Bitmap, options: FoldRenderOptions = FoldRenderOptions()) {
+        scene.setScale(s)
+        renderer.render(scene.root, into: target, options: options)
+    }
+
+    func pageImage(index: Int, back: Bool) -> PageImage { renderer.pageImage(index: index, back: back) }
 }

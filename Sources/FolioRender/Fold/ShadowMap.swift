@@ -17,19 +17,22 @@ final class ShadowMap {
     let margin: Int
     let gridWidth: Int
     let gridHeight: Int
-    private let coverage: [UnsafeMutablePointer<Float>]
+    /// Per page, its shadow's coverage, blurred and times its opacity (0…1).
+    private var coverage: [UnsafeMutablePointer<Float>] = []
     private let scratch: UnsafeMutablePointer<Float>
     /// A copy of a whole grid: the horizontal box passes read it while writing the grid.
     private let gridCopy: UnsafeMutablePointer<Float>
-    /// Darkening of the backdrop (both shadows) and of the left page (the right page's shadow),
-    /// 0…256, stored column by column (`x * gridHeight + y`) for the per-column sampler.
-    let backdropDarkening: UnsafeMutablePointer<UInt16>
-    let leftPageDarkening: UnsafeMutablePointer<UInt16>
-    /// The left page's own shadow (only the left page's edges need it alone).
-    let leftDarkening: UnsafeMutablePointer<UInt16>
-    /// Whether the right page's shadow reaches anything at all (it can be skipped if not).
-    private(set) var leftPageShaded = false
+    /// What shadows leave of the light, cell by cell, while the darkenings are combined.
+    private let kept: UnsafeMutablePointer<Float>
+    /// Darkening, 0…256, stored column by column (`x * gridHeight + y`) for the per-column
+    /// sampler. Per page k: of the backdrop by the shadows of pages 0…k (the last page's is the
+    /// backdrop's own: every shadow), and of page k by the shadows of the pages above it.
+    private var backdropDarkenings: [UnsafeMutablePointer<UInt16>] = []
+    private var pageDarkenings: [UnsafeMutablePointer<UInt16>] = []
+    /// Per page, whether any page above shades it at all (its darkening can be skipped if not).
+    private var shadedFromAbove: [Bool] = []
     private let boxWidth: Int
+    private let count: Int
 
     /// A grid for a `pixelWidth`×`pixelHeight` frame whose shadows blur with σ = `sigma` buffer pixels.
     init(pixelWidth: Int, pixelHeight: Int, sigma: Double) {
@@ -42,20 +45,10 @@ final class ShadowMap {
         margin = Int((3 * sigmaCells).rounded(.up)) + 1
         gridWidth = (pixelWidth + cell - 1) / cell + 2 * margin + 1
         gridHeight = (pixelHeight + cell - 1) / cell + 2 * margin + 1
-        let count = gridWidth * gridHeight
-        coverage = (0..<2).map { _ in
-            let p = UnsafeMutablePointer<Float>.allocate(capacity: count)
-            p.initialize(repeating: 0, count: count)
-            return p
-        }
+        count = gridWidth * gridHeight
         scratch = .allocate(capacity: max(gridWidth, gridHeight) + 1)
         gridCopy = .allocate(capacity: count)
-        backdropDarkening = .allocate(capacity: count)
-        backdropDarkening.initialize(repeating: 0, count: count)
-        leftPageDarkening = .allocate(capacity: count)
-        leftPageDarkening.initialize(repeating: 0, count: count)
-        leftDarkening = .allocate(capacity: count)
-        leftDarkening.initialize(repeating: 0, count: count)
+        kept = .allocate(capacity: count)
         // Three box passes of width w give σ² = 3(w² − 1)/12.
         var w = Int((4 * sigmaCells * sigmaCells + 1).squareRoot().rounded())
         if w % 2 == 0 { w += 1 }
@@ -64,42 +57,91 @@ final class ShadowMap {
 
     deinit {
         coverage.forEach { $0.deallocate() }
+        backdropDarkenings.forEach { $0.deallocate() }
+        pageDarkenings.forEach { $0.deallocate() }
         scratch.deallocate()
         gridCopy.deallocate()
-        backdropDarkening.deallocate()
-        leftPageDarkening.deallocate()
-        leftDarkening.deallocate()
+        kept.deallocate()
     }
 
-    /// Recomputes the shadows of `pages` (left, right) for a frame at `scale` buffer pixels per logical
-    /// pixel. `opening` (0…1) scales the right page's shadow over the left page: two coplanar pages
-    /// (the open book) cast none on each other, the fold's shading grows as it closes.
+    /// The backdrop's darkening by the shadows of pages 0…`page`.
+    func backdropDarkening(upTo page: Int) -> UnsafeMutablePointer<UInt16> { backdropDarkenings[page] }
+    /// Page `page`'s darkening by the shadows of the pages above it.
+    func pageDarkening(_ page: Int) -> UnsafeMutablePointer<UInt16> { pageDarkenings[page] }
+    func isShadedFromAbove(_ page: Int) -> Bool { shadedFromAbove[page] }
+
+    /// Recomputes the shadows of `pages` (in drawing order) for a frame at `scale` buffer pixels
+    /// per logical pixel. A page's shadow falls in full on the backdrop; on a page below it, times
+    /// how far the two stand open (the larger |x| of their normals): coplanar pages (the open
+    /// book, a flat sheet under a flat leaf) cast none on each other, the fold's shading grows as
+    /// it closes.
     @_optimize(speed)
-    func update(pages: [FoldPageGeometry], scale: Double, opening: Double) {
-        let count = gridWidth * gridHeight
-        for index in 0..<2 {
-            let page = pages[index]
+    func update(pages: [FoldPageGeometry], scale: Double) {
+        let n = pages.count
+        reserve(pages: n)
+        for (index, page) in pages.enumerated() {
             let grid = coverage[index]
             grid.update(repeating: 0, count: count)
             if page.shadowOpacity > 0 {
                 rasterise(page, scale: scale, into: grid)
                 blur(grid)
+                let opacity = Float(page.shadowOpacity)
+                for i in 0..<count { grid[i] *= opacity }
             }
         }
-        let leftOpacity = Float(pages[0].shadowOpacity), rightOpacity = Float(pages[1].shadowOpacity)
-        let overLeft = Float(min(max(opening, 0), 1))
-        var anyRight: UInt16 = 0
-        let left = coverage[0], right = coverage[1]
-        for i in 0..<count {
-            let dl = left[i] * leftOpacity, dr = right[i] * rightOpacity
-            let both = 1 - (1 - dl) * (1 - dr)
-            backdropDarkening[i] = darkening(both)
-            let overLeftPage = darkening(dr * overLeft)
-            leftPageDarkening[i] = overLeftPage
-            leftDarkening[i] = darkening(dl)
-            anyRight |= overLeftPage
+        // The backdrop under the lowest page drawn at a pixel takes the shadows up to that page.
+        kept.update(repeating: 1, count: count)
+        for k in 0..<n {
+            let d = coverage[k], out = backdropDarkenings[k]
+            for i in 0..<count { kept[i] *= 1 - d[i] }
+            if k == 0 {
+                for i in 0..<count { out[i] = darkening(d[i]) }
+            } else {
+                for i in 0..<count { out[i] = darkening(1 - kept[i]) }
+            }
         }
-        leftPageShaded = anyRight != 0
+        for k in 0..<n {
+            let out = pageDarkenings[k]
+            let above = (k + 1)..<n
+            var any: UInt16 = 0
+            if above.count == 1, let i = above.first {
+                let d = coverage[i], open = opening(pages[i], pages[k])
+                for c in 0..<count {
+                    out[c] = darkening(d[c] * open)
+                    any |= out[c]
+                }
+            } else if above.count > 1 {
+                kept.update(repeating: 1, count: count)
+                for i in above {
+                    let d = coverage[i], open = opening(pages[i], pages[k])
+                    for c in 0..<count { kept[c] *= 1 - d[c] * open }
+                }
+                for c in 0..<count {
+                    out[c] = darkening(1 - kept[c])
+                    any |= out[c]
+                }
+            }
+            shadedFromAbove[k] = any != 0
+        }
+    }
+
+    /// How far two pages stand open to each other, 0…1.
+    private func opening(_ a: FoldPageGeometry, _ b: FoldPageGeometry) -> Float {
+        Float(min(max(max(abs(a.normalX), abs(b.normalX)), 0), 1))
+    }
+
+    private func reserve(pages n: Int) {
+        func grid<T>(_ value: T) -> UnsafeMutablePointer<T> {
+            let p = UnsafeMutablePointer<T>.allocate(capacity: count)
+            p.initialize(repeating: value, count: count)
+            return p
+        }
+        while coverage.count < n {
+            coverage.append(grid(Float(0)))
+            backdropDarkenings.append(grid(UInt16(0)))
+            pageDarkenings.append(grid(UInt16(0)))
+            shadedFromAbove.append(false)
+        }
     }
 
     /// A share of darkening (0…1) as 0…256, rounded half away from zero like `rounded()`, without
@@ -114,7 +156,7 @@ final class ShadowMap {
     @_optimize(speed)
     private func rasterise(_ page: FoldPageGeometry, scale: Double, into grid: UnsafeMutablePointer<Float>) {
         guard let path = page.shadowPath else { return }
-        let m = page.transform
+        let m = page.shadowTransform
         let c = Double(cell), subsamples = 4
         let r = path.radius
         for gx in 0..<gridWidth {
@@ -221,10 +263,16 @@ struct FoldPageGeometry {
     var transform: Transform3D
     var bounds: Rect
     var contentsRect: Rect
-    /// The shadow path in layer coordinates, already moved by the shadow offset.
+    /// The shadow caster's coordinates to screen, and its shadow path there, already moved by
+    /// the shadow offset.
+    var shadowTransform: Transform3D
     var shadowPath: LayerPath?
     var shadowOpacity: Double
     var facesAway: Bool
+    /// Facing away and single-sided: not drawn, no shadow.
+    var isHidden: Bool
+    /// The x of the page normal: how far the page is turned out of the screen's plane.
+    var normalX: Double
     /// 0…256: the colour factor of the page's lighting.
     var shade: UInt64
     var spineOnRight: Bool

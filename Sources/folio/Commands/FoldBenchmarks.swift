@@ -1,5 +1,6 @@
-import FolioRender
 import FolioGeometry
+import FolioLayers
+import FolioRender
 
 /// `fold.frame`: whole fold frames (backdrop, both shadows, both pages) at the SPEC's sizes and
 /// scales, on one render thread and on two, after one untimed frame per case (lazy back faces and
@@ -13,28 +14,31 @@ enum FoldBenchmarks {
                     frames: Int = 40) -> [BenchResult] {
         var results: [BenchResult] = []
         for (w, h) in sizes {
-            let renderer = FoldRenderer(pixelWidth: w, pixelHeight: h, kernels: kernels)
-            let canvas = sketch(width: w, height: h)
+            let renderer = PageRenderer(pixelWidth: w, pixelHeight: h, kernels: kernels)
+            let scene = FoldScene(width: Double(w), height: Double(h))
+            scene.setContents(sketch(width: w, height: h))
             let target = Bitmap(width: w, height: h)
-            renderer.prepare(canvas: canvas)
-            renderer.render(foldScale: 1, into: target)  // the backdrop texture: once per renderer
+            renderer.prepare(scene.root)
+            renderer.render(scene.root, into: target)  // the backdrop texture: once per renderer
             var gestures: [Double] = []
             for _ in 0..<5 {
                 let start = ContinuousClock.now
-                renderer.prepare(canvas: canvas)
-                renderer.render(foldScale: 0.48, into: target)
+                renderer.prepare(scene.root)
+                scene.setScale(0.48)
+                renderer.render(scene.root, into: target)
                 gestures.append((ContinuousClock.now - start).milliseconds)
             }
             results.append(BenchResult(name: "fold.prepare", width: w, height: h, kernels: kernels.name, samples: gestures))
             for s in scales {
                 for t in threads {
                     let options = FoldRenderOptions(background: .texture, shadows: true, threads: t)
-                    renderer.render(foldScale: s, into: target, options: options)
+                    scene.setScale(s)
+                    renderer.render(scene.root, into: target, options: options)
                     var samples: [Double] = []
                     samples.reserveCapacity(frames)
                     for _ in 0..<frames {
                         let start = ContinuousClock.now
-                        renderer.render(foldScale: s, into: target, options: options)
+                        renderer.render(scene.root, into: target, options: options)
                         samples.append((ContinuousClock.now - start).milliseconds)
                     }
                     results.append(BenchResult(name: "fold.frame", width: w, height: h, scale: s, threads: t,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FolioInput
+import FolioLayers
 import FolioRender
 import FolioReplay
 
@@ -44,11 +45,14 @@ struct RenderCommand: ParsableCommand {
             throw FolioError("\(trace ?? "the trace") ends inside a pinch fold; `folio replay` renders that")
         }
         let canvas = replay.session.frame
-        let renderer = FoldRenderer(pixelWidth: canvas.width, pixelHeight: canvas.height,
+        let renderer = PageRenderer(pixelWidth: canvas.width, pixelHeight: canvas.height,
                                     scale: Double(canvas.width) / Double(size.width))
-        renderer.prepare(canvas: canvas)
+        let scene = FoldScene(width: Double(size.width), height: Double(size.height))
+        scene.setContents(canvas)
+        scene.setScale(fold)
+        renderer.prepare(scene.root)
         let frame = Bitmap(width: canvas.width, height: canvas.height)
-        renderer.render(foldScale: fold, into: frame, options: look.renderOptions)
+        renderer.render(scene.root, into: frame, options: look.renderOptions)
         try PNG.write(frame, to: out)
     }
 }

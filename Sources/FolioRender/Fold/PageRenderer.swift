@@ -27,8 +27,16 @@ public struct FoldRenderOptions: Sendable, Equatable {
     }
 }
 
-/// Renders the pinch fold (SPEC §2.3): the canvas as two pages of a `FoldScene`, turned about the
-/// spine in perspective, over a backdrop, with soft shadows, lighting and paper backs.
+/// Renders a scene of page layers in perspective over a backdrop: the one renderer behind the
+/// pinch fold and the page turn, which are two layer trees for it, not two renderers.
+///
+/// What it reads from the tree: every visible layer with `contents` (a bitmap the frame's size,
+/// as the canvas is) is a page, drawn in the tree's painter's order through its `contentsRect`,
+/// `mask` (rounded corners), presentation transform chain (a turn about a vertical axis under a
+/// perspective) and lighting (its normal), showing a softened mirror of itself from behind when it
+/// is double-sided (nothing when not). The nearest layer at or above it with a `shadowPath` casts
+/// its shadow. A page turns about its spine: the vertical edge its top-level layer's anchor lies on.
+/// The backdrop is the root's contents when it holds a bitmap, else the options' colour or texture.
 ///
 /// Why it is fast: a rotation about the vertical axis sends each page column to one screen column
 /// with a pure vertical scale. So each screen column needs one page column (a blend of two
@@ -38,22 +46,21 @@ public struct FoldRenderOptions: Sendable, Equatable {
 /// are prepared once per gesture; shadows are blurred at low resolution; nothing is allocated per
 /// frame.
 ///
-/// Call `prepare(canvas:)` when a fold begins (the page contents), then `render` per frame.
-public final class FoldRenderer {
+/// Call `prepare(_:)` when the pages' contents change (once per gesture), then `render` per frame.
+public final class PageRenderer {
     public let pixelWidth: Int
     public let pixelHeight: Int
     /// Buffer pixels per logical pixel.
     public let scale: Double
-    /// The layer tree whose geometry the frames show.
-    public let scene: FoldScene
     /// Light that reaches a page whatever its angle (the CA book's ambient term).
     public static let ambientLight = 0.5
 
-    private let fronts: [PageImage]
-    private let backs: [PageImage]
-    private let masks: [PixelMask]
-    private var backsReady = false
-    public private(set) var isPrepared = false
+    /// The pages as last prepared, in drawing order.
+    private var pages: [PreparedPage] = []
+    /// The page layers found in the tree this frame (reused: no allocation per frame).
+    private var found: [(layer: Layer, contents: Bitmap)] = []
+    /// The backdrop image (the root's contents), column-major, and which bitmap it was taken from.
+    private var backdropImage: (source: ObjectIdentifier, columns: UnsafeMutablePointer<UInt32>)?
     /// The backdrop texture's tile, column-major (its column c at `c * pixelHeight`, shown in the
     /// screen columns x ≡ c modulo the period): the columns are read top to bottom like
     /// everything else here. Made on first use.
@@ -66,10 +73,10 @@ public final class FoldRenderer {
     private let rowWeight: UnsafeMutablePointer<UInt16>
     private let kernels: FoldKernels
     private var scratch: [ColumnScratch]
-    private var geometry: [FoldPageGeometry]
-    /// Per screen column, what each page shows there this frame (left, right).
-    private let leftPlans: UnsafeMutablePointer<ColumnPlan>
-    private let rightPlans: UnsafeMutablePointer<ColumnPlan>
+    private var geometry: [FoldPageGeometry] = []
+    /// Per page, what the column kernels read this frame (grown with the scene, never per frame).
+    private var setups: UnsafeMutablePointer<PageSetup>
+    private var setupCapacity = 0
     /// Columns per tile: whole columns are drawn into a column-major tile (contiguous writes), then
     /// written out row by row (whole cache lines).
     static let tileColumns = 32
@@ -77,27 +84,13 @@ public final class FoldRenderer {
     private let tileStride: Int
 
     public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, kernels: FoldKernels = .best) {
-        precondition(pixelWidth >= 2 && pixelHeight >= 1 && scale > 0, "fold size \(pixelWidth)x\(pixelHeight) at \(scale)")
+        precondition(pixelWidth >= 2 && pixelHeight >= 1 && scale > 0, "page renderer size \(pixelWidth)x\(pixelHeight) at \(scale)")
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight
         self.scale = scale
         self.kernels = kernels
         tileStride = (pixelHeight + 7) & ~7
         texturePeriod = BackdropTexture.period(scale: scale)
-        scene = FoldScene(width: Double(pixelWidth) / scale, height: Double(pixelHeight) / scale)
-        let halfLeft = (pixelWidth + 1) / 2, spineColumn = pixelWidth / 2
-        fronts = [PageImage(columns: halfLeft, rows: pixelHeight, firstCanvasColumn: 0),
-                  PageImage(columns: pixelWidth - spineColumn, rows: pixelHeight, firstCanvasColumn: spineColumn)]
-        backs = [PageImage(columns: halfLeft, rows: pixelHeight, firstCanvasColumn: 0),
-                 PageImage(columns: pixelWidth - spineColumn, rows: pixelHeight, firstCanvasColumn: spineColumn)]
-        masks = scene.pages.map { page in
-            let m = page.contentLayer.mask ?? LayerPath(rect: page.contentLayer.bounds)
-            let origin = page.side == .left ? 0.0 : Double(pixelWidth) / 2
-            return PixelMask(path: LayerPath(
-                roundedRect: Rect(x: origin + m.rect.minX * scale, y: m.rect.minY * scale,
-                                  width: m.rect.width * scale, height: m.rect.height * scale),
-                radius: m.radius * scale, corners: m.roundedCorners))
-        }
         shadows = ShadowMap(pixelWidth: pixelWidth, pixelHeight: pixelHeight, sigma: FoldScene.shadowRadius * scale)
         let cells = max(pixelWidth, pixelHeight)
         rowCell = .allocate(capacity: cells)
@@ -109,68 +102,79 @@ public final class FoldRenderer {
             rowWeight[y] = UInt16(((g - g0) * 256).rounded(.down))
         }
         scratch = [ColumnScratch(rows: pixelHeight, tileStride: tileStride, shadows: shadows, kernels: kernels)]
-        leftPlans = .allocate(capacity: pixelWidth)
-        leftPlans.initialize(repeating: ColumnPlan(), count: pixelWidth)
-        rightPlans = .allocate(capacity: pixelWidth)
-        rightPlans.initialize(repeating: ColumnPlan(), count: pixelWidth)
-        geometry = []
-        geometry.reserveCapacity(2)
+        setups = .allocate(capacity: 0)
     }
 
     deinit {
         rowCell.deallocate()
         rowWeight.deallocate()
-        leftPlans.deallocate()
-        rightPlans.deallocate()
         texture?.deallocate()
+        backdropImage?.columns.deallocate()
+        setups.deallocate()
     }
 
-    /// Takes the page contents from `canvas` (the frame's pixel size): masks the rounded outer
-    /// corners in, transposes, adds the borders. Once per gesture; back faces follow lazily.
-    public func prepare(canvas: Bitmap) {
-        precondition(canvas.width == pixelWidth && canvas.height == pixelHeight,
-                     "canvas \(canvas.width)x\(canvas.height) is not the fold's \(pixelWidth)x\(pixelHeight)")
-        for (i, page) in fronts.enumerated() {
-            page.load(from: canvas, mask: masks[i])
+    /// Whether `prepare` has taken the pages' contents since they last changed shape.
+    public var isPrepared: Bool { !pages.isEmpty }
+
+    /// Takes the pages' contents from the tree under `root`: masks the rounded corners in,
+    /// transposes, adds the borders; and the backdrop image, if the root has one. Once per gesture
+    /// (or when contents change); back faces follow lazily.
+    public func prepare(_ root: Layer) {
+        collectPages(root)
+        // Reuse the images of the last gesture where a page keeps its shape (they are large).
+        var spare = pages
+        pages = found.map { entry in
+            let shape = PageShape(contents: entry.contents, contentsRect: entry.layer.contentsRect, pixelWidth: pixelWidth)
+            if let reused = spare.firstIndex(where: { $0.shape == shape }).map({ spare.remove(at: $0) }) {
+                reused.load(layer: entry.layer, contents: entry.contents, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
+                return reused
+            }
+            return PreparedPage(shape: shape, layer: entry.layer, contents: entry.contents, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
         }
-        backsReady = false
-        isPrepared = true
+        prepareBackdrop(root)
     }
 
-    /// Draws the fold at scale `s` (clamped to 0.48…1) into `target`, every pixel of it.
-    public func render(foldScale s: Double, into target: Bitmap, options: FoldRenderOptions = FoldRenderOptions()) {
-        scene.setScale(s)
-        render(into: target, options: options)
-    }
-
-    /// Draws the pages with these transforms (left, right), as an animation or key steps leave
-    /// them: each a rotation about y with a uniform scale under a perspective.
-    public func render(pageTransforms: [Transform3D], into target: Bitmap, options: FoldRenderOptions = FoldRenderOptions()) {
-        for (page, transform) in zip(scene.pages, pageTransforms) { page.shadowLayer.transform = transform }
-        render(into: target, options: options)
-    }
-
-    private func render(into target: Bitmap, options: FoldRenderOptions) {
-        precondition(isPrepared, "FoldRenderer.render before prepare(canvas:)")
-        precondition(target.width == pixelWidth && target.height == pixelHeight, "target size differs from the fold's")
-        updateGeometry()
-        if (geometry[0].facesAway || geometry[1].facesAway) && !backsReady { prepareBacks() }
-        if options.shadows {
-            // How far the book is open toward the viewer: |sin| of the left page's turn about y.
-            let opening = abs(scene.pages[0].shadowLayer.transform.normal.x)
-            shadows.update(pages: geometry, scale: scale, opening: opening)
+    /// Draws the tree under `root` into `target`, every pixel of it, with each layer's transform as
+    /// it is on screen at `time` (ms on its transaction's clock; nil: the model values).
+    public func render(_ root: Layer, at time: Double? = nil, into target: Bitmap, options: FoldRenderOptions = FoldRenderOptions()) {
+        precondition(target.width == pixelWidth && target.height == pixelHeight, "target size differs from the renderer's")
+        collectPages(root)
+        if !matchesPrepared() { prepare(root) }
+        updateGeometry(root, at: time)
+        for (page, g) in zip(pages, geometry) where g.facesAway && !page.backReady {
+            page.loadBack(blurRadius: max(1, Int((1.5 * scale).rounded())))
         }
+        if options.shadows { shadows.update(pages: geometry, scale: scale) }
         var backdrop = Backdrop.flat(0)
-        switch options.background {
-        case let .flat(rgb): backdrop = .flat(0xFF00_0000 | rgb)
-        case .texture: backdrop = .columns(textureColumns())
+        if let image = backdropImage {
+            backdrop = .columns(image.columns, period: pixelWidth)
+        } else if case let .flat(rgb) = options.background {
+            backdrop = .flat(0xFF00_0000 | rgb)
+        } else if let colour = root.backgroundColor {
+            backdrop = .flat(colour.opaqueARGB)
+        } else {
+            backdrop = .columns(textureColumns(), period: texturePeriod)
+        }
+        if setupCapacity < pages.count {
+            setups.deallocate()
+            setups = .allocate(capacity: pages.count)
+            setupCapacity = pages.count
+        }
+        for index in pages.indices {
+            let frame = pageFrame(index)
+            (setups + index).initialize(to: PageSetup(
+                plans: frame.plans, image: frame.image.storage, rowStride: frame.image.rowStride, shade: frame.geometry.shade,
+                backdropDarkening: options.shadows ? shadows.backdropDarkening(upTo: index) : nil,
+                darkening: options.shadows ? shadows.pageDarkening(index) : nil,
+                isShadedFromAbove: options.shadows && shadows.isShadedFromAbove(index)))
         }
         while scratch.count < options.threads {
             scratch.append(ColumnScratch(rows: pixelHeight, tileStride: tileStride, shadows: shadows, kernels: kernels))
         }
+        for s in scratch { s.reserve(pages: pages.count) }
         let frame = FrameSetup(
             target: target.pixels.assumingMemoryBound(to: UInt32.self), targetStride: target.stride / 4,
-            backdrop: backdrop, shadows: options.shadows, left: pageFrame(0), right: pageFrame(1))
+            backdrop: backdrop, shadows: options.shadows && !pages.isEmpty, pages: setups, pageCount: pages.count)
         // Column groups shared out between the threads, each thread a contiguous run.
         let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
         let threads = max(1, min(options.threads, groups))
@@ -187,29 +191,96 @@ public final class FoldRenderer {
         }
     }
 
+    /// The prepared image a page samples (tests compare the sampler with an exact reference on it).
+    func pageImage(index: Int, back: Bool) -> PageImage {
+        let page = pages[index]
+        if back && !page.backReady { page.loadBack(blurRadius: max(1, Int((1.5 * scale).rounded()))) }
+        return back ? page.back : page.front
+    }
+
+    // MARK: - The tree
+
+    /// Every visible layer with bitmap contents under `root` (the root's own contents are the
+    /// backdrop), in painter's order: a layer, then its sublayers.
+    private func collectPages(_ root: Layer) {
+        found.removeAll(keepingCapacity: true)
+        func visit(_ layer: Layer) {
+            guard !layer.isHidden else { return }
+            if let contents = layer.contents as? Bitmap { found.append((layer, contents)) }
+            for sublayer in layer.sublayers { visit(sublayer) }
+        }
+        for sublayer in root.sublayers { visit(sublayer) }
+    }
+
+    private func matchesPrepared() -> Bool {
+        guard found.count == pages.count else { return false }
+        for (entry, page) in zip(found, pages) where entry.layer !== page.layer || entry.contents !== page.contents {
+            return false
+        }
+        return true
+    }
+
+    private func prepareBackdrop(_ root: Layer) {
+        guard let image = root.contents as? Bitmap else {
+            backdropImage?.columns.deallocate()
+            backdropImage = nil
+            return
+        }
+        precondition(image.width == pixelWidth && image.height == pixelHeight, "backdrop \(image.width)x\(image.height) is not the frame's size")
+        let columns = backdropImage?.columns ?? .allocate(capacity: pixelWidth * pixelHeight)
+        transposeColumns(of: image, into: columns)
+        backdropImage = (ObjectIdentifier(image), columns)
+    }
+
+    private func transposeColumns(of bitmap: Bitmap, into columns: UnsafeMutablePointer<UInt32>) {
+        let rows = bitmap.height
+        for y in 0..<rows {
+            let row = bitmap.pixels.advanced(by: y * bitmap.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<bitmap.width { columns[x * rows + y] = row[x] }
+        }
+    }
+
+    private func textureColumns() -> UnsafeMutablePointer<UInt32> {
+        if let texture { return texture }
+        let rows = Bitmap(width: texturePeriod, height: pixelHeight)
+        BackdropTexture.paint(rows, scale: scale)
+        let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: texturePeriod * pixelHeight)
+        transposeColumns(of: rows, into: columns)
+        texture = columns
+        return columns
+    }
+
     // MARK: - Per frame
 
-    private func updateGeometry() {
+    private func updateGeometry(_ root: Layer, at time: Double?) {
         geometry.removeAll(keepingCapacity: true)
-        for page in scene.pages {
-            let m = page.contentLayer.transformToRoot
-            // Lit by the page's own turn (its transform about its anchor), the light at the viewer.
-            let normal = page.shadowLayer.transform.normal
+        for page in pages {
+            let layer = page.layer
+            let m = layer.transformToRoot(at: time)
+            // Lit by the page's own turn (its transforms, without the positions), the light at the viewer.
+            let normal = layer.turnToRoot(at: time).normal
             let light = Self.ambientLight + (1 - Self.ambientLight) * abs(normal.z)
-            let shadowLayer = page.shadowLayer
+            let facesAway = m.project(layer.bounds).map { $0.signedArea < 0 } ?? (normal.z < 0)
+            let caster = layer.shadowCaster
+            var shadowOpacity = caster.map { $0.shadowOpacity * $0.shadowColor.alpha } ?? 0
+            let hidden = facesAway && !layer.isDoubleSidedToRoot
+            if hidden { shadowOpacity = 0 }
             geometry.append(FoldPageGeometry(
-                transform: m, bounds: page.contentLayer.bounds, contentsRect: page.contentLayer.contentsRect,
-                shadowPath: shadowLayer.shadowPath?.offsetBy(dx: shadowLayer.shadowOffset.x, dy: shadowLayer.shadowOffset.y),
-                shadowOpacity: shadowLayer.shadowOpacity * shadowLayer.shadowColor.alpha,
-                facesAway: page.shadowLayer.facesAway, shade: UInt64((light * 256).rounded()), spineOnRight: page.side == .left))
+                transform: m, bounds: layer.bounds, contentsRect: layer.contentsRect,
+                shadowTransform: caster?.transformToRoot(at: time) ?? m,
+                shadowPath: caster?.shadowPath.map { $0.offsetBy(dx: caster?.shadowOffset.x ?? 0, dy: caster?.shadowOffset.y ?? 0) },
+                shadowOpacity: shadowOpacity, facesAway: facesAway, isHidden: hidden, normalX: normal.x,
+                shade: UInt64((light * 256).rounded()), spineOnRight: layer.spineOnRight))
         }
     }
 
     private func pageFrame(_ index: Int) -> PageFrame {
-        let g = geometry[index]
-        let image = g.facesAway ? backs[index] : fronts[index]
+        let g = geometry[index], page = pages[index]
+        let image = g.facesAway ? page.back : page.front
         var columns = 0..<pixelWidth
-        if let quad = g.transform.project(g.bounds) {
+        if g.isHidden {
+            columns = 0..<0
+        } else if let quad = g.transform.project(g.bounds) {
             let box = quad.boundingBox
             let lo = max(0, Int((box.minX * scale).rounded(.down)) - 1)
             let hi = min(pixelWidth, Int((box.maxX * scale).rounded(.up)) + 1)
@@ -220,38 +291,11 @@ public final class FoldRenderer {
         let midY = (g.bounds.minY + g.bounds.maxY) / 2
         let outer = g.transform.project(Point(x: outerLocal, y: midY)).map { $0.x * scale } ?? 0
         let spine = g.transform.project(Point(x: spineLocal, y: midY)).map { $0.x * scale } ?? 0
-        let page = PageFrame(geometry: g, image: image, columns: columns, outerX: outer, outerIsLeft: outer < spine)
-        let plans = index == 0 ? leftPlans : rightPlans
+        let frame = PageFrame(geometry: g, image: image, plans: page.plans, columns: columns, outerX: outer, outerIsLeft: outer < spine)
+        let plans = page.plans
         plans.update(repeating: ColumnPlan(), count: pixelWidth)
-        for x in columns { plans[x] = columnPlan(page, x: x) }
-        return page
-    }
-
-    /// The prepared image a page samples (tests compare the sampler with an exact reference on it).
-    func pageImage(index: Int, back: Bool) -> PageImage {
-        if back && !backsReady { prepareBacks() }
-        return back ? backs[index] : fronts[index]
-    }
-
-    private func textureColumns() -> UnsafeMutablePointer<UInt32> {
-        if let texture { return texture }
-        let rows = Bitmap(width: texturePeriod, height: pixelHeight)
-        BackdropTexture.paint(rows, scale: scale)
-        let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: texturePeriod * pixelHeight)
-        for y in 0..<pixelHeight {
-            let row = rows.pixels.advanced(by: y * rows.stride).assumingMemoryBound(to: UInt32.self)
-            for x in 0..<texturePeriod { columns[x * pixelHeight + y] = row[x] }
-        }
-        texture = columns
-        return columns
-    }
-
-    private func prepareBacks() {
-        let radius = max(1, Int((1.5 * scale).rounded()))
-        for i in 0..<2 {
-            backs[i].loadBack(of: fronts[i], mask: masks[i], blurRadius: radius)
-        }
-        backsReady = true
+        for x in columns { plans[x] = columnPlan(frame, x: x) }
+        return frame
     }
 
     // MARK: - Tiles and columns
@@ -284,32 +328,35 @@ public final class FoldRenderer {
     private func renderColumn(_ x: Int, frame: FrameSetup, scratch s: ColumnScratch, into out: UnsafeMutablePointer<UInt32>,
                               tileColumn: Int) {
         let writer = s.writer
-        let left = leftPlans[x], right = rightPlans[x]
+        let n = frame.pageCount, pages = frame.pages
+        let plans = s.plans, lows = s.lows, darkened = s.darkened, temps = s.temps, pageColumns = s.pageColumns
         let next = min(x + 1, pixelWidth - 1)
-        let leftLow = fill(left, next: leftPlans[next], frame.left.image, temp: s.leftTemp)
-        writer.pump(columnsDone: tileColumn)
-        let rightLow = fill(right, next: rightPlans[next], frame.right.image, temp: s.rightTemp)
-        writer.pump(columnsDone: tileColumn)
+        /// The topmost page in this column, if any.
+        var top = -1
+        for k in 0..<n {
+            let page = pages[k], p = page.plans[x]
+            plans[k] = p
+            lows[k] = fill(p, next: page.plans[next], page, temp: temps[k])
+            writer.pump(columnsDone: tileColumn)
+            darkened[k] = false
+            if p.yEnd > p.yStart { top = k }
+        }
         var shaded = frame.shadows
-        var leftShaded = shaded && shadows.leftPageShaded
         if shaded {
-            // Under the opaque pages nothing shows a shadow (but the left page under the right's):
-            // no shadow work there; far from the pages the shadows are nil: plain copies.
-            let underRight = right.opaqueStart == 0 && right.opaqueEnd == pixelHeight
-            let underLeft = left.opaqueStart == 0 && left.opaqueEnd == pixelHeight && right.yEnd <= right.yStart && !leftShaded
-            if underRight || underLeft {
-                (shaded, leftShaded) = (false, false)
+            // Under a page that fills the column and is shaded by nothing above it, no shadow
+            // shows: no shadow work there; far from the pages the shadows are nil: plain copies.
+            if top >= 0 && plans[top].opaqueStart == 0 && plans[top].opaqueEnd == pixelHeight && !pages[top].isShadedFromAbove {
+                shaded = false
             } else {
-                (shaded, leftShaded) = loadShadowColumns(x, scratch: s, leftPage: leftShaded && left.yEnd > left.yStart)
+                shaded = loadShadowColumns(x, frame: frame, scratch: s)
             }
         }
-        let leftShade = frame.left.geometry.shade, rightShade = frame.right.geometry.shade
         let rowCell = self.rowCell, rowWeight = self.rowWeight
         let backdropColumn: UnsafeMutablePointer<UInt32>?
         let flatColour: UInt32
         switch frame.backdrop {
         case let .flat(c): (backdropColumn, flatColour) = (nil, c)
-        case let .columns(p): (backdropColumn, flatColour) = (p + (x % texturePeriod) * pixelHeight, Lanes.opaque)
+        case let .columns(p, period): (backdropColumn, flatColour) = (p + (x % period) * pixelHeight, Lanes.opaque)
         }
         let flat = Lanes.expand(flatColour)
 
@@ -321,52 +368,49 @@ public final class FoldRenderer {
             let g = Int(rowCell[y]), w = UInt64(rowWeight[y])
             return (UInt64(column[g]) &* (256 &- w) &+ UInt64(column[g + 1]) &* w) >> 8
         }
+        @inline(__always) func covers(_ k: Int, _ y: Int) -> Bool { y >= plans[k].yStart && y < plans[k].yEnd }
         /// A sample at an edge: the source row clamped into the page, times the page's coverage.
-        @inline(__always) func edgeSample(_ p: ColumnPlan, _ temp: UnsafeMutablePointer<UInt32>, _ low: Int,
-                                          _ y: Int, _ k: UInt64) -> UInt64 {
+        @inline(__always) func edgeSample(_ k: Int, _ y: Int) -> UInt64 {
+            let p = plans[k], low = lows[k], temp = temps[k], shade = pages[k].shade
             let v = min(max(p.v0 &+ p.dv &* Int64(y), Int64(low) << 32), p.vMax)
             let j = Int(truncatingIfNeeded: v >> 32) - low
             let top = Lanes.expand(temp[j]), bottom = Lanes.expand(temp[j + 1])
             var e = Lanes.mix(top, bottom, UInt64(truncatingIfNeeded: (v >> 24) & 0xFF))
-            if k < 256 { e = Lanes.shade(e, k) }
+            if shade < 256 { e = Lanes.shade(e, shade) }
             let c = p.coverage(y)
             return c >= 256 ? e : Lanes.scale(e, c)
         }
-        /// Rows `rows` of an opaque page: the sampler, through the right page's shadow on the left page.
-        @inline(__always) func sampleRun(_ p: ColumnPlan, _ temp: UnsafeMutablePointer<UInt32>, _ low: Int,
-                                         _ rows: Range<Int>, shade: UInt64, darkened: Bool) {
-            let v = p.v0 &+ p.dv &* Int64(rows.lowerBound) &- (Int64(low) << 32)
-            if darkened {
-                kernels.sample(temp, v, p.dv, Int32(rows.count), s.leftPageShadow, Int32(rows.lowerBound), UInt16(shade),
+        /// Rows `rows` of an opaque page: the sampler, through the shadows of the pages above it.
+        @inline(__always) func sampleRun(_ k: Int, _ rows: Range<Int>) {
+            let p = plans[k], shade = UInt16(pages[k].shade)
+            let v = p.v0 &+ p.dv &* Int64(rows.lowerBound) &- (Int64(lows[k]) << 32)
+            if darkened[k] {
+                kernels.sample(temps[k], v, p.dv, Int32(rows.count), s.pageShadows[k], Int32(rows.lowerBound), shade,
                                out + rows.lowerBound)
             } else {
-                kernels.sample(temp, v, p.dv, Int32(rows.count), nil, 0, UInt16(shade), out + rows.lowerBound)
+                kernels.sample(temps[k], v, p.dv, Int32(rows.count), nil, 0, shade, out + rows.lowerBound)
             }
             writer.pump(columnsDone: tileColumn)
         }
 
         // Rows split where what they show changes; each run is one kernel call. Each run ends at
-        // the nearest of the eight boundaries past its start (branch-free selects, where sorting
+        // the nearest of the pages' boundaries past its start (branch-free selects, where sorting
         // them mispredicted).
         @inline(__always) func nearer(_ cut: Int, _ start: Int, _ end: Int) -> Int { cut > start && cut < end ? cut : end }
         var start = 0
         while start < pixelHeight {
             var end = pixelHeight
-            end = nearer(left.yStart, start, end)
-            end = nearer(left.yEnd, start, end)
-            end = nearer(left.opaqueStart, start, end)
-            end = nearer(left.opaqueEnd, start, end)
-            end = nearer(right.yStart, start, end)
-            end = nearer(right.yEnd, start, end)
-            end = nearer(right.opaqueStart, start, end)
-            end = nearer(right.opaqueEnd, start, end)
-            let inLeft = start >= left.yStart && start < left.yEnd
-            let inRight = start >= right.yStart && start < right.yEnd
-            let leftOpaque = start >= left.opaqueStart && start < left.opaqueEnd
-            let rightOpaque = start >= right.opaqueStart && start < right.opaqueEnd
-            if rightOpaque {
-                sampleRun(right, s.rightTemp, rightLow, start..<end, shade: rightShade, darkened: false)
-            } else if !inLeft && !inRight {
+            for k in 0..<n {
+                let p = plans[k]
+                end = nearer(p.yStart, start, end)
+                end = nearer(p.yEnd, start, end)
+                end = nearer(p.opaqueStart, start, end)
+                end = nearer(p.opaqueEnd, start, end)
+            }
+            // The topmost page over these rows decides: opaque, it alone shows.
+            var topHere = n - 1
+            while topHere >= 0 && !covers(topHere, start) { topHere -= 1 }
+            if topHere < 0 {
                 if shaded {
                     kernels.darken(backdropColumn.map { $0 + start }, flatColour, s.backdropShadow, Int32(start),
                                    Int32(end - start), out + start)
@@ -376,20 +420,23 @@ public final class FoldRenderer {
                 } else {
                     (out + start).update(repeating: flatColour, count: end - start)
                 }
-            } else if !inRight && leftOpaque {
-                sampleRun(left, s.leftTemp, leftLow, start..<end, shade: leftShade, darkened: leftShaded)
+            } else if start >= plans[topHere].opaqueStart && start < plans[topHere].opaqueEnd {
+                sampleRun(topHere, start..<end)
             } else {
-                // Edges and overlaps: the full painter's order.
+                // Edges and overlaps: the full painter's order. The backdrop under the lowest page
+                // here takes the shadows of the pages up to it; each page those of the pages above.
+                var lowest = 0
+                while !covers(lowest, start) { lowest += 1 }
+                let below: UnsafeMutablePointer<UInt16>? = shaded && lowest < n - 1 ? pages[lowest].backdropDarkening : nil
                 for y in start..<end {
                     var c = backdrop(y)
-                    if inLeft {
-                        if shaded { c = Lanes.scale(c, 256 &- leftShadow(x: x, y: y)) }
-                        c = Lanes.over(edgeSample(left, s.leftTemp, leftLow, y, leftShade), c)
-                        if leftShaded { c = Lanes.scale(c, 256 &- darkening(s.leftPageColumn, y)) }
-                    } else if shaded {
-                        c = Lanes.scale(c, 256 &- darkening(s.backdropColumn, y))
+                    if shaded {
+                        c = Lanes.scale(c, 256 &- (below.map { gridShadow($0, x: x, y: y) } ?? darkening(s.backdropColumn, y)))
                     }
-                    if inRight { c = Lanes.over(edgeSample(right, s.rightTemp, rightLow, y, rightShade), c) }
+                    for k in lowest...topHere where covers(k, start) {
+                        c = Lanes.over(edgeSample(k, y), c)
+                        if darkened[k] { c = Lanes.scale(c, 256 &- darkening(pageColumns[k], y)) }
+                    }
                     out[y] = Lanes.pack(c) | Lanes.opaque
                 }
             }
@@ -401,7 +448,7 @@ public final class FoldRenderer {
     /// (from the returned source row on); nothing when the page is not in this column. Brings in
     /// the column the next screen column adds on the way.
     @inline(__always)
-    private func fill(_ p: ColumnPlan, next: ColumnPlan, _ image: PageImage, temp: UnsafeMutablePointer<UInt32>) -> Int {
+    private func fill(_ p: ColumnPlan, next: ColumnPlan, _ image: PageSetup, temp: UnsafeMutablePointer<UInt32>) -> Int {
         guard p.yEnd > p.yStart else { return 0 }
         // From a whole cache line of the page's stored column: aligned loads and stores.
         let low = min(max(p.j(p.yStart), 0), pixelHeight) & ~15
@@ -412,21 +459,22 @@ public final class FoldRenderer {
         return low
     }
 
-    /// The left page's own shadow at one pixel, 0…256 (only its edges need it, so no column cache):
+    /// A shadow grid's darkening at one pixel, 0…256 (only page edges need it, so no column cache):
     /// the grid read bilinearly through the row tables, which serve columns too.
     @inline(__always)
-    private func leftShadow(x: Int, y: Int) -> UInt64 {
-        let map = shadows.leftDarkening, h = shadows.gridHeight
+    private func gridShadow(_ map: UnsafeMutablePointer<UInt16>, x: Int, y: Int) -> UInt64 {
+        let h = shadows.gridHeight
         let gx = Int(rowCell[x]), gy = Int(rowCell[y]), wx = UInt64(rowWeight[x]), wy = UInt64(rowWeight[y])
         let top = UInt64(map[gx * h + gy]) * (256 - wx) + UInt64(map[(gx + 1) * h + gy]) * wx
         let bottom = UInt64(map[gx * h + gy + 1]) * (256 - wx) + UInt64(map[(gx + 1) * h + gy + 1]) * wx
         return (top * (256 - wy) + bottom * wy + 32768) >> 16
     }
 
-    /// The shadow grid blended horizontally for column x; says whether any darkening is left
-    /// there (backdrop, left page).
+    /// The shadow grids blended horizontally for column x: the backdrop's (every shadow), and each
+    /// page's in this column that pages above shade. Says whether any darkening is left there.
     @_optimize(speed)
-    private func loadShadowColumns(_ x: Int, scratch s: ColumnScratch, leftPage: Bool) -> (Bool, Bool) {
+    private func loadShadowColumns(_ x: Int, frame: FrameSetup, scratch s: ColumnScratch) -> Bool {
+        let n = frame.pageCount, pages = frame.pages
         let h = shadows.gridHeight
         // The grid's columns share the rows' spacing and margin: the row tables serve columns too.
         let g0 = Int(rowCell[x]), w = UInt32(rowWeight[x])
@@ -435,9 +483,15 @@ public final class FoldRenderer {
         func blend(_ map: UnsafeMutablePointer<UInt16>, into column: UnsafeMutablePointer<UInt16>) -> Bool {
             kernels.blendGrid(map + g0 * h + lo, map + (g0 + 1) * h + lo, Int32(hi - lo + 1), w, column + lo) != 0
         }
-        let backdrop = blend(shadows.backdropDarkening, into: s.backdropColumn)
-        let leftPageShade = leftPage && blend(shadows.leftPageDarkening, into: s.leftPageColumn)
-        return (backdrop || leftPageShade, leftPageShade)
+        guard let all = pages[n - 1].backdropDarkening else { return false }
+        var any = blend(all, into: s.backdropColumn)
+        for k in 0..<(n - 1) where pages[k].isShadedFromAbove && s.plans[k].yEnd > s.plans[k].yStart {
+            if let map = pages[k].darkening, blend(map, into: s.pageColumns[k]) {
+                s.darkened[k] = true
+                any = true
+            }
+        }
+        return any
     }
 
     /// Where a page falls in screen column `x`: rows covered, rows fully opaque, the source columns.
@@ -514,6 +568,8 @@ public final class FoldRenderer {
 struct PageFrame {
     var geometry: FoldPageGeometry
     var image: PageImage
+    /// Per screen column, what the page shows there this frame.
+    var plans: UnsafeMutablePointer<ColumnPlan>
     var columns: Range<Int>
     /// The outer edge's screen x in buffer pixels, and whether it lies left of the spine.
     var outerX: Double
@@ -545,8 +601,8 @@ struct ColumnPlan {
 
 enum Backdrop {
     case flat(UInt32)
-    /// The texture's tile, column-major.
-    case columns(UnsafeMutablePointer<UInt32>)
+    /// Columns of an image or of the texture's tile, column-major, repeated every `period` columns.
+    case columns(UnsafeMutablePointer<UInt32>, period: Int)
 }
 
 struct FrameSetup {
@@ -554,52 +610,123 @@ struct FrameSetup {
     var targetStride: Int
     var backdrop: Backdrop
     var shadows: Bool
-    var left: PageFrame
-    var right: PageFrame
+    var pages: UnsafeMutablePointer<PageSetup>
+    var pageCount: Int
 }
 
-/// One render thread's buffers, allocated once.
+/// What the column loop reads of one page for a frame: plain pointers and numbers, no references,
+/// so reading it per column costs no reference counting.
+struct PageSetup {
+    var plans: UnsafeMutablePointer<ColumnPlan>
+    /// The image sampled (front or back) and its elements per stored row.
+    var image: UnsafeMutablePointer<UInt32>
+    var rowStride: Int
+    /// 0…256: the colour factor of the page's lighting.
+    var shade: UInt64
+    /// The backdrop's darkening by the shadows of this page and those below; the page's own by
+    /// the pages above it, and whether there is any (nil without shadows).
+    var backdropDarkening: UnsafeMutablePointer<UInt16>?
+    var darkening: UnsafeMutablePointer<UInt16>?
+    var isShadedFromAbove: Bool
+
+    @inline(__always) func row(_ i: Int) -> UnsafeMutablePointer<UInt32> { image + i * rowStride }
+}
+
+/// One render thread's buffers, allocated once (and grown when a scene has more pages).
 final class ColumnScratch {
-    /// Per page, the column's two source columns blended, with
-    /// room for the sampler's window reads past the end.
-    let leftTemp: UnsafeMutablePointer<UInt32>
-    let rightTemp: UnsafeMutablePointer<UInt32>
-    /// The shadow grid blended for this column: darkening of the backdrop and of the left page,
-    /// and those as the kernels take them.
+    /// Per page (each list `pageCapacity` long): the column's two source columns blended, with
+    /// room for the sampler's window reads past the end; the shadows of the pages above blended
+    /// for this column, and that as the kernels take it; this column's plan, the first source row
+    /// its blend holds, whether it is darkened.
+    private(set) var temps: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>>
+    private(set) var pageColumns: UnsafeMutablePointer<UnsafeMutablePointer<UInt16>>
+    private(set) var pageShadows: UnsafeMutablePointer<UnsafeMutablePointer<folio_fold_shadow>>
+    private(set) var plans: UnsafeMutablePointer<ColumnPlan>
+    private(set) var lows: UnsafeMutablePointer<Int>
+    private(set) var darkened: UnsafeMutablePointer<Bool>
+    private var pageCapacity = 0
+    /// The backdrop's darkening (every shadow) blended for this column, and as the kernels take it.
     let backdropColumn: UnsafeMutablePointer<UInt16>
-    let leftPageColumn: UnsafeMutablePointer<UInt16>
     let backdropShadow: UnsafeMutablePointer<folio_fold_shadow>
-    let leftPageShadow: UnsafeMutablePointer<folio_fold_shadow>
     /// Two tiles of whole columns, column-major, and what writes the filled one out.
     let tiles: [UnsafeMutablePointer<UInt32>]
     let writer: TileWriter
+    private let rows: Int
+    private let gridHeight: Int
+    private let cellShift: Int32, margin: Int32
 
     init(rows: Int, tileStride: Int, shadows: ShadowMap, kernels: FoldKernels) {
-        let gridHeight = shadows.gridHeight
-        // Cache-line aligned: the kernels' whole-vector stores then never straddle two lines.
-        leftTemp = alignedPixels(rows + 80)
-        rightTemp = alignedPixels(rows + 80)
-        backdropColumn = .allocate(capacity: gridHeight + 1)
-        leftPageColumn = .allocate(capacity: gridHeight + 1)
-        backdropColumn.initialize(repeating: 0, count: gridHeight + 1)
-        leftPageColumn.initialize(repeating: 0, count: gridHeight + 1)
-        let shift = Int32(shadows.cellShift), margin = Int32(shadows.margin)
-        backdropShadow = .allocate(capacity: 1)
-        backdropShadow.initialize(to: folio_fold_shadow(darkening: backdropColumn, cell_shift: shift, margin: margin))
-        leftPageShadow = .allocate(capacity: 1)
-        leftPageShadow.initialize(to: folio_fold_shadow(darkening: leftPageColumn, cell_shift: shift, margin: margin))
-        tiles = (0..<2).map { _ in alignedPixels(tileStride * FoldRenderer.tileColumns) }
+        self.rows = rows
+        gridHeight = shadows.gridHeight
+        cellShift = Int32(shadows.cellShift)
+        margin = Int32(shadows.margin)
+        backdropColumn = Self.shadowColumn(gridHeight)
+        backdropShadow = Self.shadow(backdropColumn, cellShift: cellShift, margin: margin)
+        temps = .allocate(capacity: 0)
+        pageColumns = .allocate(capacity: 0)
+        pageShadows = .allocate(capacity: 0)
+        plans = .allocate(capacity: 0)
+        lows = .allocate(capacity: 0)
+        darkened = .allocate(capacity: 0)
+        tiles = (0..<2).map { _ in alignedPixels(tileStride * PageRenderer.tileColumns) }
         writer = TileWriter(rows: rows, tileStride: tileStride, kernels: kernels)
     }
 
     deinit {
-        free(leftTemp)
-        free(rightTemp)
+        releasePages()
         backdropColumn.deallocate()
-        leftPageColumn.deallocate()
         backdropShadow.deallocate()
-        leftPageShadow.deallocate()
         tiles.forEach { free($0) }
+    }
+
+    /// Room for `count` pages.
+    func reserve(pages count: Int) {
+        guard count > pageCapacity else { return }
+        releasePages()
+        pageCapacity = count
+        temps = .allocate(capacity: count)
+        pageColumns = .allocate(capacity: count)
+        pageShadows = .allocate(capacity: count)
+        for k in 0..<count {
+            // Cache-line aligned: the kernels' whole-vector stores then never straddle two lines.
+            (temps + k).initialize(to: alignedPixels(rows + 80))
+            let column = Self.shadowColumn(gridHeight)
+            (pageColumns + k).initialize(to: column)
+            (pageShadows + k).initialize(to: Self.shadow(column, cellShift: cellShift, margin: margin))
+        }
+        plans = .allocate(capacity: count)
+        plans.initialize(repeating: ColumnPlan(), count: count)
+        lows = .allocate(capacity: count)
+        lows.initialize(repeating: 0, count: count)
+        darkened = .allocate(capacity: count)
+        darkened.initialize(repeating: false, count: count)
+    }
+
+    private func releasePages() {
+        for k in 0..<pageCapacity {
+            free(temps[k])
+            pageColumns[k].deallocate()
+            pageShadows[k].deallocate()
+        }
+        temps.deallocate()
+        pageColumns.deallocate()
+        pageShadows.deallocate()
+        plans.deallocate()
+        lows.deallocate()
+        darkened.deallocate()
+    }
+
+    private static func shadowColumn(_ gridHeight: Int) -> UnsafeMutablePointer<UInt16> {
+        let column = UnsafeMutablePointer<UInt16>.allocate(capacity: gridHeight + 1)
+        column.initialize(repeating: 0, count: gridHeight + 1)
+        return column
+    }
+
+    private static func shadow(_ column: UnsafeMutablePointer<UInt16>, cellShift: Int32, margin: Int32)
+        -> UnsafeMutablePointer<folio_fold_shadow> {
+        let shadow = UnsafeMutablePointer<folio_fold_shadow>.allocate(capacity: 1)
+        shadow.initialize(to: folio_fold_shadow(darkening: column, cell_shift: cellShift, margin: margin))
+        return shadow
     }
 }
 
@@ -643,12 +770,12 @@ final class TileWriter {
 
     /// Writes one more step if the tile is behind the next `columnsDone`'s share.
     @inline(__always) func pump(columnsDone: Int) {
-        if written < steps && written * FoldRenderer.tileColumns < steps * (columnsDone + 1) { writeNext() }
+        if written < steps && written * PageRenderer.tileColumns < steps * (columnsDone + 1) { writeNext() }
     }
 
     /// Writes steps until the tile has its share for `columnsDone` columns of the next tile.
     func catchUp(columnsDone: Int) {
-        while written < steps && written * FoldRenderer.tileColumns < steps * columnsDone { writeNext() }
+        while written < steps && written * PageRenderer.tileColumns < steps * columnsDone { writeNext() }
     }
 
     func finish() {
@@ -668,4 +795,12 @@ final class TileWriter {
 struct UncheckedBox<T>: @unchecked Sendable {
     let value: T
     init(_ value: T) { self.value = value }
+}
+
+extension LayerColor {
+    /// The colour as an opaque 0xFFRRGGBB pixel (a backdrop shows no transparency).
+    var opaqueARGB: UInt32 {
+        func channel(_ v: Double) -> UInt32 { UInt32((min(max(v, 0), 1) * 255).rounded()) }
+        return 0xFF00_0000 | channel(red) << 16 | channel(green) << 8 | channel(blue)
+    }
 }
