@@ -1,46 +1,29 @@
 import FolioGeometry
 import FolioLayers
 
-/// The pinch fold (SPEC §2.3–2.4), on the layer tree: live tracking applies the clamped scale
-/// at once inside a disabled-actions transaction; the release animates both pages to identity
-/// over 0.5 / s seconds, and the transaction's completion re-enables drawing and drops the curtain.
+/// The pinch fold's layer tree and how it moves (SPEC-numbered behaviour is in docs/): live
+/// tracking applies the clamped scale at once inside a disabled-actions transaction; the release
+/// animates both pages to identity over 0.5 / s seconds, and the transaction's completion tells
+/// the session. When the fold may move is the session's mode's to decide, not this type's.
 public final class FoldController {
-    /// One keyboard fold step (SPEC §2.4): Scale 0.95, then Rotate ±7.5° about y.
+    /// One keyboard fold step: Scale 0.95, then Rotate ±7.5° about y.
     public static let stepScale = 0.95
     public static let stepAngle = 7.5 * Double.pi / 180
 
-    public enum Phase: String, Sendable {
-        /// The flat canvas: drawing enabled, no curtain.
-        case idle
-        /// The curtain is up and follows input at once (fingers, touchpad, or fold keys).
-        case tracking
-        /// The unfold animation runs; input does not draw.
-        case animating
-    }
-
-    public private(set) var phase = Phase.idle
+    /// The layers the renderer draws: the same objects this controller animates.
     public private(set) var scene: FoldScene
     public let transaction = Transaction()
-    /// The clamped scale of the newest pinch update (1 before any).
-    private var trackedScale = 1.0
-    /// Called with the time the unfold animation completed.
-    var onUnfoldCompleted: ((Double) -> Void)?
+    /// The clamped scale of the newest pinch update or key step (1 when open).
+    public private(set) var trackedScale = 1.0
 
     public init(width: Double, height: Double) {
         scene = FoldScene(width: width, height: height)
         scene.root.transaction = transaction
     }
 
-    public var isFolded: Bool { phase != .idle }
-
-    /// The fold scale on screen: the tracked scale, or during the unfold the scale part of the
-    /// animated page transform.
-    public var scale: Double {
-        switch phase {
-        case .idle: 1
-        case .tracking: trackedScale
-        case .animating: DecomposedTransform(leftPageTransform)?.scale.x ?? trackedScale
-        }
+    /// The scale part of the page transform on screen (what the unfold animation shows).
+    public var animatedScale: Double {
+        DecomposedTransform(leftPageTransform)?.scale.x ?? trackedScale
     }
 
     /// The left page's transform on screen now (the right page mirrors it).
@@ -48,19 +31,18 @@ public final class FoldController {
         scene.pages[0].shadowLayer.presentationTransform(at: transaction.now)
     }
 
-    /// A new window size: a new scene whose pages keep the transforms they were given.
-    func resize(width: Double, height: Double) {
+    /// Whether frames are still wanted for animation.
+    public var isAnimating: Bool { scene.root.isAnimating(at: transaction.now) }
+
+    /// A new window size: a new scene whose pages keep the transforms and contents they had.
+    func resize(width: Double, height: Double, contents: AnyObject?) {
         let transforms = scene.pages.map(\.shadowLayer.transform)
         scene = FoldScene(width: width, height: height)
         scene.root.transaction = transaction
         transaction.perform(disableActions: true) {
             for (page, transform) in zip(scene.pages, transforms) { page.shadowLayer.transform = transform }
         }
-    }
-
-    /// Both pages' transforms on screen now, left then right.
-    public var pageTransforms: [Transform3D] {
-        scene.pages.map { $0.shadowLayer.presentationTransform(at: transaction.now) }
+        scene.setContents(contents)
     }
 
     /// Moves the clock; runs the unfold's completion when it is due.
@@ -68,21 +50,17 @@ public final class FoldController {
         transaction.advance(to: time)
     }
 
-    /// The pinch began: the curtain goes up with the pages at the bare perspective.
-    func begin(contents: AnyObject?) {
-        guard phase == .idle else { return }
+    /// The curtain goes up with the pages at the bare perspective, showing `contents`.
+    func open(contents: AnyObject?) {
         transaction.perform(disableActions: true) {
             scene.setContents(contents)
             scene.setScale(1)
         }
         trackedScale = 1
-        phase = .tracking
     }
 
     /// A pinch update: applied at once, no implicit animation. Returns whether the pages moved.
-    @discardableResult
     func track(_ rawScale: Double) -> Bool {
-        guard phase == .tracking else { return false }
         let clamped = FoldScene.clamp(rawScale)
         guard clamped != trackedScale else { return false }
         trackedScale = clamped
@@ -90,19 +68,18 @@ public final class FoldController {
         return true
     }
 
-    /// The fingers lifted: both pages animate to identity over 0.5 / s seconds.
-    func release() {
-        guard phase == .tracking else { return }
-        phase = .animating
-        transaction.perform(duration: 0.5 / trackedScale, completion: { [weak self] in self?.completeUnfold() }) {
+    /// The fingers lifted: both pages animate to identity over 0.5 / s seconds, then `completion`.
+    func release(completion: @escaping () -> Void) {
+        transaction.perform(duration: 0.5 / trackedScale, completion: { [weak self] in
+            self?.trackedScale = 1
+            completion()
+        }) {
             for page in scene.pages { page.shadowLayer.transform = .identity }
         }
     }
 
-    /// `]`: one more fold step, animated implicitly (0.25 s, the default curve).
-    func foldStep(contents: AnyObject?) {
-        if phase == .idle { begin(contents: contents) }
-        guard phase == .tracking else { return }
+    /// `]`: one more fold step from where the pages are, animated implicitly (0.25 s, the default curve).
+    func foldStep() {
         for page in scene.pages {
             let sign = page.side == .left ? 1.0 : -1.0
             page.shadowLayer.transform = page.shadowLayer.transform.scaled(Self.stepScale, Self.stepScale, Self.stepScale)
@@ -112,22 +89,9 @@ public final class FoldController {
         transaction.flush()
     }
 
-    /// `[`: back to the bare perspective, curtain down, drawing on (part 1's "unfold").
-    func unfoldSteps() {
-        guard phase == .tracking else { return }
+    /// `[`: back to the bare perspective at once (part 1's "unfold").
+    func close() {
         transaction.perform(disableActions: true) { scene.setScale(1) }
-        phase = .idle
         trackedScale = 1
-    }
-
-    private func completeUnfold() {
-        phase = .idle
-        trackedScale = 1
-        onUnfoldCompleted?(transaction.now)
-    }
-
-    /// Whether frames are still wanted for animation.
-    var isAnimating: Bool {
-        phase == .animating || scene.root.isAnimating(at: transaction.now)
     }
 }

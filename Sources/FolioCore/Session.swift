@@ -23,14 +23,25 @@ public final class Session {
     /// Called when the session needs the window to do something (fullscreen, quit, save).
     public var onRequest: ((SessionRequest) -> Void)?
 
+    /// What the session is doing, with the data only that doing has (the stroke being drawn).
+    private enum State {
+        case idle
+        case drawing(LiveStroke)
+        case folding(Mode.FoldDriver)
+        case unfolding
+    }
+
+    private var state = State.idle {
+        didSet {
+            // The curtain going up or down changes every pixel.
+            if Self.mode(of: oldValue).showsCurtain != mode.showsCurtain { damageWholeFrame() }
+        }
+    }
     private var recognizer = GestureRecognizer()
     private var canvas: CanvasRenderer
-    private var live: LiveStroke?
     /// Made on the first fold and kept (they are large): the renderer and the frame it draws.
     private var foldRendererStorage: PageRenderer?
     private var foldFrameStorage: Bitmap?
-    /// Whether the fold follows a pinch now (not keyboard steps).
-    private var pinching = false
     private var damage = PixelRect.empty
     private var now = 0.0
 
@@ -42,17 +53,35 @@ public final class Session {
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
         fold = FoldController(width: Double(width), height: Double(height))
         damage = canvas.rebuild(strokes: book.sheet.strokes)
-        fold.onUnfoldCompleted = { [unowned self] time in
-            record("unfold.completed", at: time)
-            damage = damage.union(canvas.frame.bounds)
-        }
     }
 
     /// How fold frames are dressed (backdrop, shadows, render threads).
     public var foldOptions = FoldRenderOptions()
 
+    /// What the session is doing now.
+    public var mode: Mode { Self.mode(of: state) }
+
+    private static func mode(of state: State) -> Mode {
+        switch state {
+        case .idle: .idle
+        case .drawing: .drawing
+        case let .folding(driver): .folding(driver)
+        case .unfolding: .unfolding
+        }
+    }
+
+    /// The fold scale on screen: 1 when open, the tracked scale while folding, and during the
+    /// unfold the scale part of the animated page transform.
+    public var foldScale: Double {
+        switch state {
+        case .idle, .drawing: 1
+        case .folding: fold.trackedScale
+        case .unfolding: fold.animatedScale
+        }
+    }
+
     /// The frame the screen shows, as of the last `renderFrame()`.
-    public var frame: Bitmap { fold.isFolded ? foldFrame() : canvas.frame }
+    public var frame: Bitmap { mode.showsCurtain ? foldFrame() : canvas.frame }
     public var pixelWidth: Int { canvas.frame.width }
     public var pixelHeight: Int { canvas.frame.height }
 
@@ -64,17 +93,17 @@ public final class Session {
     /// the newest state, so pinch updates never queue behind each other.
     public func renderFrame() -> PixelRect {
         defer { damage = PixelRect.empty }
-        if fold.isFolded, !damage.isEmpty {
+        if mode.showsCurtain, !damage.isEmpty {
             foldRenderer().render(fold.scene.root, at: fold.transaction.now, into: foldFrame(), options: foldOptions)
         }
         return damage
     }
 
     /// Whether the animation clock must keep ticking (frames wanted even without input).
-    public var isAnimating: Bool { fold.isAnimating }
+    public var isAnimating: Bool { mode == .unfolding || fold.isAnimating }
 
     /// Whether a finger (or the mouse) is drawing right now.
-    public var isDrawing: Bool { live != nil }
+    public var isDrawing: Bool { mode == .drawing }
 
     /// Feeds one input event that happened at `time` (ms).
     public func handle(_ event: InputEvent, at time: Double) {
@@ -85,7 +114,7 @@ public final class Session {
             return
         }
         for gesture in recognizer.handle(event, time: time) {
-            apply(gesture, at: time)
+            transition(gesture, at: time)
         }
     }
 
@@ -93,14 +122,14 @@ public final class Session {
     public func advance(to time: Double) {
         now = max(now, time)
         fold.advance(to: now)
-        if fold.isAnimating { damage = damage.union(canvas.frame.bounds) }
+        if isAnimating { damageWholeFrame() }
     }
 
     /// Builds the fold renderer, its frame and its backdrop texture ahead of the first pinch (one
     /// untimed frame does it): they are large, and making them when the fingers land would delay
     /// the first fold frame. The pinch then pays only for taking the pages from the canvas.
     public func prepareToFold() {
-        guard !fold.isFolded else { return }
+        guard !mode.showsCurtain else { return }
         let renderer = foldRenderer()
         fold.scene.setContents(canvas.baked)
         renderer.prepare(fold.scene.root)
@@ -109,98 +138,116 @@ public final class Session {
 
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
     public func finishActiveStroke() {
-        if live != nil { endStroke(at: now) }
+        if case .drawing = state { endStroke(at: now) }
     }
 
-    // MARK: - Gestures
+    // MARK: - The one transition function
 
-    private func apply(_ gesture: Gesture, at time: Double) {
-        switch gesture {
-        case let .strokeBegan(p):
-            guard !fold.isFolded else { return }  // input during the fold does not draw
-            beginStroke(at: p, time: time)
-        case let .strokeMoved(p):
-            extendStroke(to: p)
-        case .strokeEnded:
-            if live != nil { endStroke(at: time) }
-        case .strokeWithdrawn:
-            withdrawStroke(at: time)
-        case .pinchBegan:
-            guard fold.phase == .idle else { return }  // a pinch during the unfold is ignored
-            fold.begin(contents: canvas.baked)
-            foldRenderer().prepare(fold.scene.root)
-            pinching = true
-            damage = damage.union(canvas.frame.bounds)
-            record("fold.began", at: time)
-        case let .pinchChanged(rawScale):
-            guard pinching else { return }
-            if fold.track(rawScale) { damage = damage.union(canvas.frame.bounds) }
-        case .pinchEnded:
-            guard pinching else { return }
-            pinching = false
-            fold.release()
-            record("fold.ended", at: time)
-        case let .command(command):
+    /// What a gesture means in the current mode. Whatever is not listed means nothing there: input
+    /// while the book opens does not draw, a pinch does not take over the fold keys' steps.
+    private func transition(_ gesture: Gesture, at time: Double) {
+        switch (state, gesture) {
+        case let (_, .command(command)):
             perform(command)
+        case let (.idle, .strokeBegan(p)):
+            beginStroke(at: p, time: time)
+        case let (.drawing, .strokeMoved(p)):
+            extendStroke(to: p)
+        case (.drawing, .strokeEnded):
+            endStroke(at: time)
+        case (.drawing, .strokeWithdrawn):
+            withdrawStroke(at: time)
+        case (.drawing, .pinchBegan):
+            // The recogniser settles a stroke before a pinch begins; should one remain, it is kept.
+            endStroke(at: time)
+            beginPinch(at: time)
+        case (.idle, .pinchBegan):
+            beginPinch(at: time)
+        case let (.folding(.pinch), .pinchChanged(rawScale)):
+            if fold.track(rawScale) { damageWholeFrame() }
+        case (.folding(.pinch), .pinchEnded):
+            state = .unfolding
+            fold.release { [unowned self] in
+                state = .idle
+                record("unfold.completed", at: fold.transaction.now)
+            }
+            record("fold.ended", at: time)
+        default:
+            break
         }
     }
 
     private func perform(_ command: Command) {
-        switch command {
-        case .undo:
+        switch (state, command) {
+        case (_, .undo):
             guard book.sheet.canUndo else { return }
             book.sheet.undo()
             redrawAll()
-        case .redo:
+        case (_, .redo):
             guard book.sheet.canRedo else { return }
             book.sheet.redo()
             redrawAll()
-        case .toggleFullscreen:
+        case (_, .toggleFullscreen):
             onRequest?(.toggleFullscreen)
-        case .quit:
+        case (_, .quit):
             finishActiveStroke()
             onRequest?(.quit)
-        case .save:
+        case (_, .save):
             onRequest?(.save)
-        case .foldStep:
-            guard !pinching, !isDrawing, fold.phase != .animating else { return }
-            let opening = fold.phase == .idle
-            fold.foldStep(contents: canvas.baked)
-            if opening { foldRenderer().prepare(fold.scene.root) }
-            damage = damage.union(canvas.frame.bounds)
-        case .unfoldStep:
-            guard !pinching, fold.phase == .tracking else { return }
-            fold.unfoldSteps()
-            damage = damage.union(canvas.frame.bounds)
+        case (.idle, .foldStep):
+            openCurtain(.keys)
+            fold.foldStep()
+        case (.folding(.keys), .foldStep):
+            fold.foldStep()
+            damageWholeFrame()
+        case (.folding(.keys), .unfoldStep):
+            fold.close()
+            state = .idle
+        default:
+            break
         }
+    }
+
+    /// The pages take the canvas and the curtain goes up, driven by `driver`.
+    private func openCurtain(_ driver: Mode.FoldDriver) {
+        fold.open(contents: canvas.baked)
+        foldRenderer().prepare(fold.scene.root)
+        state = .folding(driver)
+    }
+
+    private func beginPinch(at time: Double) {
+        openCurtain(.pinch)
+        record("fold.began", at: time)
     }
 
     // MARK: - Strokes
 
     private func beginStroke(at p: Point, time: Double) {
-        live = LiveStroke(start: p)
+        let live = LiveStroke(start: p)
+        state = .drawing(live)
         record("stroke.began", at: time)
-        if let live { draw(live, changed: live.stroke.bounds) }
+        draw(live, changed: live.stroke.bounds)
     }
 
     private func extendStroke(to p: Point) {
-        guard var stroke = live else { return }
-        let changed = stroke.add(p)
-        live = stroke
-        draw(stroke, changed: changed)
+        guard case var .drawing(live) = state else { return }
+        state = .idle  // hands the stroke's storage over, so adding a point does not copy it
+        let changed = live.add(p)
+        state = .drawing(live)
+        draw(live, changed: changed)
     }
 
     private func endStroke(at time: Double) {
-        guard let stroke = live?.stroke else { return }
-        live = nil
-        book.sheet.append(stroke)
-        damage = damage.union(canvas.bake(stroke))
+        guard case let .drawing(live) = state else { return }
+        state = .idle
+        book.sheet.append(live.stroke)
+        damage = damage.union(canvas.bake(live.stroke))
         record("stroke.ended", at: time)
     }
 
     private func withdrawStroke(at time: Double) {
-        guard live != nil else { return }
-        live = nil
+        guard case .drawing = state else { return }
+        state = .idle
         damage = damage.union(canvas.clearLive())
         record("stroke.withdrawn", at: time)
     }
@@ -211,7 +258,11 @@ public final class Session {
 
     private func redrawAll() {
         damage = damage.union(canvas.rebuild(strokes: book.sheet.strokes))
-        if let live { draw(live, changed: live.stroke.bounds) }
+        if case let .drawing(live) = state { draw(live, changed: live.stroke.bounds) }
+    }
+
+    private func damageWholeFrame() {
+        damage = damage.union(canvas.frame.bounds)
     }
 
     private func resize(width: Int, height: Int, scale: Int) {
@@ -220,8 +271,7 @@ public final class Session {
         self.height = height
         self.scale = scale
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
-        fold.resize(width: Double(width), height: Double(height))
-        if fold.isFolded { fold.scene.setContents(canvas.baked) }
+        fold.resize(width: Double(width), height: Double(height), contents: mode.showsCurtain ? canvas.baked : nil)
         // The whole new frame changes; damage of the old size means nothing now.
         damage = PixelRect.empty
         redrawAll()
@@ -232,7 +282,7 @@ public final class Session {
             return renderer
         }
         let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: Double(scale))
-        if fold.isFolded { renderer.prepare(fold.scene.root) }
+        if mode.showsCurtain { renderer.prepare(fold.scene.root) }
         foldRendererStorage = renderer
         return renderer
     }

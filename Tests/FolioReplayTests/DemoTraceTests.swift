@@ -36,7 +36,7 @@ final class DemoTraceTests: XCTestCase {
         var deepest = 1.0
         for event in trace.events {
             session.handle(event.event, at: event.time)
-            if session.fold.isFolded { deepest = min(deepest, session.fold.scale) }
+            if session.mode.showsCurtain { deepest = min(deepest, session.foldScale) }
         }
         XCTAssertEqual(session.book.sheet.strokes.count, 4, "wave, spiral, dot and loop; the pinch draws nothing")
         XCTAssertEqual(deepest, 0.75, accuracy: 0.01)

@@ -24,20 +24,20 @@ final class FoldControllerTests: XCTestCase {
     func testTrackingClampsAndTheUnfoldTakesHalfASecondOverScale() {
         let session = Session(width: 640, height: 400)
         pinch(session, to: 100, at: 0)  // raw scale 0.25
-        XCTAssertEqual(session.fold.phase, .tracking)
-        XCTAssertEqual(session.fold.scale, 0.48)
+        XCTAssertEqual(session.mode, .folding(.pinch))
+        XCTAssertEqual(session.foldScale, 0.48)
         let expected = FoldScene.pageTransform(scale: 0.48, side: .left)
         XCTAssertEqual(session.fold.leftPageTransform, expected, "live tracking shows the newest scale at once")
         lift(session, at: 100)
-        XCTAssertEqual(session.fold.phase, .animating)
+        XCTAssertEqual(session.mode, .unfolding)
         XCTAssertTrue(session.isAnimating)
         session.advance(to: 100 + 500 / 0.48 / 2)
-        XCTAssertGreaterThan(session.fold.scale, 0.48)
-        XCTAssertLessThan(session.fold.scale, 1)
+        XCTAssertGreaterThan(session.foldScale, 0.48)
+        XCTAssertLessThan(session.foldScale, 1)
         session.advance(to: 100 + 500 / 0.48 - 1)
-        XCTAssertEqual(session.fold.phase, .animating)
+        XCTAssertEqual(session.mode, .unfolding)
         session.advance(to: 100 + 500 / 0.48 + 1)
-        XCTAssertEqual(session.fold.phase, .idle)
+        XCTAssertEqual(session.mode, .idle)
         XCTAssertFalse(session.isAnimating)
         XCTAssertEqual(session.timeline.last?.name, "unfold.completed")
         XCTAssertEqual(session.timeline.last?.time ?? 0, 100 + 500 / 0.48, accuracy: 1e-9)
@@ -46,7 +46,7 @@ final class FoldControllerTests: XCTestCase {
     func testAReversePinchDoesNothing() {
         let session = Session(width: 640, height: 400)
         pinch(session, from: 200, to: 300, at: 0)
-        XCTAssertEqual(session.fold.scale, 1)
+        XCTAssertEqual(session.foldScale, 1)
         XCTAssertEqual(session.fold.leftPageTransform, FoldScene.perspective)
     }
 
@@ -55,10 +55,10 @@ final class FoldControllerTests: XCTestCase {
         pinch(session, to: 300, at: 0)
         lift(session, at: 100)
         pinch(session, to: 200, at: 200)
-        XCTAssertEqual(session.fold.phase, .animating)
+        XCTAssertEqual(session.mode, .unfolding)
         lift(session, at: 300)
         session.advance(to: 100 + 500 / 0.75 + 1)
-        XCTAssertEqual(session.fold.phase, .idle)
+        XCTAssertEqual(session.mode, .idle)
         XCTAssertEqual(session.timeline.map(\.name).filter { $0 == "fold.began" }.count, 1)
     }
 
@@ -66,7 +66,7 @@ final class FoldControllerTests: XCTestCase {
         let session = Session(width: 640, height: 400)
         let key = try XCTUnwrap(KeyChord(parsing: "bracketright"))
         session.handle(.key(key, pressed: true), at: 1000)
-        XCTAssertEqual(session.fold.phase, .tracking)
+        XCTAssertEqual(session.mode, .folding(.keys))
         let step = FoldScene.perspective.scaled(0.95, 0.95, 0.95).rotated(7.5 * .pi / 180, 0, 1, 0)
         XCTAssertEqual(session.fold.leftPageTransform, FoldScene.perspective, "the step starts from where the page is")
         XCTAssertTrue(session.isAnimating)
@@ -78,7 +78,7 @@ final class FoldControllerTests: XCTestCase {
         XCTAssertEqual(session.fold.leftPageTransform.m11,
                        step.scaled(0.95, 0.95, 0.95).rotated(7.5 * .pi / 180, 0, 1, 0).m11, accuracy: 1e-12)
         session.handle(.key(try XCTUnwrap(KeyChord(parsing: "bracketleft")), pressed: true), at: 1700)
-        XCTAssertEqual(session.fold.phase, .idle)
+        XCTAssertEqual(session.mode, .idle)
     }
 
     func testNoDrawingWhileFolded() {

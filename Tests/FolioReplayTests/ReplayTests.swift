@@ -37,7 +37,7 @@ final class ReplayTests: XCTestCase {
         XCTAssertEqual(events, ["stroke.began@0", "stroke.ended@33", "stroke.began@500", "stroke.withdrawn@500",
                                 "fold.began@500", "fold.ended@700", "unfold.completed@1367"])
         XCTAssertEqual(replay.session.book.sheet.strokes.count, 1)
-        XCTAssertEqual(replay.session.fold.phase, .idle)
+        XCTAssertEqual(replay.session.mode, .idle)
         let summary = replay.summary()
         XCTAssertEqual(summary["strokes"] as? Int, 1)
         XCTAssertEqual(summary["sheet"] as? Int, 1)
@@ -47,8 +47,8 @@ final class ReplayTests: XCTestCase {
 
     func testStoppingMidPinchReportsTracking() throws {
         let replay = try replay(FolioInputExample.text, width: 1920, height: 1200, stopTime: 650)
-        XCTAssertEqual(replay.session.fold.phase, .tracking)
-        XCTAssertEqual(replay.session.fold.scale, 0.75, accuracy: 1e-9)
+        XCTAssertEqual(replay.session.mode, .folding(.pinch))
+        XCTAssertEqual(replay.session.foldScale, 0.75, accuracy: 1e-9)
     }
 
     func testAStrokeLeavesInkAlongItsPath() throws {

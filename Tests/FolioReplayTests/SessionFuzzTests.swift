@@ -45,8 +45,8 @@ final class SessionFuzzTests: XCTestCase {
                     let damage = session.renderFrame()
                     XCTAssertTrue(session.frame.bounds.contains(damage), "seed \(seed): damage \(damage) outside the frame")
                 }
-                XCTAssertGreaterThanOrEqual(session.fold.scale, 0.48 * 0.95 * 0.95, "seed \(seed)")
-                XCTAssertLessThanOrEqual(session.fold.scale, 1, "seed \(seed)")
+                XCTAssertGreaterThanOrEqual(session.foldScale, 0.48 * 0.95 * 0.95, "seed \(seed)")
+                XCTAssertLessThanOrEqual(session.foldScale, 1, "seed \(seed)")
             }
             // Everything ends: every finger lifts, the touchpad lets go, the book opens.
             session.handle(.touchCancel, at: time + 1)
@@ -57,7 +57,7 @@ final class SessionFuzzTests: XCTestCase {
             _ = session.renderFrame()
             XCTAssertFalse(session.isDrawing, "seed \(seed)")
             XCTAssertFalse(session.isAnimating, "seed \(seed)")
-            XCTAssertEqual(session.fold.phase, .idle, "seed \(seed)")
+            XCTAssertEqual(session.mode, .idle, "seed \(seed)")
             let names = session.timeline.map(\.name)
             let began = names.filter { $0 == "stroke.began" }.count
             let finished = names.filter { $0 == "stroke.ended" || $0 == "stroke.withdrawn" }.count

@@ -41,7 +41,7 @@ struct RenderCommand: ParsableCommand {
         }
         // The pages show the canvas as the trace left it.
         replay.session.finishActiveStroke()
-        guard !replay.session.fold.isFolded else {
+        guard !replay.session.mode.showsCurtain else {
             throw FolioError("\(trace ?? "the trace") ends inside a pinch fold; `folio replay` renders that")
         }
         let canvas = replay.session.frame
