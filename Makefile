@@ -10,7 +10,7 @@ TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols dbus
 # The KWin touch injector speaks Wayland and D-Bus from Python.
 TEST_PYTHON_PACKAGES := pywayland==0.4.19 jeepney==0.9.0
 
-.PHONY: all deps test-deps install-debs build release run test protocols clean
+.PHONY: all deps test-deps install-debs build release run test bench-latency protocols clean
 
 all: build
 
@@ -46,6 +46,14 @@ test: test-deps
 	sh protocols/generate.sh --check
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
+
+# Input-to-buffer latency (stroke.segment, pinch.frame, startup.first_frame) of the release `folio`
+# under the test compositor, beside the memory-copy floor; `folio bench` has the rendering figures.
+# folio-latency-bench links libwayland-server, so it is never installed. BENCH_ARGS=--json for JSON.
+bench-latency: deps
+	$(SWIFT) build -c release --product folio
+	$(SWIFT) build -c release --product folio-latency-bench
+	"$$($(SWIFT) build -c release --show-bin-path)/folio-latency-bench" $(BENCH_ARGS)
 
 # Regenerate the committed protocol glue from Debian's wayland-protocols.
 protocols: deps

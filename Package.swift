@@ -39,13 +39,16 @@ let package = Package(
             "FolioGeometry", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender",
         ]),
         .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioInput", "FolioRender"]),
+        // Benchmark figures and the memory-copy floor they are compared with, as `folio bench` and
+        // `folio-latency-bench` print them.
+        .target(name: "FolioBench", dependencies: ["FolioRender", "FolioReplay"]),
 
         // The platform: a Wayland client, and the executable that wires everything together.
         .target(name: "FolioWayland", dependencies: [
             "FolioGeometry", "FolioInput", "FolioRender", "CWaylandClient", "CWaylandProtocols", "CXKBCommon",
         ]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "TestCompositor",
+            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -54,6 +57,13 @@ let package = Package(
                 path: "Tests/CTestCompositor"),
         .target(name: "TestCompositor", dependencies: ["CTestCompositor", "CWaylandServer", "CXKBCommon", "FolioGeometry", "FolioRender"],
                 path: "Tests/TestCompositor"),
+
+        // Input-to-buffer latency of a built `folio` under the test compositor: a developer's tool,
+        // never installed, so the shipped `folio` links no libwayland-server (`make bench-latency`).
+        .executableTarget(name: "folio-latency-bench", dependencies: [
+            "TestCompositor", "FolioBench", "FolioGeometry", "FolioReplay",
+            .product(name: "ArgumentParser", package: "swift-argument-parser"),
+        ], path: "Tests/LatencyBenchmarks"),
 
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
         .testTarget(name: "FolioInputTests", dependencies: ["FolioInput"]),

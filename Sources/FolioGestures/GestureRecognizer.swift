@@ -16,7 +16,7 @@ public enum Gesture: Hashable, Sendable {
     case command(Command)
 }
 
-/// Keyboard commands (SPEC §3, §2.4).
+/// Keyboard commands: the app's keys, and the fold steps (`]` folds a step, `[` opens the book).
 public enum Command: String, Hashable, Sendable {
     case undo, redo, toggleFullscreen, quit, save, foldStep, unfoldStep
 }

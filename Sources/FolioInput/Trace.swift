@@ -1,7 +1,7 @@
 import Foundation
 import FolioGeometry
 
-/// An input trace (`trace-format.md`): JSON Lines of timed input events.
+/// An input trace (`docs/trace-format.md`): JSON Lines of timed input events.
 public struct Trace: Sendable {
     public var events: [TimedInputEvent]
 

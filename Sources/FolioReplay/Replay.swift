@@ -63,7 +63,7 @@ public final class Replay {
         }
     }
 
-    /// The summary trace-format.md defines, as a JSON object.
+    /// The summary `folio replay` prints (`docs/trace-format.md`), as a JSON object.
     public func summary() -> [String: Any] {
         let sorted = frameMilliseconds.sorted()
         return [

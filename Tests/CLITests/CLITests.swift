@@ -1,7 +1,7 @@
 import Foundation
 import XCTest
 
-/// The command-line contract (SPEC §5): exit 0 on success, otherwise non-zero with one clear
+/// The command-line contract (docs/cli.md): exit 0 on success, otherwise non-zero with one clear
 /// line on stderr. These run the built `folio` binary as a person would.
 final class CLITests: XCTestCase {
     private var folder: URL!

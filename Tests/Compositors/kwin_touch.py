@@ -50,7 +50,7 @@ def generate_fake_input_bindings(workdir):
 
 class KWin:
     """A private headless KWin. Debian's binary carries a file capability that containers
-    refuse, so a plain copy is run (FACTS.md)."""
+    refuse ("Operation not permitted"), so a plain copy is run."""
 
     def __init__(self, workdir):
         installed = shutil.which("kwin_wayland")

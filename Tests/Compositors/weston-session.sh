@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# A private headless Weston 10 (FACTS.md): its own XDG_RUNTIME_DIR and socket, pixman renderer
+# A private headless Weston 10: its own XDG_RUNTIME_DIR and socket, pixman renderer
 # (or nothing is drawn), desktop-shell with every animation off, --debug so that
 # weston-screenshooter may take screenshots. Weston headless offers no wl_seat.
 #

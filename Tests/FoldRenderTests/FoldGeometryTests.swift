@@ -3,13 +3,13 @@ import FolioGeometry
 import FolioLayers
 @testable import FolioRender
 
-/// The rendered pages land where the layer geometry (and SPEC's table) says: each page is found
-/// in a frame rendered on black without shadows, its straight edges measured with sub-pixel
-/// coverage, and the corners taken where the edges meet.
+/// The rendered pages land where the layer geometry (and the reference corners) say: each page
+/// is found in a frame rendered on black without shadows, its straight edges measured with
+/// sub-pixel coverage, and the corners taken where the edges meet.
 final class FoldGeometryTests: XCTestCase {
     private let scales = [1.0, 0.9, 0.75, 0.6, 0.48]
 
-    /// SPEC §2.3's left-page corners at 1920×1200.
+    /// The reference corners of the left page at 1920×1200, as the original Core Animation fold puts them.
     private let specTable: [Double: [Point]] = [
         1.0: [Point(x: 0, y: 0), Point(x: 960, y: 0), Point(x: 960, y: 1200), Point(x: 0, y: 1200)],
         0.9: [Point(x: 11.7, y: -23.2), Point(x: 960, y: 60), Point(x: 960, y: 1140), Point(x: 11.7, y: 1223.2)],
@@ -37,8 +37,8 @@ final class FoldGeometryTests: XCTestCase {
                     }
                     if w == 1920, side == .left, let table = specTable[s] {
                         for (m, e) in zip(measured, table) {
-                            XCTAssertEqual(m.x, e.x, accuracy: 1.05, "SPEC table s=\(s)")
-                            XCTAssertEqual(m.y, e.y, accuracy: 1.05, "SPEC table s=\(s)")
+                            XCTAssertEqual(m.x, e.x, accuracy: 1.05, "reference corners s=\(s)")
+                            XCTAssertEqual(m.y, e.y, accuracy: 1.05, "reference corners s=\(s)")
                         }
                     }
                 }

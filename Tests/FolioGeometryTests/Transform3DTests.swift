@@ -85,7 +85,8 @@ final class Transform3DTests: XCTestCase {
         }
     }
 
-    /// SPEC §2.3's reference table: the left page's corners at 1920×1200.
+    /// The reference corners of the left page at 1920×1200 (perspective d = 2000), as the
+    /// original Core Animation fold puts them.
     func testSpecReferenceCorners() {
         let table: [(Double, [(Double, Double)])] = [
             (1.0, [(0, 0), (960, 0), (960, 1200), (0, 1200)]),

@@ -3,7 +3,7 @@ import XCTest
 @testable import FolioInput
 
 final class TraceTests: XCTestCase {
-    /// The example from trace-format.md, verbatim.
+    /// The example from docs/trace-format.md, verbatim.
     static let example = """
     # one stroke, then a pinch from 400 px apart to 300 px apart (scale 0.75), then release
     {"t": 0,   "kind": "touch.down",   "id": 1, "x": 200, "y": 200}

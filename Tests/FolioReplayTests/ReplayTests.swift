@@ -154,7 +154,7 @@ final class ReplayTests: XCTestCase {
     }
 }
 
-/// The example trace from trace-format.md.
+/// The example trace from docs/trace-format.md.
 enum FolioInputExample {
     static let text = """
     {"t": 0,   "kind": "touch.down",   "id": 1, "x": 200, "y": 200}

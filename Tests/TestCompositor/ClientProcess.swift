@@ -99,12 +99,11 @@ public final class ClientProcess: @unchecked Sendable {
         if process.isRunning { kill(process.processIdentifier, SIGKILL) }
     }
 
-    /// The `folio` binary built beside the running program (a test bundle or `folio` itself);
-    /// `FOLIO_BINARY` overrides.
+    /// The `folio` binary built beside the running program (a test bundle or
+    /// `folio-latency-bench`); `FOLIO_BINARY` overrides.
     public static func folioExecutable() throws -> String {
         if let override = ProcessInfo.processInfo.environment["FOLIO_BINARY"] { return override }
         let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-        if me.lastPathComponent == "folio" { return me.path }
         let beside = me.deletingLastPathComponent().appendingPathComponent("folio").path
         guard FileManager.default.isExecutableFile(atPath: beside) else {
             throw ClientProcessError("no folio binary at \(beside) (run `swift build` first, or set FOLIO_BINARY)")

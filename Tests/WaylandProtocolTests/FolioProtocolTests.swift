@@ -170,8 +170,8 @@ final class FolioProtocolTests: XCTestCase {
         try drawsAfterwards(folio)
     }
 
-    /// Once every finger has lifted and the book has opened again (SPEC §2.3: input during the
-    /// unfold animation does not draw), one finger draws again: the fingers were seen, not dropped.
+    /// Once every finger has lifted and the book has opened again (input during the unfold
+    /// animation does not draw), one finger draws again: the fingers were seen, not dropped.
     func drawsAfterwards(_ folio: FolioUnderTest) throws {
         try folio.settle()
         let next = line(from: Point(x: 100, y: 420), to: Point(x: 500, y: 420), count: 30)

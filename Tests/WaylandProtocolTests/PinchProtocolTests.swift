@@ -7,7 +7,7 @@ import XCTest
 import Glibc
 #endif
 
-/// The pinch fold over a real Wayland socket (SPEC §2.3): touch and touchpad pinches in, fold
+/// The pinch fold over a real Wayland socket: touch and touchpad pinches in, fold
 /// frames out, checked against the geometry FoldScene defines; and what survives a lost compositor.
 final class PinchProtocolTests: XCTestCase {
     let width = 640.0, height = 480.0

@@ -1,8 +1,9 @@
+import FolioBench
 import FolioGeometry
 import FolioLayers
 import FolioRender
 
-/// `fold.frame`: whole fold frames (backdrop, both shadows, both pages) at the SPEC's sizes and
+/// `fold.frame`: whole fold frames (backdrop, both shadows, both pages) at tablet sizes and
 /// scales, on one render thread and on two, after one untimed frame per case (lazy back faces and
 /// the backdrop texture are once per gesture, not per frame). `fold.prepare`: what a pinch pays
 /// once when it begins and first shows the backs (prepare, then a frame at s = 0.48).

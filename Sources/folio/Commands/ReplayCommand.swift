@@ -10,7 +10,8 @@ struct ReplayCommand: ParsableCommand {
         commandName: "replay",
         abstract: "Play an input trace headlessly and render what the screen would show.")
 
-    @Argument(help: ArgumentHelp("The input trace (JSON Lines, see trace-format.md).", valueName: "trace"))
+    @Argument(help: ArgumentHelp("The input trace (JSON Lines of input events; see INPUT TRACES in folio(1)).",
+                                 valueName: "trace"))
     var trace: String
 
     @Option(help: "Logical window size.")

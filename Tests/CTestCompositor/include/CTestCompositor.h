@@ -14,7 +14,8 @@
 
 /* The real address of a protocol interface descriptor ("wl_compositor", "xdg_wm_base", ...),
  * defined in CWaylandProtocols. wl_global_create and wl_resource_create keep the pointer,
- * and Swift cannot take the address of an extern C global reliably (FACTS.md). */
+ * and Swift cannot take the address of an extern C global reliably (withUnsafePointer(to:)
+ * may hand back a temporary copy). */
 const struct wl_interface *folio_interface(const char *name);
 
 /* memfd_create with close-on-exec and sealing allowed, defined in CWaylandProtocols (Swift's

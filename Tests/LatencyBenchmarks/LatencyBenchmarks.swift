@@ -1,27 +1,25 @@
 import Foundation
+import FolioBench
 import FolioGeometry
 import FolioReplay
 import TestCompositor
 
 /// Input-to-buffer latency through a real Wayland connection: the in-process test compositor
-/// (libwayland-server) drives this same `folio` binary, spawned as its client.
+/// (libwayland-server) drives a built `folio` binary, spawned as its client.
 enum LatencyBenchmarks {
     static let width: Int32 = 1920
     static let height: Int32 = 1200
+    static let names = ["stroke.segment", "pinch.frame", "startup.first_frame"]
 
-    /// `stroke.segment`, `pinch.frame` and `startup.first_frame`; on failure, a line on stderr and
-    /// no figures (so the other benchmarks still print).
-    static func run() -> [BenchResult] {
-        do {
-            let executable = try ClientProcess.folioExecutable()
-            let dataHome = try temporaryDirectory()
-            defer { try? FileManager.default.removeItem(atPath: dataHome) }
-            return [try strokeSegment(executable, dataHome: dataHome), try pinchFrame(executable, dataHome: dataHome),
-                    try firstFrame(executable, dataHome: dataHome)]
-        } catch {
-            FileHandle.standardError.write(Data("folio bench: latency benchmarks skipped: \(error)\n".utf8))
-            return []
-        }
+    /// The benchmarks among `names` that `wanted` accepts, run against `executable` in turn.
+    static func run(_ executable: String, wanted: (String) -> Bool) throws -> [BenchResult] {
+        let dataHome = try temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: dataHome) }
+        var results: [BenchResult] = []
+        if wanted("stroke.segment") { results.append(try strokeSegment(executable, dataHome: dataHome)) }
+        if wanted("pinch.frame") { results.append(try pinchFrame(executable, dataHome: dataHome)) }
+        if wanted("startup.first_frame") { results.append(try firstFrame(executable, dataHome: dataHome)) }
+        return results
     }
 
     /// Touch frame sent (and flushed) by the compositor -> the commit carrying its buffer, at

@@ -1,0 +1,68 @@
+import Foundation
+import FolioRender
+import FolioReplay
+
+/// One benchmark figure, named as `folio bench --json` and `folio-latency-bench --json` print it.
+public struct BenchResult {
+    public var name: String
+    public var width: Int
+    public var height: Int
+    public var scale: Double?
+    public var threads: Int?
+    public var kernels: String?
+    public var samples: [Double]
+
+    public init(name: String, width: Int, height: Int, scale: Double? = nil, threads: Int? = nil,
+                kernels: String? = nil, samples: [Double]) {
+        self.name = name
+        self.width = width
+        self.height = height
+        self.scale = scale
+        self.threads = threads
+        self.kernels = kernels
+        self.samples = samples
+    }
+
+    var json: [String: Any] {
+        let sorted = samples.sorted()
+        var object: [String: Any] = ["name": name, "size": "\(width)x\(height)",
+                                     "p50_ms": percentile(sorted, 0.5), "p99_ms": percentile(sorted, 0.99)]
+        if let scale { object["scale"] = scale }
+        if let threads { object["threads"] = threads }
+        if let kernels { object["kernels"] = kernels }
+        return object
+    }
+}
+
+/// The floor every figure is compared with: copying one whole frame, as pixman copies it.
+public func memcpyFloor(width: Int, height: Int, runs: Int = 200) -> BenchResult {
+    let source = Bitmap(width: width, height: height, color: 0xFF33_6699)
+    let target = Bitmap(width: width, height: height)
+    var samples: [Double] = []
+    for _ in 0..<runs {
+        let start = ContinuousClock.now
+        target.copy(target.bounds, from: source)
+        samples.append((ContinuousClock.now - start).milliseconds)
+    }
+    return BenchResult(name: "floor.memcpy", width: width, height: height, samples: samples)
+}
+
+/// Prints the figures: `{"results": [...]}` as JSON, or one aligned line each.
+public func report(_ results: [BenchResult], json: Bool) {
+    if json {
+        let object: [String: Any] = ["results": results.map(\.json)]
+        if let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) {
+            print(String(decoding: data, as: UTF8.self))
+        }
+    } else {
+        for r in results {
+            let sorted = r.samples.sorted()
+            var label = "\(r.name) \(r.width)x\(r.height)"
+            if let s = r.scale { label += " s=\(s)" }
+            if let t = r.threads { label += " threads=\(t)" }
+            if let k = r.kernels { label += " \(k)" }
+            print(label.padding(toLength: 52, withPad: " ", startingAt: 0)
+                  + String(format: "p50 %8.3f ms   p99 %8.3f ms", percentile(sorted, 0.5), percentile(sorted, 0.99)))
+        }
+    }
+}
