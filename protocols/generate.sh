@@ -1,7 +1,7 @@
 #!/bin/sh
 # Regenerates the C glue for the Wayland protocols Folio speaks, from Debian's
 # wayland-protocols XML, with wayland-scanner. The output is committed so that a build
-# needs neither the scanner nor a SwiftPM plugin (see FACTS.md on why).
+# needs neither the scanner nor a SwiftPM plugin (which cannot yet emit C sources reliably).
 #   protocols/generate.sh          write Sources/CWaylandProtocols and Tests/CTestCompositor
 #   protocols/generate.sh --check  fail if the committed glue differs from what would be generated
 set -eu

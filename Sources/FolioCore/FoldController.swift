@@ -1,10 +1,10 @@
 import FolioGeometry
 import FolioLayers
 
-/// The pinch fold's layer tree and how it moves (SPEC-numbered behaviour is in docs/): live
-/// tracking applies the clamped scale at once inside a disabled-actions transaction; the release
-/// animates both pages to identity over 0.5 / s seconds, and the transaction's completion tells
-/// the session. When the fold may move is the session's mode's to decide, not this type's.
+/// The pinch fold's layer tree and how it moves: live tracking applies the clamped scale at once
+/// inside a disabled-actions transaction; the release animates both pages to identity over
+/// 0.5 / s seconds, and the transaction's completion tells the session. When the fold may move
+/// is for the session's mode to decide, not this type.
 public final class FoldController {
     /// One keyboard fold step: Scale 0.95, then Rotate ±7.5° about y.
     public static let stepScale = 0.95
