@@ -48,7 +48,6 @@ public final class FoldScene {
             content.position = Point(x: width / 4, y: height / 2)
             content.contentsRect = Rect(x: side == .left ? 0 : 0.5, y: 0, width: 0.5, height: 1)
             content.mask = outline
-            content.backgroundColor = .white
             shadow.addSublayer(content)
             root.addSublayer(shadow)
             pages.append(Page(side: side, shadowLayer: shadow, contentLayer: content))

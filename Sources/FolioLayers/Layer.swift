@@ -92,7 +92,7 @@ public struct LayerPath: Hashable, Sendable {
 
 /// A Core Animation–style layer: geometry (bounds, anchor, position, transforms, zPosition),
 /// contents through a contents rectangle, a path mask, a shadow, and a tree of sublayers.
-/// Changing `transform` or `opacity` animates implicitly, the way a standalone CALayer does,
+/// Changing `transform` animates implicitly, the way a standalone CALayer does,
 /// when the tree has a `Transaction` and its actions are enabled; renderers read the
 /// presentation values (`presentationTransform(at:)`), the model keeps the target.
 public final class Layer {
@@ -104,7 +104,7 @@ public final class Layer {
     public var position = Point.zero
     public var zPosition = 0.0
     public var transform = Transform3D.identity {
-        didSet { implicitlyAnimate(.transform(from: oldValue)) }
+        didSet { implicitlyAnimateTransform(from: oldValue) }
     }
     /// Applied to the sublayers, about this layer's anchor (a shared vanishing point).
     public var sublayerTransform = Transform3D.identity
@@ -123,18 +123,13 @@ public final class Layer {
     public var shadowOffset = Point(x: 0, y: -3)
     /// Whether the back of the layer is drawn when it faces away from the viewer.
     public var isDoubleSided = true
-    public var opacity = 1.0 {
-        didSet { implicitlyAnimate(.opacity(from: oldValue)) }
-    }
+    /// Behind the contents; a renderer's backdrop, on the root.
     public var backgroundColor: LayerColor?
-    public var borderWidth = 0.0
-    public var borderColor = LayerColor.black
     public var isHidden = false
 
     /// The transactions that decide whether changes animate; set on the root, found by sublayers.
     public var transaction: Transaction?
     var transformAnimation: PropertyAnimation<Transform3D>?
-    var opacityAnimation: PropertyAnimation<Double>?
 
     public private(set) var sublayers: [Layer] = []
     public private(set) weak var superlayer: Layer?

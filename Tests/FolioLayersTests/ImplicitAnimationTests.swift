@@ -31,10 +31,8 @@ final class ImplicitAnimationTests: XCTestCase {
         let (transaction, root, layer) = tree()
         transaction.perform(disableActions: true) {
             layer.transform = .scale(0.8, 0.8, 0.8)
-            layer.opacity = 0.5
         }
         XCTAssertEqual(layer.presentationTransform(at: 0), .scale(0.8, 0.8, 0.8))
-        XCTAssertEqual(layer.presentationOpacity(at: 0), 0.5)
         XCTAssertFalse(root.isAnimating(at: 0))
     }
 
@@ -66,13 +64,13 @@ final class ImplicitAnimationTests: XCTestCase {
     func testARetargetStartsFromWhatIsOnScreen() {
         let (transaction, root, layer) = tree()
         defer { withExtendedLifetime(root) {} }
-        layer.opacity = 0
+        layer.transform = .scale(0.5, 0.5, 0.5)
         transaction.flush()
         transaction.advance(to: 125)
-        let onScreen = layer.presentationOpacity(at: 125)
-        layer.opacity = 1
-        XCTAssertEqual(layer.presentationOpacity(at: 125), onScreen, accuracy: 1e-12)
-        XCTAssertEqual(layer.presentationOpacity(at: 375), 1)
+        let onScreen = layer.presentationTransform(at: 125)
+        layer.transform = .identity
+        XCTAssertEqual(layer.presentationTransform(at: 125).m11, onScreen.m11, accuracy: 1e-12)
+        XCTAssertEqual(layer.presentationTransform(at: 375), .identity)
     }
 
     func testALayerWithoutTransactionsNeverAnimates() {

@@ -31,11 +31,6 @@ struct PropertyAnimation<Value: Interpolatable> {
 }
 
 extension Layer {
-    enum Change {
-        case transform(from: Transform3D)
-        case opacity(from: Double)
-    }
-
     /// The transactions governing this layer: its own, or the nearest ancestor's.
     var governingTransaction: Transaction? {
         var layer: Layer? = self
@@ -46,26 +41,18 @@ extension Layer {
         return nil
     }
 
-    /// Starts the implicit animation of a change, from what is on screen now, or drops any
-    /// running one when actions are disabled (the change shows at once).
-    func implicitlyAnimate(_ change: Change) {
+    /// Starts the implicit animation of a transform change from what is on screen now (`old`
+    /// when nothing runs), or drops any running one when actions are disabled (the change shows
+    /// at once).
+    func implicitlyAnimateTransform(from old: Transform3D) {
         guard let transaction = governingTransaction else { return }
         let now = transaction.now
         guard let (duration, timing) = transaction.actionParameters() else {
-            switch change {
-            case .transform: transformAnimation = nil
-            case .opacity: opacityAnimation = nil
-            }
+            transformAnimation = nil
             return
         }
-        switch change {
-        case let .transform(old):
-            let from = transformAnimation?.value(at: now) ?? old
-            transformAnimation = PropertyAnimation(from: from, to: transform, begin: now, duration: duration, timing: timing)
-        case let .opacity(old):
-            let from = opacityAnimation?.value(at: now) ?? old
-            opacityAnimation = PropertyAnimation(from: from, to: opacity, begin: now, duration: duration, timing: timing)
-        }
+        let from = transformAnimation?.value(at: now) ?? old
+        transformAnimation = PropertyAnimation(from: from, to: transform, begin: now, duration: duration, timing: timing)
         transaction.addAnimation(ending: now + duration)
     }
 
@@ -75,15 +62,9 @@ extension Layer {
         return animation.value(at: time)
     }
 
-    public func presentationOpacity(at time: Double) -> Double {
-        guard let animation = opacityAnimation, time < animation.end else { return opacity }
-        return animation.value(at: time)
-    }
-
     /// Whether this layer or a sublayer is still animating at `time`.
     public func isAnimating(at time: Double) -> Bool {
         if let animation = transformAnimation, time < animation.end { return true }
-        if let animation = opacityAnimation, time < animation.end { return true }
         return sublayers.contains { $0.isAnimating(at: time) }
     }
 }
