@@ -45,13 +45,16 @@ public final class Session {
     private var damage = PixelRect.empty
     private var now = 0.0
 
+    /// A session for a window of `width`×`height` logical pixels at `scale` (fitted to
+    /// `SurfaceLimits`: callers report what they asked for beyond them).
     public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: Int = 1) {
+        let size = SurfaceLimits.fit(width: width, height: height, scale: scale)
         self.book = book
-        self.width = width
-        self.height = height
-        self.scale = scale
-        canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
-        fold = FoldController(width: Double(width), height: Double(height))
+        self.width = size.width
+        self.height = size.height
+        self.scale = size.scale
+        canvas = CanvasRenderer(width: size.width, height: size.height, scale: Double(size.scale))
+        fold = FoldController(width: Double(size.width), height: Double(size.height))
         damage = canvas.rebuild(strokes: book.sheet.strokes)
     }
 
@@ -265,7 +268,12 @@ public final class Session {
         damage = damage.union(canvas.frame.bounds)
     }
 
-    private func resize(width: Int, height: Int, scale: Int) {
+    private func resize(width requestedWidth: Int, height requestedHeight: Int, scale requestedScale: Int) {
+        let (width, height, scale, adjusted) = SurfaceLimits.fit(width: requestedWidth, height: requestedHeight, scale: requestedScale)
+        if adjusted {
+            onRequest?(.warn("a \(requestedWidth)x\(requestedHeight) window at scale \(requestedScale) is beyond what Folio draws "
+                             + "(buffers up to \(SurfaceLimits.maximumBufferSide) px a side); drawing \(width)x\(height) at scale \(scale)"))
+        }
         guard width != self.width || height != self.height || scale != self.scale else { return }
         self.width = width
         self.height = height

@@ -14,4 +14,6 @@ public enum SessionRequest: Hashable, Sendable {
     case toggleFullscreen
     case quit
     case save
+    /// Something from outside was out of range and has been fitted: one line for the log.
+    case warn(String)
 }

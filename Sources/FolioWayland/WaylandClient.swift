@@ -29,6 +29,8 @@ public final class WaylandClient {
     public var onBufferReleased: (() -> Void)?
     /// The user closed the window.
     public var onClose: (() -> Void)?
+    /// Something from the compositor was out of range and has been fitted: one line for the log.
+    public var onWarning: ((String) -> Void)?
     /// The process was asked to end (SIGINT, SIGTERM, SIGHUP).
     public var onQuit: (() -> Void)?
     /// The timer armed with `armTimer(after:)` expired.
@@ -68,6 +70,7 @@ public final class WaylandClient {
             onFrame?(window.predictedPresentation(now: now) ?? now)
         }
         window.onClose = { [unowned self] in onClose?() }
+        window.onWarning = { [unowned self] message in onWarning?(message) }
         window.onBufferReleased = { [unowned self] in onBufferReleased?() }
         windowStorage = window
         loop.onTimer = { [unowned self] in onTimer?() }

@@ -26,6 +26,8 @@ public final class Window {
     /// A frame callback fired. (Its timestamp is ignored: its base is the compositor's own.)
     var onFrame: (() -> Void)?
     var onClose: (() -> Void)?
+    /// A size or scale from the compositor was beyond `SurfaceLimits` and has been fitted.
+    var onWarning: ((String) -> Void)?
     /// A buffer came back, so a frame that found all of them busy can be drawn now.
     var onBufferReleased: (() -> Void)?
 
@@ -170,11 +172,22 @@ public final class Window {
         isConfigured = true
         // 0x0: the size is ours to choose; at first, the default, within the bounds if any.
         let size = pendingSize ?? (first ? fitted(Self.defaultSize) : (width, height))
-        if first || size.width != width || size.height != height {
-            width = size.width
-            height = size.height
+        let fit = withinLimits(width: size.width, height: size.height, scale: scale)
+        if first || fit.width != width || fit.height != height || fit.scale != scale {
+            (width, height, scale) = fit
             onResize?(width, height, scale)
         }
+    }
+
+    /// A size and scale Folio can draw: a compositor asking for more gets a fitted window, and a
+    /// line in the log rather than a crash.
+    private func withinLimits(width: Int, height: Int, scale: Int) -> (width: Int, height: Int, scale: Int) {
+        let fit = SurfaceLimits.fit(width: width, height: height, scale: scale)
+        if fit.adjusted {
+            onWarning?("the compositor asked for \(width)x\(height) at scale \(scale), beyond what Folio draws "
+                       + "(buffers up to \(SurfaceLimits.maximumBufferSide) px a side); using \(fit.width)x\(fit.height) at scale \(fit.scale)")
+        }
+        return (fit.width, fit.height, fit.scale)
     }
 
     /// `size` shrunk to fit the compositor's bounds, never below the minimum size.
@@ -201,8 +214,9 @@ public final class Window {
             guard let largest = scales.max() else { return }  // off every output: keep the last scale
             newScale = largest
         }
-        guard newScale != scale else { return }
-        scale = newScale
+        let fit = withinLimits(width: width, height: height, scale: newScale)
+        guard fit.width != width || fit.height != height || fit.scale != scale else { return }
+        (width, height, scale) = fit
         if isConfigured { onResize?(width, height, scale) }
     }
 

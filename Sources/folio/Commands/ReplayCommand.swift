@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FolioGeometry
 import FolioInput
 import FolioRender
 import FolioReplay
@@ -35,7 +36,10 @@ struct ReplayCommand: ParsableCommand {
     var book: String?
 
     mutating func validate() throws {
-        guard (1...8).contains(scale) else { throw ValidationError("--scale must be an integer from 1 to 8") }
+        guard SurfaceLimits.scales.contains(scale) else { throw ValidationError("--scale must be an integer from 1 to 8") }
+        guard max(size.width, size.height) * scale <= SurfaceLimits.maximumBufferSide else {
+            throw ValidationError("--size \(size) at --scale \(scale) needs buffers over \(SurfaceLimits.maximumBufferSide) px a side")
+        }
         if let at, !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in ms, 0 or more") }
         if frames && out == nil { throw ValidationError("--frames needs --out DIR") }
     }
@@ -48,6 +52,9 @@ struct ReplayCommand: ParsableCommand {
         let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale, stopTime: at),
                             book: store?.1 ?? Sketchbook())
         replay.session.foldOptions = look.renderOptions
+        replay.session.onRequest = { request in
+            if case let .warn(message) = request { warn(message) }
+        }
         try replay.run { index, _, frame in
             if frames, let out {
                 try PNG.write(frame, to: "\(out)/frame-\(String(format: "%05d", index)).png")

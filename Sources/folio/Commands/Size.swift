@@ -1,14 +1,17 @@
 import ArgumentParser
+import FolioGeometry
 
 /// A `WxH` size argument.
 struct PixelSize: ExpressibleByArgument, CustomStringConvertible {
     var width: Int
     var height: Int
+    /// What a frame can be: see `SurfaceLimits`.
+    static let sides = SurfaceLimits.minimumSide...SurfaceLimits.maximumBufferSide
 
     init?(argument: String) {
         let parts = argument.lowercased().split(separator: "x", omittingEmptySubsequences: false)
         guard parts.count == 2, let w = Int(parts[0]), let h = Int(parts[1]),
-              (1...16384).contains(w), (1...16384).contains(h) else { return nil }
+              Self.sides.contains(w), Self.sides.contains(h) else { return nil }
         width = w
         height = h
     }

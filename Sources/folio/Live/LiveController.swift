@@ -52,6 +52,7 @@ final class LiveController {
         }
         client.onBufferReleased = { [unowned self] in drawIfReady() }
         client.onClose = { [unowned self] in quit() }
+        client.onWarning = { message in warn(message) }
         client.onQuit = { [unowned self] in quit() }
         client.onTimer = { [unowned self] in demo?.timerFired(player: self) }
         session.onRequest = { [unowned self] request in
@@ -62,6 +63,8 @@ final class LiveController {
                 quit()
             case .save:
                 saver?.save(session.book)  // every change is saved already; this makes it explicit
+            case let .warn(message):
+                warn(message)
             }
         }
         try client.run()
