@@ -2,6 +2,7 @@ import FolioGeometry
 import FolioGestures
 import FolioInput
 import FolioLayers
+import FolioPixels
 import FolioRender
 import FolioSketchbook
 

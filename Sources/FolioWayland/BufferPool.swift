@@ -1,7 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
-import FolioGeometry
-import FolioRender
+import FolioPixels
 import Glibc
 
 /// One wl_buffer in the pool: its pixels as a Bitmap, whether the compositor still reads it,

@@ -1,7 +1,6 @@
 import CWaylandClient
-import FolioGeometry
 import FolioInput
-import FolioRender
+import FolioPixels
 
 /// Folio's Wayland client as the app sees it: a window that reports input, sizes and frame
 /// callbacks, presents frames, and one event loop with a timer. The app (or a test) supplies

@@ -1,7 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
-import FolioGeometry
-import FolioRender
+import FolioPixels
 
 /// The xdg-shell toplevel and its surface: configure and resize, fullscreen, close, the buffer
 /// scale (integer from the outputs entered, or fractional through a viewport), frame callbacks,

@@ -1,6 +1,6 @@
 import Foundation
+import FolioPixels
 import FolioRender
-import FolioGeometry
 
 /// A canvas with something to see: paper, a grid of blue lines and a few filled blocks, so
 /// mirrored, shifted or blurred pages show. Deterministic.

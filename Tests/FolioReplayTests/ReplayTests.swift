@@ -1,6 +1,7 @@
 import FolioCore
 import FolioGeometry
 import FolioInput
+import FolioPixels
 import FolioRender
 import XCTest
 @testable import FolioReplay

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FolioPixels
 import FolioRender
 import FolioReplay
 

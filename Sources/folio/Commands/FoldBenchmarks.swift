@@ -1,5 +1,5 @@
+import FolioPixels
 import FolioRender
-import FolioGeometry
 
 /// `fold.frame`: whole fold frames (backdrop, both shadows, both pages) at the SPEC's sizes and
 /// scales, on one render thread and on two, after one untimed frame per case (lazy back faces and

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FolioInput
+import FolioPixels
 import FolioRender
 import FolioReplay
 
