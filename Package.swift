@@ -57,6 +57,7 @@ let package = Package(
                 path: "Tests/TestCompositor"),
 
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
+        .testTarget(name: "FolioPixelsTests", dependencies: ["FolioPixels"]),
         .testTarget(name: "FolioInputTests", dependencies: ["FolioInput"]),
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook"]),
