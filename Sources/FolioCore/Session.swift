@@ -32,7 +32,7 @@ public final class Session {
     private var foldFrameStorage: Bitmap?
     /// Whether the fold follows a pinch now (not keyboard steps).
     private var pinching = false
-    private var damage = PixelRect.empty
+    private var damage = Region.empty
     private var now = 0.0
 
     public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: Int = 1) {
@@ -42,7 +42,7 @@ public final class Session {
         self.scale = scale
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
         fold = FoldController(width: Double(width), height: Double(height))
-        damage = canvas.rebuild(strokes: book.sheet.strokes)
+        damage = Region(canvas.rebuild(strokes: book.sheet.strokes))
         fold.onUnfoldCompleted = { [unowned self] time in
             record("unfold.completed", at: time)
             damage = damage.union(canvas.frame.bounds)
@@ -63,8 +63,8 @@ public final class Session {
     /// Brings `frame` up to date and returns the buffer pixels that changed since the last call.
     /// Stroke work happens as input arrives; fold frames are drawn here, once per frame, from
     /// the newest state, so pinch updates never queue behind each other.
-    public func renderFrame() -> PixelRect {
-        defer { damage = PixelRect.empty }
+    public func renderFrame() -> Region {
+        defer { damage = Region.empty }
         if fold.isFolded, !damage.isEmpty {
             foldRenderer().render(pageTransforms: fold.pageTransforms, into: foldFrame(), options: foldOptions)
         }
@@ -221,7 +221,7 @@ public final class Session {
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
         fold.resize(width: Double(width), height: Double(height))
         // The whole new frame changes; damage of the old size means nothing now.
-        damage = PixelRect.empty
+        damage = Region.empty
         redrawAll()
     }
 

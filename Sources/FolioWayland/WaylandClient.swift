@@ -106,7 +106,7 @@ public final class WaylandClient {
     public var canPresent: Bool { window.canPresent }
 
     /// Commits `frame` with `damage` (buffer pixels) and asks for the next frame callback.
-    public func present(_ frame: Bitmap, damage: PixelRect) throws {
+    public func present(_ frame: Bitmap, damage: Region) throws {
         try window.present(frame, damage: damage)
     }
 
