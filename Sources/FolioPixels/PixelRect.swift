@@ -1,6 +1,6 @@
 import FolioGeometry
 
-/// An integer rectangle in buffer pixels: what damage and blits speak.
+/// An integer rectangle in buffer pixels: what blits speak, and what damage regions are made of.
 public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     public var x: Int
     public var y: Int
