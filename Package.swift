@@ -1,7 +1,7 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
-/// Folio's modules, each with one job. The Wayland-free core (geometry, input, sketchbook,
+/// Folio's modules, each with one job. The Wayland-free core (geometry, pixels, input, sketchbook,
 /// gestures, layers, render, core, replay) is what the headless commands and most tests
 /// drive; `FolioWayland` is the only module that talks to a compositor.
 let package = Package(
@@ -30,32 +30,33 @@ let package = Package(
 
         // The Wayland-free core.
         .target(name: "FolioGeometry"),
+        .target(name: "FolioPixels", dependencies: ["FolioGeometry", "CPixman"]),
         .target(name: "FolioInput", dependencies: ["FolioGeometry"]),
         .target(name: "FolioSketchbook", dependencies: ["FolioGeometry"]),
         .target(name: "FolioGestures", dependencies: ["FolioGeometry", "FolioInput"]),
         .target(name: "FolioLayers", dependencies: ["FolioGeometry"]),
-        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioSketchbook", "FolioLayers", "CFoldKernels", "CPixman", "CPNG"]),
+        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "CFoldKernels", "CPixman", "CPNG"]),
         .target(name: "FolioCore", dependencies: [
-            "FolioGeometry", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender",
+            "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender",
         ]),
-        .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioInput", "FolioRender"]),
+        .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioInput", "FolioPixels", "FolioRender"]),
         // Benchmark figures and the memory-copy floor they are compared with, as `folio bench` and
         // `folio-latency-bench` print them.
-        .target(name: "FolioBench", dependencies: ["FolioRender", "FolioReplay"]),
+        .target(name: "FolioBench", dependencies: ["FolioPixels", "FolioRender", "FolioReplay"]),
 
         // The platform: a Wayland client, and the executable that wires everything together.
         .target(name: "FolioWayland", dependencies: [
-            "FolioGeometry", "FolioInput", "FolioRender", "CWaylandClient", "CWaylandProtocols", "CXKBCommon",
+            "FolioGeometry", "FolioPixels", "FolioInput", "CWaylandClient", "CWaylandProtocols", "CXKBCommon",
         ]),
         .executableTarget(name: "folio", dependencies: [
-            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
+            "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
         // A compositor built on libwayland-server, for protocol tests (Qt's mock compositor, in spirit).
         .target(name: "CTestCompositor", dependencies: ["CWaylandServer", "CWaylandProtocols"],
                 path: "Tests/CTestCompositor"),
-        .target(name: "TestCompositor", dependencies: ["CTestCompositor", "CWaylandServer", "CXKBCommon", "FolioGeometry", "FolioRender"],
+        .target(name: "TestCompositor", dependencies: ["CTestCompositor", "CWaylandServer", "CXKBCommon", "FolioGeometry", "FolioPixels"],
                 path: "Tests/TestCompositor"),
 
         // Input-to-buffer latency of a built `folio` under the test compositor: a developer's tool,
@@ -66,16 +67,17 @@ let package = Package(
         ], path: "Tests/LatencyBenchmarks"),
 
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
+        .testTarget(name: "FolioPixelsTests", dependencies: ["FolioPixels"]),
         .testTarget(name: "FolioInputTests", dependencies: ["FolioInput"]),
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook"]),
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput"]),
-        .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioLayers", "FolioGeometry"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioSketchbook", "FolioGeometry"]),
-        .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioRender"]),
+        .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry"]),
+        .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry"]),
+        .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender"]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
-        .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioRender", "FolioGeometry", "FolioLayers"]),
-        .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioRender", "FolioGeometry"]),
+        .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers"]),
+        .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
         .testTarget(name: "CLITests", dependencies: ["folio"]),
     ],
     swiftLanguageModes: [.v6]

@@ -1,4 +1,5 @@
 import Foundation
+import FolioPixels
 import FolioRender
 import FolioReplay
 

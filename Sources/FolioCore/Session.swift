@@ -2,6 +2,7 @@ import FolioGeometry
 import FolioGestures
 import FolioInput
 import FolioLayers
+import FolioPixels
 import FolioRender
 import FolioSketchbook
 
@@ -42,7 +43,7 @@ public final class Session {
     /// Made on the first fold and kept (they are large): the renderer and the frame it draws.
     private var foldRendererStorage: PageRenderer?
     private var foldFrameStorage: Bitmap?
-    private var damage = PixelRect.empty
+    private var damage = Region.empty
     private var now = 0.0
 
     /// A session for a window of `width`×`height` logical pixels at `scale` (fitted to
@@ -55,7 +56,7 @@ public final class Session {
         self.scale = size.scale
         canvas = CanvasRenderer(width: size.width, height: size.height, scale: Double(size.scale))
         fold = FoldController(width: Double(size.width), height: Double(size.height))
-        damage = canvas.rebuild(strokes: book.sheet.strokes)
+        damage = Region(canvas.rebuild(strokes: book.sheet.strokes))
     }
 
     /// How fold frames are dressed (backdrop, shadows, render threads).
@@ -94,8 +95,8 @@ public final class Session {
     /// Brings `frame` up to date and returns the buffer pixels that changed since the last call.
     /// Stroke work happens as input arrives; fold frames are drawn here, once per frame, from
     /// the newest state, so pinch updates never queue behind each other.
-    public func renderFrame() -> PixelRect {
-        defer { damage = PixelRect.empty }
+    public func renderFrame() -> Region {
+        defer { damage = Region.empty }
         if mode.showsCurtain, !damage.isEmpty {
             foldRenderer().render(fold.scene.root, at: fold.transaction.now, into: foldFrame(), options: foldOptions)
         }
@@ -281,7 +282,7 @@ public final class Session {
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
         fold.resize(width: Double(width), height: Double(height), contents: mode.showsCurtain ? canvas.baked : nil)
         // The whole new frame changes; damage of the old size means nothing now.
-        damage = PixelRect.empty
+        damage = Region.empty
         redrawAll()
     }
 

@@ -1,4 +1,5 @@
 import FolioGeometry
+import FolioPixels
 import FolioSketchbook
 
 /// The flat canvas: a "baked" bitmap of finished strokes (the seed's incremental image) and

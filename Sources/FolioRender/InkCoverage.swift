@@ -1,5 +1,6 @@
 import CPixman
 import FolioGeometry
+import FolioPixels
 #if canImport(Glibc)
 import Glibc
 #endif

@@ -1,4 +1,5 @@
 import FolioGeometry
+import FolioPixels
 import FolioSketchbook
 
 /// Paints strokes with pixman: antialiased, seam-free, round caps and joins; a path that

@@ -1,4 +1,5 @@
 import CPNG
+import FolioPixels
 
 /// PNG files through libpng's simplified API (it catches libpng's longjmp errors itself).
 /// Bitmaps are premultiplied; PNG is not: writing unpremultiplies, reading premultiplies.

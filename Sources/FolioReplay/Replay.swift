@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioInput
+import FolioPixels
 import FolioRender
 import FolioSketchbook
 

@@ -1,7 +1,6 @@
 import CWaylandClient
 import CWaylandProtocols
-import FolioGeometry
-import FolioRender
+import FolioPixels
 import Glibc
 
 /// One wl_buffer in the pool: its pixels as a Bitmap, whether the compositor still reads it,
@@ -12,12 +11,12 @@ final class ShmBuffer {
     /// Attached and not yet released by the compositor: must not be written.
     var busy = false
     /// Buffer pixels that differ from the latest frame; a new buffer lacks everything.
-    var missing: PixelRect
+    var missing: Region
 
     init(proxy: OpaquePointer, bitmap: Bitmap) {
         self.proxy = proxy
         self.bitmap = bitmap
-        missing = bitmap.bounds
+        missing = Region(bitmap.bounds)
     }
 
     deinit {
@@ -97,8 +96,8 @@ final class BufferPool {
     }
 
     /// Records that the frame about to be committed changes `damage`: every buffer lacks it now.
-    func frameChanged(_ damage: PixelRect) {
-        for buffer in buffers { buffer.missing = buffer.missing.union(damage) }
+    func frameChanged(_ damage: Region) {
+        for buffer in buffers { buffer.missing.formUnion(damage) }
     }
 
     private func released(_ proxy: OpaquePointer?) {

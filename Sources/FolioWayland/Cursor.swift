@@ -1,5 +1,4 @@
 import CWaylandClient
-import FolioRender
 
 /// The pointer's image over Folio: a small pen-tip ring drawn in code (no cursor theme needed),
 /// at the window's buffer scale, its hotspot in the centre where the ink lands.

@@ -1,7 +1,6 @@
 import CWaylandClient
-import FolioGeometry
 import FolioInput
-import FolioRender
+import FolioPixels
 
 /// Folio's Wayland client as the app sees it: a window that reports input, sizes and frame
 /// callbacks, presents frames, and one event loop with a timer. The app (or a test) supplies
@@ -110,7 +109,7 @@ public final class WaylandClient {
     public var canPresent: Bool { window.canPresent }
 
     /// Commits `frame` with `damage` (buffer pixels) and asks for the next frame callback.
-    public func present(_ frame: Bitmap, damage: PixelRect) throws {
+    public func present(_ frame: Bitmap, damage: Region) throws {
         try window.present(frame, damage: damage)
     }
 

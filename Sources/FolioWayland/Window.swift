@@ -1,7 +1,7 @@
 import CWaylandClient
 import CWaylandProtocols
 import FolioGeometry
-import FolioRender
+import FolioPixels
 
 /// The xdg-shell toplevel and its surface: configure and resize, fullscreen, close, the buffer
 /// scale (integer from the outputs entered, or fractional through a viewport), frame callbacks,
@@ -48,7 +48,7 @@ public final class Window {
     private var committedDestination: (width: Int, height: Int)?
 
     /// Damage of a frame that found no buffer to go into: added to the next one's.
-    private var undelivered = PixelRect.empty
+    private var undelivered = Region.empty
 
     private var pendingSize: (width: Int, height: Int)?
     /// The largest size the compositor suggests (xdg_toplevel v4 configure_bounds), if any.
@@ -231,7 +231,7 @@ public final class Window {
 
     /// Commits `frame` (buffer pixels, `scale` times the logical size): copies into a free buffer
     /// the pixels it lacks, damages only `damage`, and asks for a frame callback.
-    func present(_ frame: Bitmap, damage: PixelRect) throws {
+    func present(_ frame: Bitmap, damage: Region) throws {
         if pool?.width != frame.width || pool?.height != frame.height {
             pool = nil
             let pool = try BufferPool(shm: shm, width: frame.width, height: frame.height)
@@ -243,16 +243,27 @@ public final class Window {
             undelivered = changed
             return
         }
-        undelivered = PixelRect.empty
+        undelivered = Region.empty
         pool.frameChanged(changed)
-        buffer.bitmap.copy(buffer.missing, from: frame)
-        buffer.missing = PixelRect.empty
+        for rect in buffer.missing.rectangles { buffer.bitmap.copy(rect, from: frame) }
+        buffer.missing = Region.empty
         applyScale()
         wl_surface_attach(surface, buffer.proxy, 0, 0)
-        wl_surface_damage_buffer(surface, Int32(changed.x), Int32(changed.y), Int32(changed.width), Int32(changed.height))
+        for rect in Self.damageRectangles(changed) {
+            wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
+        }
         buffer.busy = true
         requestFrameCallback()
         wl_surface_commit(surface)
+    }
+
+    /// The rectangles to declare for `damage`: its own, or its bounds when there are more than 32.
+    /// pixman splits a region into y-x bands, so a scribble across the page can be hundreds of
+    /// rectangles; each is a request the compositor merges back into a region, and past a few
+    /// dozen the messages cost more than the pixels they spare.
+    private static func damageRectangles(_ damage: Region) -> [PixelRect] {
+        let rectangles = damage.rectangles
+        return rectangles.count > 32 ? [damage.bounds] : rectangles
     }
 
     /// Asks for a frame callback without a new buffer: the animation clock ticks on.

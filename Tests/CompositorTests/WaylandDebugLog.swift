@@ -1,4 +1,4 @@
-import FolioGeometry
+import FolioPixels
 
 /// A client's own protocol log (`WAYLAND_DEBUG=1` on stderr), read back: which requests it
 /// sent, grouped by wl_surface.commit.

@@ -1,5 +1,5 @@
 import Foundation
-import FolioGeometry
+import FolioPixels
 import FolioRender
 import XCTest
 

@@ -1,5 +1,6 @@
 import XCTest
 import FolioRender
+import FolioPixels
 
 /// The vector kernels promise the portable kernels' bytes exactly; whole frames (backdrop,
 /// shadows, both pages, back faces, odd sizes for the leftovers) hold every variant to it.

@@ -1,3 +1,4 @@
+import FolioPixels
 import XCTest
 import FolioGeometry
 import FolioLayers

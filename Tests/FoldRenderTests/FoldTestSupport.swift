@@ -1,7 +1,8 @@
 import Foundation
-@testable import FolioRender
 import FolioGeometry
 import FolioLayers
+import FolioPixels
+@testable import FolioRender
 
 /// A canvas with something to see: paper, a grid of blue lines and a few filled blocks, so
 /// mirrored, shifted or blurred pages show. Deterministic.

@@ -1,6 +1,7 @@
 import XCTest
 import FolioGeometry
 import FolioLayers
+import FolioPixels
 @testable import FolioRender
 
 /// The page renderer draws whatever scene it is given, not only the fold's two pages: a third

@@ -1,4 +1,4 @@
-import FolioGeometry
+import FolioPixels
 import FolioRender
 import Foundation
 import XCTest

@@ -1,6 +1,7 @@
 import FolioCore
 import FolioGeometry
 import FolioInput
+import FolioPixels
 import FolioRender
 import XCTest
 @testable import FolioReplay
@@ -104,7 +105,7 @@ final class ReplayTests: XCTestCase {
             x += 7
             session.handle(.touchMotion(id: 1, to: Point(x: x, y: 100 + Double(i % 3))), at: Double(i) * 16)
             session.handle(.touchFrame, at: Double(i) * 16)
-            let damage = session.renderFrame()
+            let damage = session.renderFrame().bounds
             XCTAssertFalse(damage.isEmpty)
             XCTAssertLessThanOrEqual(damage.height, 20, "frame \(i): \(damage)")
             XCTAssertLessThanOrEqual(damage.width, 50, "frame \(i): \(damage)")

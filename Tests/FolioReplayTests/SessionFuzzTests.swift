@@ -43,7 +43,7 @@ final class SessionFuzzTests: XCTestCase {
                 if random.next(3) == 0 {
                     session.advance(to: time)
                     let damage = session.renderFrame()
-                    XCTAssertTrue(session.frame.bounds.contains(damage), "seed \(seed): damage \(damage) outside the frame")
+                    XCTAssertTrue(session.frame.bounds.contains(damage.bounds), "seed \(seed): damage \(damage) outside the frame")
                 }
                 XCTAssertGreaterThanOrEqual(session.foldScale, 0.48 * 0.95 * 0.95, "seed \(seed)")
                 XCTAssertLessThanOrEqual(session.foldScale, 1, "seed \(seed)")

@@ -1,6 +1,7 @@
 import Foundation
 import FolioBench
 import FolioGeometry
+import FolioPixels
 import FolioReplay
 import TestCompositor
 

@@ -1,5 +1,5 @@
 import FolioGeometry
-import FolioRender
+import FolioPixels
 
 /// Which input devices the seat offers (the bits of wl_seat.capability).
 public struct SeatCapabilities: OptionSet, Sendable {

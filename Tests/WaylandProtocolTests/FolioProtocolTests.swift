@@ -1,5 +1,6 @@
 import Foundation
 import FolioGeometry
+import FolioPixels
 import TestCompositor
 import XCTest
 
@@ -77,6 +78,30 @@ final class FolioProtocolTests: XCTestCase {
             }
             XCTAssertLessThan(commit.damage.reduce(0) { $0 + $1.area }, 640 * 480 / 4, "commit \(commit.index) redraws too much")
         }
+    }
+
+    func testTwoTapsFarApartInOneFrameDamageTwoSmallRectangles() throws {
+        let folio = try FolioUnderTest()
+        try folio.settle()
+        let start = folio.compositor.lastCommitIndex
+        let a = Point(x: 40, y: 40), b = Point(x: 600, y: 440)
+        // Two fingers tap near opposite corners, one after the other, within one wl_touch.frame.
+        try folio.compositor.sendTouch([.down(id: 1, x: a.x, y: a.y), .up(id: 1), .down(id: 2, x: b.x, y: b.y), .up(id: 2), .frame])
+        try folio.waitForImage("a dot at each corner") { image in
+            Ink.isInk(image.pixel(x: Int(a.x), y: Int(a.y))) && Ink.isInk(image.pixel(x: Int(b.x), y: Int(b.y)))
+        }
+        try folio.settle()
+        let commits = folio.compositor.observation.commits.dropFirst(start + 1).filter { !$0.damage.isEmpty }
+        XCTAssertEqual(commits.count, 1, "both taps are drawn in one frame")
+        let commit = try XCTUnwrap(commits.first)
+        let aroundA = inkBounds([a]), aroundB = inkBounds([b])
+        for rect in commit.damage {
+            XCTAssertTrue(aroundA.contains(rect) || aroundB.contains(rect), "\(rect) lies by neither dot: \(commit.damage)")
+        }
+        XCTAssertTrue(commit.damage.contains { aroundA.contains($0) }, "the first dot is damaged: \(commit.damage)")
+        XCTAssertTrue(commit.damage.contains { aroundB.contains($0) }, "the second dot is damaged: \(commit.damage)")
+        XCTAssertLessThanOrEqual(commit.damage.reduce(0) { $0 + $1.area }, aroundA.area + aroundB.area,
+                                 "two small rectangles, not the box spanning both: \(commit.damage)")
     }
 
     func testBuffersAreReusedOverManyFrames() throws {

@@ -1,5 +1,6 @@
 import Foundation
 import FolioGeometry
+import FolioPixels
 import FolioRender
 import TestCompositor
 import XCTest

@@ -1,6 +1,7 @@
 import Foundation
 import FolioGeometry
 import FolioLayers
+import FolioPixels
 import TestCompositor
 import XCTest
 #if canImport(Glibc)

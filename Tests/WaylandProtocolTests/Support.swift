@@ -1,5 +1,6 @@
 import Foundation
 import FolioGeometry
+import FolioPixels
 import TestCompositor
 import XCTest
 

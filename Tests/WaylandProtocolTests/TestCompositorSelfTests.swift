@@ -1,4 +1,5 @@
 import FolioGeometry
+import FolioPixels
 import TestCompositor
 import XCTest
 

@@ -1,5 +1,6 @@
 import FolioGeometry
 import FolioLayers
+import FolioPixels
 #if canImport(Glibc)
 import Glibc
 #endif

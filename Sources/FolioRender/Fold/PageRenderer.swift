@@ -4,6 +4,7 @@ import FolioGeometry
 import FolioLayers
 #if canImport(Glibc)
 import Glibc
+import FolioPixels
 #endif
 
 /// How a fold frame is dressed.

@@ -1,5 +1,6 @@
 import FolioGeometry
 import FolioLayers
+import FolioPixels
 
 /// The canvas columns a page layer shows: its contents rectangle in whole columns of a
 /// frame-sized bitmap (a half page on an odd width shares the middle column with its neighbour).

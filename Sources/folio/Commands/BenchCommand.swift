@@ -1,5 +1,7 @@
 import ArgumentParser
+import Foundation
 import FolioBench
+import FolioPixels
 import FolioRender
 
 struct BenchCommand: ParsableCommand {

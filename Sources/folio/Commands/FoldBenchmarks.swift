@@ -1,6 +1,7 @@
 import FolioBench
 import FolioGeometry
 import FolioLayers
+import FolioPixels
 import FolioRender
 
 /// `fold.frame`: whole fold frames (backdrop, both shadows, both pages) at tablet sizes and

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FolioInput
 import FolioLayers
+import FolioPixels
 import FolioRender
 import FolioReplay
 

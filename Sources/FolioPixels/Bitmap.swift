@@ -1,5 +1,4 @@
 import CPixman
-import FolioGeometry
 #if canImport(Glibc)
 import Glibc
 #endif
