@@ -60,7 +60,7 @@ public final class Session {
     }
 
     /// How fold frames are dressed (backdrop, shadows, render threads).
-    public var foldOptions = FoldRenderOptions()
+    public var foldOptions = PageRenderOptions()
 
     /// What the session is doing now.
     public var mode: Mode { Self.mode(of: state) }

@@ -19,7 +19,7 @@ final class FoldKernelTests: XCTestCase {
                 let fast = FoldFixture(pixelWidth: w, pixelHeight: h, kernels: vector)
                 fast.prepare(canvas: canvas)
                 for s in [1.0, 0.9, 0.75, 0.6, 0.48] {
-                    for options in [FoldRenderOptions(), FoldRenderOptions(background: .flat(0x336699), shadows: false)] {
+                    for options in [PageRenderOptions(), PageRenderOptions(background: .flat(0x336699), shadows: false)] {
                         portable.render(foldScale: s, into: expected, options: options)
                         fast.render(foldScale: s, into: frame, options: options)
                         var differing = 0

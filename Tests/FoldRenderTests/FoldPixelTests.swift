@@ -57,7 +57,7 @@ final class FoldPixelTests: XCTestCase {
         let renderer = FoldFixture(pixelWidth: w, pixelHeight: h)
         renderer.prepare(canvas: Bitmap(width: w, height: h, color: 0xFFFF_FFFF))
         let lit = Bitmap(width: w, height: h), plain = Bitmap(width: w, height: h)
-        let grey = FoldRenderOptions.Background.flat(0x80_8080)
+        let grey = PageRenderOptions.Background.flat(0x80_8080)
         renderer.render(foldScale: 0.75, into: lit, options: .init(background: grey, shadows: true))
         renderer.render(foldScale: 0.75, into: plain, options: .init(background: grey, shadows: false))
         dump(lit, name: "shadow-0.75")

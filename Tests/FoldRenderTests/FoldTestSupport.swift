@@ -58,7 +58,7 @@ final class FoldFixture {
     }
 
     /// The fold at scale `s` (clamped to 0.48…1).
-    func render(foldScale s: Double, into target: Bitmap, options: FoldRenderOptions = FoldRenderOptions()) {
+    func render(foldScale s: Double, into target: Bitmap, options: PageRenderOptions = PageRenderOptions()) {
         scene.setScale(s)
         renderer.render(scene.root, into: target, options: options)
     }

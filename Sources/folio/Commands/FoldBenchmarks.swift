@@ -33,7 +33,7 @@ enum FoldBenchmarks {
             results.append(BenchResult(name: "fold.prepare", width: w, height: h, kernels: kernels.name, samples: gestures))
             for s in scales {
                 for t in threads {
-                    let options = FoldRenderOptions(background: .texture, shadows: true, threads: t)
+                    let options = PageRenderOptions(background: .texture, shadows: true, threads: t)
                     scene.setScale(s)
                     renderer.render(scene.root, into: target, options: options)
                     var samples: [Double] = []

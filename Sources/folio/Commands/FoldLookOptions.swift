@@ -15,8 +15,8 @@ struct FoldLookOptions: ParsableArguments {
         }
     }
 
-    var renderOptions: FoldRenderOptions {
-        FoldRenderOptions(background: background.flatMap(parseBackground).map { .flat($0) } ?? .texture, shadows: !noShadow)
+    var renderOptions: PageRenderOptions {
+        PageRenderOptions(background: background.flatMap(parseBackground).map { .flat($0) } ?? .texture, shadows: !noShadow)
     }
 
     private func parseBackground(_ text: String) -> UInt32? {

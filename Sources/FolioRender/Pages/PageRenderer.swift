@@ -8,7 +8,7 @@ import FolioPixels
 #endif
 
 /// How a fold frame is dressed.
-public struct FoldRenderOptions: Sendable, Equatable {
+public struct PageRenderOptions: Sendable, Equatable {
     public enum Background: Sendable, Equatable {
         /// The procedural dark woven curtain.
         case texture
@@ -137,7 +137,7 @@ public final class PageRenderer {
 
     /// Draws the tree under `root` into `target`, every pixel of it, with each layer's transform as
     /// it is on screen at `time` (ms on its transaction's clock; nil: the model values).
-    public func render(_ root: Layer, at time: Double? = nil, into target: Bitmap, options: FoldRenderOptions = FoldRenderOptions()) {
+    public func render(_ root: Layer, at time: Double? = nil, into target: Bitmap, options: PageRenderOptions = PageRenderOptions()) {
         precondition(target.width == pixelWidth && target.height == pixelHeight, "target size differs from the renderer's")
         collectPages(root)
         if !matchesPrepared() { prepare(root) }
