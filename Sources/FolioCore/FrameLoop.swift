@@ -27,7 +27,8 @@ public protocol FrameSurface: AnyObject {
 public final class FrameLoop {
     public let session: Session
     private let surface: any FrameSurface
-    private var foldPrepared = false
+    /// When (ms) the fold renderer was made ready: the first frame callback; nil before it.
+    public private(set) var foldPreparedAt: Double?
 
     /// Told after each commit how long rendering and committing the frame took (replay's frame
     /// statistics). The fold preparation at the first frame is not counted: the app pays it once.
@@ -56,10 +57,10 @@ public final class FrameLoop {
 
     /// A frame callback fired: the compositor is ready for a frame to be seen at `time` (ms).
     public func frameCallback(at time: Double) throws {
-        if !foldPrepared {
+        if foldPreparedAt == nil {
             // The window is up: make the fold renderer now rather than at the first pinch.
             session.prepareToFold()
-            foldPrepared = true
+            foldPreparedAt = time
         }
         session.advance(to: time)
         try drawIfReady()
