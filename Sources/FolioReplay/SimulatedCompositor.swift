@@ -26,7 +26,7 @@ public final class SimulatedCompositor: FrameSurface {
     /// Refreshes happened so far; the next is at `(refreshes + 1) * refreshInterval`.
     private var refreshes = 0
     private var busyBuffers = 0
-    /// When the commit that asked for the pending frame callback, or holds buffers, happened.
+    /// When the last commit happened: its callback and buffer wait for the refresh after it.
     private var lastCommit = 0.0
 
     public init(bufferCount: Int = 2) {

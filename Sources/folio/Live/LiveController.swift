@@ -41,6 +41,7 @@ final class LiveController {
         }
         client.onFrame = { [unowned self] time in
             drive { try frameLoop.frameCallback(at: time) }
+            // After the loop's turn: demo events played now wait for the next frame, as real input would.
             demo?.frameShown(at: time, size: client.size, player: self)
             demo?.checkFinished(player: self)
         }
