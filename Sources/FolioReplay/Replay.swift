@@ -1,15 +1,13 @@
-import Foundation
 import FolioCore
 import FolioInput
 import FolioPixels
 import FolioRender
 import FolioSketchbook
 
-/// Plays a trace through a `Session` on a simulated 60 Hz clock: the in-memory double of the
-/// live app (the Wayland connection is the only thing replaced), so results are deterministic.
+/// Plays a trace through the live app's `FrameLoop` against a `SimulatedCompositor`: the
+/// in-memory double of the live app (the Wayland connection is the only thing replaced), so
+/// results are deterministic and a frame is drawn only where the app would draw it.
 public final class Replay {
-    public static let frameInterval = 1000.0 / 60.0
-
     public struct Options: Sendable {
         public var width: Int
         public var height: Int
@@ -26,41 +24,49 @@ public final class Replay {
     }
 
     public let session: Session
+    public let compositor = SimulatedCompositor()
+    private let loop: FrameLoop
     private let trace: Trace
     private let options: Options
-    public private(set) var frameCount = 0
+    public var frameCount: Int { compositor.framesPresented }
+    /// Per frame, the time the loop took to render and commit it (input is handled as it
+    /// arrives, outside frames; the fold preparation at the first frame is not counted).
     public private(set) var frameMilliseconds: [Double] = []
 
     public init(trace: Trace, options: Options, book: Sketchbook = Sketchbook()) {
         self.trace = trace
         self.options = options
         session = Session(book: book, width: options.width, height: options.height, scale: options.scale)
+        loop = FrameLoop(session: session, surface: compositor)
+        loop.onFramePresented = { [unowned self] duration in frameMilliseconds.append(duration.milliseconds) }
     }
 
-    /// Runs the trace; `onFrame` sees every frame the screen would show, with its time and damage.
-    public func run(onFrame: (_ index: Int, _ time: Double, _ frame: Bitmap) throws -> Void) rethrows {
-        var next = 0
-        var tick = 0
+    /// Runs the trace: events at their times, display refreshes every 1/60 s, in time order (an
+    /// event at a refresh's instant first). `onFrame` sees every frame committed, with its time.
+    public func run(onFrame: (_ index: Int, _ time: Double, _ frame: Bitmap) throws -> Void) throws {
+        // Each step tells the loop one thing; it commits at most one frame (one frame in flight).
+        func step(at time: Double, _ body: () throws -> Void) throws {
+            let before = compositor.framesPresented
+            try body()
+            if compositor.framesPresented > before { try onFrame(before, time, session.frame) }
+        }
         let events = trace.events
-        let stop = options.stopTime
+        let stop = options.stopTime ?? .infinity
+        var next = 0
+        compositor.configure()
+        try step(at: 0) { try loop.configured(width: options.width, height: options.height, scale: options.scale) }
         while true {
-            let now = Double(tick) * Self.frameInterval
-            let limit = stop.map { min($0, now) } ?? now
-            let clock = ContinuousClock.now
-            while next < events.count, events[next].time <= limit {
-                session.handle(events[next].event, at: events[next].time)
+            let refresh = compositor.nextRefresh
+            if next < events.count, events[next].time <= min(refresh, stop) {
+                let event = events[next]
                 next += 1
+                compositor.advance(to: event.time)
+                try step(at: event.time) { try loop.inputArrived(event.event, at: event.time) }
+            } else if refresh <= stop, next < events.count || !loop.isIdle {
+                try step(at: refresh) { try compositor.refresh(loop) }
+            } else {
+                break
             }
-            session.advance(to: limit)
-            if session.needsFrame {
-                _ = session.renderFrame()
-                frameMilliseconds.append((ContinuousClock.now - clock).milliseconds)
-                try onFrame(frameCount, limit, session.frame)
-                frameCount += 1
-            }
-            if let stop, now >= stop { break }
-            if next >= events.count && !session.isAnimating { break }
-            tick += 1
         }
     }
 

@@ -105,8 +105,8 @@ public final class WaylandClient {
     public var isConfigured: Bool { window.isConfigured }
     /// A frame callback is outstanding: the next frame waits for it.
     public var isFrameInFlight: Bool { window.isFrameInFlight }
-    /// Whether `present` would commit now (configured, nothing in flight, a buffer free).
-    public var canPresent: Bool { window.canPresent }
+    /// Whether a buffer is free for `present` (the compositor has released one).
+    public var hasFreeBuffer: Bool { window.hasFreeBuffer }
 
     /// Commits `frame` with `damage` (buffer pixels) and asks for the next frame callback.
     public func present(_ frame: Bitmap, damage: Region) throws {

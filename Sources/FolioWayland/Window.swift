@@ -224,9 +224,9 @@ public final class Window {
         if isFullscreen { xdg_toplevel_unset_fullscreen(toplevel) } else { xdg_toplevel_set_fullscreen(toplevel, nil) }
     }
 
-    /// Whether `present` can commit now: configured, no frame in flight, and a buffer free.
-    var canPresent: Bool {
-        isConfigured && !isFrameInFlight && (pool?.canAcquire ?? true)
+    /// Whether a buffer is free for `present` (before the first frame there is no pool yet).
+    var hasFreeBuffer: Bool {
+        pool?.canAcquire ?? true
     }
 
     /// Commits `frame` (buffer pixels, `scale` times the logical size): copies into a free buffer

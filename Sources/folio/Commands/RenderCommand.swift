@@ -35,7 +35,7 @@ struct RenderCommand: ParsableCommand {
             parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
         }
         let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height))
-        replay.run { _, _, _ in }
+        try replay.run { _, _, _ in }
         guard let fold else {
             try PNG.write(replay.session.frame, to: out)
             return

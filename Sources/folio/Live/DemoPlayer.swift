@@ -1,9 +1,10 @@
 import FolioInput
 import FolioWayland
 
-/// Plays the demo trace live, in real time: each event reaches the session at its trace time
-/// after the window's first frame, exactly as real input would; when the trace is over and the
-/// fold animation has settled, the last frame stays up a second and the app exits.
+/// Plays the demo trace live, in real time: one more input source. Each event reaches the frame
+/// loop at its trace time after the window's first frame, exactly as real input would; when the
+/// trace is over and the fold animation has settled, the last frame stays up a second and the
+/// app exits.
 final class DemoPlayer {
     static let holdMilliseconds = 1000.0
 
@@ -38,13 +39,13 @@ final class DemoPlayer {
             guard let trace, let start else { return }
             let elapsed = monotonicMilliseconds() - start
             let events = trace.events
-            var played = false
             while next < events.count, events[next].time <= elapsed {
-                player.play(events[next].event, at: start + events[next].time)
+                let event = events[next]
                 next += 1
-                played = true
+                // In a window the compositor decides the size: a trace's resize lines are skipped.
+                if case .resize = event.event { continue }
+                player.play(event.event, at: start + event.time)
             }
-            if played { player.redraw() }
             if next < events.count {
                 player.armTimer(after: events[next].time - elapsed)
             } else {

@@ -4,18 +4,19 @@ import FolioInput
 import FolioSketchbook
 import FolioWayland
 
-/// Drives a `Session` from the Wayland client with foot's frame discipline: input goes into the
-/// session at once; a frame is drawn when the session has damage and no frame is in flight, so
-/// input that arrives meanwhile accumulates and is drawn at the next frame callback.
+/// Wires a `Session` to the Wayland client: compositor events go into a `FrameLoop` (which
+/// decides when to draw) with the window as its surface; session requests go to the window or
+/// the saver.
 final class LiveController {
     private let client: WaylandClient
     private let session: Session
+    /// Decides when to draw: input, frame callbacks and buffer releases go here, the demo's too.
+    private let frameLoop: FrameLoop
     private let demo: DemoPlayer?
     /// Nil when nothing is saved (the demo without --book).
     private let saver: AutoSaver?
     private let bookPath: String?
     private var savedRevision: Int
-    private var foldPrepared = false
 
     init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, store: BookStore?) {
         self.client = client
@@ -26,31 +27,25 @@ final class LiveController {
         session = Session(book: book, width: size.width, height: size.height, scale: size.scale)
         // Fold frames split their columns over two threads where there are two cores.
         session.foldOptions.threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        frameLoop = FrameLoop(session: session, surface: WindowSurface(client: client))
         savedRevision = session.revision
     }
 
     func run() throws {
         client.onInput = { [unowned self] event, time in
-            session.handle(event, at: time)
+            drive { try frameLoop.inputArrived(event, at: time) }
             saveIfChanged()
-            drawIfReady()
         }
         client.onResize = { [unowned self] width, height, scale in
-            session.handle(.resize(width: width, height: height, scale: scale), at: 0)
-            drawIfReady()
+            drive { try frameLoop.configured(width: width, height: height, scale: scale) }
         }
         client.onFrame = { [unowned self] time in
-            if !foldPrepared {
-                // The window is up: make the fold renderer now rather than at the first pinch.
-                session.prepareToFold()
-                foldPrepared = true
-            }
-            session.advance(to: time)
+            drive { try frameLoop.frameCallback(at: time) }
+            // After the loop's turn: demo events played now wait for the next frame, as real input would.
             demo?.frameShown(at: time, size: client.size, player: self)
-            drawIfReady()
             demo?.checkFinished(player: self)
         }
-        client.onBufferReleased = { [unowned self] in drawIfReady() }
+        client.onBufferReleased = { [unowned self] in drive { try frameLoop.bufferReleased() } }
         client.onClose = { [unowned self] in quit() }
         client.onWarning = { message in warn(message) }
         client.onQuit = { [unowned self] in quit() }
@@ -78,20 +73,12 @@ final class LiveController {
         saver?.save(session.book)
     }
 
-    /// Presents the session's frame if it changed and the compositor is ready for one; keeps
-    /// frame callbacks coming while the fold animates.
-    private func drawIfReady() {
-        guard client.isConfigured, !client.isFrameInFlight else { return }
-        if session.needsFrame {
-            guard client.canPresent else { return }  // every buffer busy: the next release draws
-            do {
-                let damage = session.renderFrame()
-                try client.present(session.frame, damage: damage)
-            } catch {
-                client.fail(error)
-            }
-        } else if session.isAnimating {
-            client.requestTick()
+    /// Runs a frame loop step; a frame that cannot be committed stops the app with its error.
+    private func drive(_ step: () throws -> Void) {
+        do {
+            try step()
+        } catch {
+            client.fail(error)
         }
     }
 
@@ -121,16 +108,12 @@ final class LiveController {
 
     // MARK: - For the demo player
 
-    var isIdle: Bool { !session.isAnimating && !session.needsFrame && !client.isFrameInFlight }
+    var isIdle: Bool { frameLoop.isIdle }
 
-    /// A trace event, handed over as real input would be. A trace's `resize` lines are skipped:
-    /// in a window, the compositor decides the size.
+    /// A demo event, handed over as real input would be.
     func play(_ event: InputEvent, at time: Double) {
-        if case .resize = event { return }
-        session.handle(event, at: time)
+        drive { try frameLoop.inputArrived(event, at: time) }
     }
-
-    func redraw() { drawIfReady() }
 
     func armTimer(after milliseconds: Double?) { client.armTimer(after: milliseconds) }
 

@@ -1,0 +1,86 @@
+import FolioGeometry
+import FolioInput
+import FolioPixels
+
+/// Where frames go: a window on a compositor, or a stand-in for one (the replay's simulated
+/// compositor, a test's scripted surface). The surface reports the compositor's state; the
+/// `FrameLoop` decides what to do with it.
+public protocol FrameSurface: AnyObject {
+    /// The compositor has configured the surface: a buffer may be attached.
+    var isConfigured: Bool { get }
+    /// A frame callback is outstanding: the next frame waits for it (one frame in flight).
+    var isFrameInFlight: Bool { get }
+    /// A buffer is free to draw into (the compositor has released one).
+    var hasFreeBuffer: Bool { get }
+    /// Commits `frame` with `damage` (buffer pixels) and asks for a frame callback.
+    func present(_ frame: Bitmap, damage: Region) throws
+    /// Asks for a frame callback without a new buffer, to keep an animation clock ticking.
+    func requestFrame()
+}
+
+/// The one place that decides when a `Session` is drawn and committed: the live app (a Wayland
+/// window), `folio replay` (a simulated compositor) and the tests all drive it, so a replay passes
+/// only where the app would. The rule, foot's frame discipline: input goes into the session at
+/// once; a frame is drawn when the session has damage, the surface is configured, no frame is in
+/// flight and a buffer is free. Input that arrives meanwhile accumulates and is drawn at the next
+/// opportunity, from the newest state.
+public final class FrameLoop {
+    public let session: Session
+    private let surface: any FrameSurface
+    /// When (ms) the fold renderer was made ready: the first frame callback; nil before it.
+    public private(set) var foldPreparedAt: Double?
+
+    /// Told after each commit how long rendering and committing the frame took (replay's frame
+    /// statistics). The fold preparation at the first frame is not counted: the app pays it once.
+    public var onFramePresented: ((Duration) -> Void)?
+
+    public init(session: Session, surface: any FrameSurface) {
+        self.session = session
+        self.surface = surface
+    }
+
+    /// Nothing to draw, nothing animating, nothing in flight: the screen shows the session's state.
+    public var isIdle: Bool { !session.needsFrame && !session.isAnimating && !surface.isFrameInFlight }
+
+    /// An input event that happened at `time` (ms).
+    public func inputArrived(_ event: InputEvent, at time: Double) throws {
+        session.handle(event, at: time)
+        try drawIfReady()
+    }
+
+    /// The compositor configured the surface: the first time, or with a new size or scale.
+    public func configured(width: Int, height: Int, scale: Int) throws {
+        // Time 0: a size is not an event on the session's clock, and the clock never goes back.
+        session.handle(.resize(width: width, height: height, scale: scale), at: 0)
+        try drawIfReady()
+    }
+
+    /// A frame callback fired: the compositor is ready for a frame to be seen at `time` (ms).
+    public func frameCallback(at time: Double) throws {
+        if foldPreparedAt == nil {
+            // The window is up: make the fold renderer now rather than at the first pinch.
+            session.prepareToFold()
+            foldPreparedAt = time
+        }
+        session.advance(to: time)
+        try drawIfReady()
+    }
+
+    /// The compositor released a buffer: a frame that found every buffer busy can go now.
+    public func bufferReleased() throws {
+        try drawIfReady()
+    }
+
+    private func drawIfReady() throws {
+        guard surface.isConfigured, !surface.isFrameInFlight else { return }
+        if session.needsFrame {
+            guard surface.hasFreeBuffer else { return }  // the next release draws
+            let start = ContinuousClock.now
+            let damage = session.renderFrame()
+            try surface.present(session.frame, damage: damage)
+            onFramePresented?(ContinuousClock.now - start)
+        } else if session.isAnimating {
+            surface.requestFrame()
+        }
+    }
+}

@@ -1,0 +1,27 @@
+import FolioCore
+import FolioGeometry
+import FolioPixels
+import FolioRender
+import FolioWayland
+
+/// The Wayland window as the frame loop's surface. An adapter here rather than a conformance in
+/// FolioWayland: the Wayland client stays free of the session's core, and the core of Wayland.
+final class WindowSurface: FrameSurface {
+    private let client: WaylandClient
+
+    init(client: WaylandClient) {
+        self.client = client
+    }
+
+    var isConfigured: Bool { client.isConfigured }
+    var isFrameInFlight: Bool { client.isFrameInFlight }
+    var hasFreeBuffer: Bool { client.hasFreeBuffer }
+
+    func present(_ frame: Bitmap, damage: Region) throws {
+        try client.present(frame, damage: damage)
+    }
+
+    func requestFrame() {
+        client.requestTick()
+    }
+}

@@ -1,0 +1,206 @@
+import FolioCore
+import FolioGeometry
+import FolioInput
+import FolioPixels
+import FolioRender
+import XCTest
+@testable import FolioReplay
+
+/// A surface the test plays compositor for, by hand: it configures, fires frame callbacks and
+/// releases buffers when told, and keeps a copy of every frame committed.
+private final class ScriptedSurface: FrameSurface {
+    var isConfigured = false
+    var isFrameInFlight = false
+    var freeBuffers = 2
+    var hasFreeBuffer: Bool { freeBuffers > 0 }
+    private(set) var frames: [Bitmap] = []
+    private(set) var frameRequests = 0
+
+    func present(_ frame: Bitmap, damage: Region) throws {
+        XCTAssertTrue(isConfigured, "committed before configure")
+        XCTAssertFalse(isFrameInFlight, "committed with a frame in flight")
+        XCTAssertTrue(hasFreeBuffer, "drew with every buffer busy")
+        let copy = Bitmap(width: frame.width, height: frame.height)
+        copy.copy(frame.bounds, from: frame)
+        frames.append(copy)
+        freeBuffers -= 1
+        isFrameInFlight = true
+    }
+
+    func requestFrame() {
+        frameRequests += 1
+        isFrameInFlight = true
+    }
+
+    func fireFrame(_ loop: FrameLoop, at time: Double) throws {
+        isFrameInFlight = false
+        try loop.frameCallback(at: time)
+    }
+
+    func release(_ loop: FrameLoop) throws {
+        freeBuffers += 1
+        try loop.bufferReleased()
+    }
+}
+
+final class FrameLoopTests: XCTestCase {
+    private let width = 320, height = 200
+
+    private func makeLoop() -> (FrameLoop, ScriptedSurface) {
+        let surface = ScriptedSurface()
+        return (FrameLoop(session: Session(width: width, height: height), surface: surface), surface)
+    }
+
+    private func tap(_ loop: FrameLoop, at time: Double, x: Double = 100) throws {
+        try loop.inputArrived(.touchDown(id: 1, at: Point(x: x, y: 100)), at: time)
+        try loop.inputArrived(.touchFrame, at: time)
+        try loop.inputArrived(.touchUp(id: 1), at: time)
+        try loop.inputArrived(.touchFrame, at: time)
+    }
+
+    func testNothingIsDrawnBeforeTheFirstConfigure() throws {
+        let (loop, surface) = makeLoop()
+        try tap(loop, at: 0)
+        XCTAssertEqual(surface.frames.count, 0)
+        surface.isConfigured = true
+        try loop.configured(width: width, height: height, scale: 1)
+        XCTAssertEqual(surface.frames.count, 1, "the configure draws the canvas with the tap on it")
+        XCTAssertEqual(surface.frames.last?.pixel(x: 100, y: 100), 0xFF00_00FF)
+    }
+
+    /// Pinch updates while a frame is in flight do not queue: the next frame callback draws one
+    /// frame, from the newest scale.
+    func testInputDuringAFrameInFlightIsCoalescedIntoTheNextFrame() throws {
+        let (loop, surface) = makeLoop()
+        surface.isConfigured = true
+        try loop.configured(width: width, height: height, scale: 1)
+        try surface.fireFrame(loop, at: 16)
+        try surface.release(loop)
+        try loop.inputArrived(.pinchBegin(fingers: 2), at: 20)
+        XCTAssertEqual(surface.frames.count, 2, "idle: the pinch's first frame goes at once")
+        for (i, scale) in [0.95, 0.9, 0.8].enumerated() {
+            try loop.inputArrived(.pinchUpdate(scale: scale, dx: 0, dy: 0, rotation: 0), at: 21 + Double(i))
+        }
+        XCTAssertEqual(surface.frames.count, 2, "a frame is in flight: nothing more is committed")
+        try surface.release(loop)
+        XCTAssertEqual(surface.frames.count, 2, "a free buffer is not a frame callback")
+        try surface.fireFrame(loop, at: 33)
+        XCTAssertEqual(surface.frames.count, 3, "one frame for three updates")
+        XCTAssertEqual(loop.session.foldScale, 0.8, accuracy: 1e-9)
+
+        // The same session state reached in one update draws the same picture.
+        let reference = Session(width: width, height: height)
+        reference.handle(.pinchBegin(fingers: 2), at: 20)
+        reference.handle(.pinchUpdate(scale: 0.8, dx: 0, dy: 0, rotation: 0), at: 23)
+        reference.advance(to: 33)
+        _ = reference.renderFrame()
+        let shown = try XCTUnwrap(surface.frames.last)
+        XCTAssertEqual(differingPixels(shown, reference.frame), 0, "the frame shows the newest scale")
+    }
+
+    func testNoFrameWhileEveryBufferIsBusyThenOneOnRelease() throws {
+        let (loop, surface) = makeLoop()
+        surface.isConfigured = true
+        surface.freeBuffers = 1
+        try loop.configured(width: width, height: height, scale: 1)
+        try surface.fireFrame(loop, at: 16)
+        try tap(loop, at: 20)
+        XCTAssertEqual(surface.frames.count, 1, "the only buffer is still on screen")
+        try surface.release(loop)
+        XCTAssertEqual(surface.frames.count, 2, "the release draws the waiting frame")
+        XCTAssertEqual(surface.frames.last?.pixel(x: 100, y: 100), 0xFF00_00FF)
+    }
+
+    func testFrameCallbacksKeepComingWhileTheBookAnimatesOpen() throws {
+        let (loop, surface) = makeLoop()
+        surface.isConfigured = true
+        surface.freeBuffers = 3
+        try loop.configured(width: width, height: height, scale: 1)
+        try surface.fireFrame(loop, at: 16)
+        try loop.inputArrived(.pinchBegin(fingers: 2), at: 20)
+        try loop.inputArrived(.pinchUpdate(scale: 0.8, dx: 0, dy: 0, rotation: 0), at: 21)
+        try surface.fireFrame(loop, at: 33)
+        try surface.fireFrame(loop, at: 50)  // nothing changed: no frame, and no tick asked for
+        XCTAssertEqual(surface.frameRequests, 0)
+        XCTAssertFalse(surface.isFrameInFlight)
+        let framesBeforeRelease = surface.frames.count
+        try loop.inputArrived(.pinchEnd(cancelled: false), at: 60)
+        XCTAssertEqual(surface.frames.count, framesBeforeRelease, "letting go changes nothing on screen yet")
+        XCTAssertEqual(surface.frameRequests, 1, "but the animation needs a tick")
+        XCTAssertTrue(surface.isFrameInFlight)
+        var time = 66.0
+        while loop.session.isAnimating, time < 2000 {
+            try surface.fireFrame(loop, at: time)
+            try surface.release(loop)
+            time += 16
+        }
+        XCTAssertEqual(loop.session.mode, .idle)
+        XCTAssertGreaterThan(surface.frames.count, framesBeforeRelease + 30, "an unfold of 0.625 s at 60 Hz")
+        try surface.fireFrame(loop, at: time)
+        XCTAssertTrue(loop.isIdle, "the book is open: no more frames asked for")
+    }
+
+    func testTheFoldRendererIsPreparedOnceAtTheFirstFrameCallback() throws {
+        let (loop, surface) = makeLoop()
+        surface.isConfigured = true
+        try loop.configured(width: width, height: height, scale: 1)
+        try tap(loop, at: 5)
+        XCTAssertNil(loop.foldPreparedAt, "not at configure, not on input")
+        try surface.fireFrame(loop, at: 16)
+        XCTAssertEqual(loop.foldPreparedAt, 16)
+        try surface.release(loop)
+        try tap(loop, at: 20, x: 200)
+        try surface.fireFrame(loop, at: 33)
+        XCTAssertEqual(loop.foldPreparedAt, 16, "not again")
+    }
+
+    // MARK: - Replay drives the same loop
+
+    /// Touchpad pinch updates every 4 ms, four per refresh: the replay commits no more than one
+    /// frame per refresh, as the live app does, and the last frame shows the last update.
+    func testAReplayedPinchDrawsOneFramePerRefresh() throws {
+        var lines = [#"{"t": 100, "kind": "pinch.begin", "fingers": 2}"#]
+        var time = 100.0
+        var scale = 1.0
+        while scale > 0.6 {
+            time += 4
+            scale -= 0.01
+            lines.append(#"{"t": \#(time), "kind": "pinch.update", "scale": \#(scale), "dx": 0, "dy": 0, "rotation": 0}"#)
+        }
+        let replay = Replay(trace: try Trace(parsing: lines.joined(separator: "\n")),
+                            options: .init(width: width, height: height, stopTime: time + 20))
+        var times: [Double] = []
+        try replay.run { _, time, _ in times.append(time) }
+        // Display refreshes, computed as the simulated compositor does.
+        let refreshes = (1...).lazy.map { Double($0) * SimulatedCompositor.refreshInterval }
+        // The configure draws at 0; the refresh at 16.7 finds nothing new. The pinch draws at once
+        // (idle) at 100, then once at each refresh until the one after its last update.
+        let expected = [0, 100] + refreshes.filter { $0 > 100 }.prefix { $0 < time + SimulatedCompositor.refreshInterval }
+        XCTAssertEqual(times, Array(expected))
+        XCTAssertEqual(replay.frameCount, expected.count)
+        XCTAssertEqual(replay.session.foldScale, scale, accuracy: 1e-9, "the last frame shows the last update")
+    }
+
+    /// The documented example, frame by frame: what the live app commits on a 60 Hz display.
+    func testTheDocumentedExampleCommitsWhereTheLiveAppWould() throws {
+        let replay = Replay(trace: try Trace(parsing: FolioInputExample.text), options: .init(width: 1920, height: 1200))
+        var times: [Double] = []
+        try replay.run { _, time, _ in times.append(time) }
+        let refreshes = (43...82).map { Double($0) * SimulatedCompositor.refreshInterval }
+        // The configure (0); the stroke's touch frames, coalesced while one frame is in flight
+        // (16.7, 33.3); the pinch landing and moving when idle (500, 600); letting go at 700
+        // changes nothing yet, so it only asks for a tick; then one frame per refresh until the
+        // book is open at 1366.7.
+        XCTAssertEqual(times.count, 45)
+        XCTAssertEqual(Array(times.prefix(5)), [0, SimulatedCompositor.refreshInterval, 2 * SimulatedCompositor.refreshInterval, 500, 600])
+        XCTAssertEqual(Array(times.dropFirst(5)), refreshes)
+        XCTAssertEqual(replay.frameMilliseconds.count, times.count)
+    }
+
+    private func differingPixels(_ a: Bitmap, _ b: Bitmap) -> Int {
+        guard a.width == b.width, a.height == b.height else { return a.width * a.height }
+        var count = 0
+        for y in 0..<a.height { for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { count += 1 } }
+        return count
+    }
+}
