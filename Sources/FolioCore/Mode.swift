@@ -10,24 +10,41 @@ public enum Mode: Hashable, Sendable {
     case folding(FoldDriver)
     /// The book animates open; input does not draw until it has.
     case unfolding
+    /// A page turns, following a finger or the mouse.
+    case turning(TurnDirection)
+    /// A page completes its turn or falls back; input does not draw until it has.
+    case settlingTurn
 
     /// What moves the fold: a pinch (fingers or touchpad), or the fold keys' steps.
     public enum FoldDriver: Hashable, Sendable {
         case pinch, keys
     }
 
-    /// Whether the screen shows the pages over the curtain rather than the flat canvas.
+    /// Which way a page turns: forward to the next sheet (from the right edge), or backward.
+    public enum TurnDirection: Hashable, Sendable {
+        case forward, backward
+    }
+
+    /// Whether the screen shows pages over the curtain (a fold or a turn) rather than the flat canvas.
     public var showsCurtain: Bool {
         switch self {
         case .idle, .drawing: false
-        case .folding, .unfolding: true
+        case .folding, .unfolding, .turning, .settlingTurn: true
+        }
+    }
+
+    /// Whether the screen shows the page turn's scene.
+    public var isTurning: Bool {
+        switch self {
+        case .turning, .settlingTurn: true
+        default: false
         }
     }
 
     /// The fold's state as `folio replay` reports it: idle, tracking or animating.
     public var foldState: String {
         switch self {
-        case .idle, .drawing: "idle"
+        case .idle, .drawing, .turning, .settlingTurn: "idle"
         case .folding: "tracking"
         case .unfolding: "animating"
         }

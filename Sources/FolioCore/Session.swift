@@ -16,6 +16,7 @@ public final class Session {
     public private(set) var revision = 0
     public private(set) var timeline: [TimelineEvent] = []
     public let fold: FoldController
+    public let turn: TurnController
     /// Logical size in surface pixels.
     public private(set) var width: Int
     public private(set) var height: Int
@@ -30,6 +31,14 @@ public final class Session {
         case drawing(LiveStroke)
         case folding(Mode.FoldDriver)
         case unfolding
+        case turning(TurnTrack)
+        case settlingTurn
+    }
+
+    /// A turn following a finger: which way, and where the finger landed.
+    private struct TurnTrack {
+        var direction: Mode.TurnDirection
+        var start: Point
     }
 
     private var state = State.idle {
@@ -40,9 +49,11 @@ public final class Session {
     }
     private var recognizer = GestureRecognizer()
     private var canvas: CanvasRenderer
-    /// Made on the first fold and kept (they are large): the renderer and the frame it draws.
-    private var foldRendererStorage: PageRenderer?
-    private var foldFrameStorage: Bitmap?
+    /// The picture of the sheet a turn goes to or comes from (made on the first turn, kept).
+    private var otherSheetStorage: CanvasRenderer?
+    /// Made on the first fold or turn and kept (they are large): the renderer and the frame it draws.
+    private var sceneRendererStorage: PageRenderer?
+    private var sceneFrameStorage: Bitmap?
     private var damage = Region.empty
     private var now = 0.0
 
@@ -56,6 +67,8 @@ public final class Session {
         self.scale = size.scale
         canvas = CanvasRenderer(width: size.width, height: size.height, scale: Double(size.scale))
         fold = FoldController(width: Double(size.width), height: Double(size.height))
+        turn = TurnController(width: Double(size.width), height: Double(size.height))
+        recognizer.width = Double(size.width)
         damage = Region(canvas.rebuild(strokes: book.sheet.strokes))
     }
 
@@ -71,6 +84,8 @@ public final class Session {
         case .drawing: .drawing
         case let .folding(driver): .folding(driver)
         case .unfolding: .unfolding
+        case let .turning(track): .turning(track.direction)
+        case .settlingTurn: .settlingTurn
         }
     }
 
@@ -78,14 +93,14 @@ public final class Session {
     /// unfold the scale part of the animated page transform.
     public var foldScale: Double {
         switch state {
-        case .idle, .drawing: 1
+        case .idle, .drawing, .turning, .settlingTurn: 1
         case .folding: fold.trackedScale
         case .unfolding: fold.animatedScale
         }
     }
 
     /// The frame the screen shows, as of the last `renderFrame()`.
-    public var frame: Bitmap { mode.showsCurtain ? foldFrame() : canvas.frame }
+    public var frame: Bitmap { mode.showsCurtain ? sceneFrame() : canvas.frame }
     public var pixelWidth: Int { canvas.frame.width }
     public var pixelHeight: Int { canvas.frame.height }
 
@@ -97,14 +112,16 @@ public final class Session {
     /// the newest state, so pinch updates never queue behind each other.
     public func renderFrame() -> Region {
         defer { damage = Region.empty }
-        if mode.showsCurtain, !damage.isEmpty {
-            foldRenderer().render(fold.scene.root, at: fold.transaction.now, into: foldFrame(), options: foldOptions)
+        if mode.isTurning, !damage.isEmpty {
+            sceneRenderer().render(turn.scene.root, into: sceneFrame(), options: foldOptions)
+        } else if mode.showsCurtain, !damage.isEmpty {
+            sceneRenderer().render(fold.scene.root, at: fold.transaction.now, into: sceneFrame(), options: foldOptions)
         }
         return damage
     }
 
     /// Whether the animation clock must keep ticking (frames wanted even without input).
-    public var isAnimating: Bool { mode == .unfolding || fold.isAnimating }
+    public var isAnimating: Bool { mode == .unfolding || mode == .settlingTurn || fold.isAnimating }
 
     /// Whether a finger (or the mouse) is drawing right now.
     public var isDrawing: Bool { mode == .drawing }
@@ -113,6 +130,7 @@ public final class Session {
     public func handle(_ event: InputEvent, at time: Double) {
         now = max(now, time)
         fold.advance(to: now)
+        turn.advance(to: now)
         if case let .resize(width, height, scale) = event {
             resize(width: width, height: height, scale: scale ?? self.scale)
             return
@@ -126,6 +144,7 @@ public final class Session {
     public func advance(to time: Double) {
         now = max(now, time)
         fold.advance(to: now)
+        turn.advance(to: now)
         if isAnimating { damageWholeFrame() }
     }
 
@@ -134,10 +153,10 @@ public final class Session {
     /// the first fold frame. The pinch then pays only for taking the pages from the canvas.
     public func prepareToFold() {
         guard !mode.showsCurtain else { return }
-        let renderer = foldRenderer()
+        let renderer = sceneRenderer()
         fold.scene.setContents(canvas.baked)
         renderer.prepare(fold.scene.root)
-        renderer.render(fold.scene.root, at: fold.transaction.now, into: foldFrame(), options: foldOptions)
+        renderer.render(fold.scene.root, at: fold.transaction.now, into: sceneFrame(), options: foldOptions)
     }
 
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
@@ -176,6 +195,13 @@ public final class Session {
                 record("unfold.completed", at: fold.transaction.now)
             }
             record("fold.ended", at: time)
+        case let (.idle, .turnBegan(edge, p)):
+            beginTurn(from: edge, at: p, time: time)
+        case let (.turning(track), .turnMoved(p)):
+            turn.track(angle(of: track, at: p))
+            damageWholeFrame()
+        case let (.turning(track), .turnEnded(cancelled)):
+            settleTurn(track, cancelled: cancelled)
         default:
             break
         }
@@ -183,6 +209,8 @@ public final class Session {
 
     private func perform(_ command: Command) {
         switch (state, command) {
+        case (.turning, .undo), (.turning, .redo), (.settlingTurn, .undo), (.settlingTurn, .redo):
+            break  // the sheets on screen are turning: their pictures stay as they are
         case (_, .undo):
             guard book.sheet.canUndo else { return }
             book.sheet.undo()
@@ -215,13 +243,92 @@ public final class Session {
     /// The pages take the canvas and the curtain goes up, driven by `driver`.
     private func openCurtain(_ driver: Mode.FoldDriver) {
         fold.open(contents: canvas.baked)
-        foldRenderer().prepare(fold.scene.root)
+        sceneRenderer().prepare(fold.scene.root)
         state = .folding(driver)
     }
 
     private func beginPinch(at time: Double) {
         openCurtain(.pinch)
         record("fold.began", at: time)
+    }
+
+    // MARK: - Page turns
+
+    /// A finger or the mouse landed by an edge: forward from the right edge to the next sheet (a
+    /// new blank one after the last, unless the last is blank already), backward from the left
+    /// to the previous sheet (none from the first). Where no sheet is there, nothing turns.
+    private func beginTurn(from edge: Edge, at p: Point, time: Double) {
+        let isLast = book.currentSheet == book.sheets.count - 1
+        let direction: Mode.TurnDirection
+        switch edge {
+        case .right:
+            if isLast && book.sheet.strokes.isEmpty { return }
+            let next = isLast ? [] : book.sheets[book.currentSheet + 1].strokes
+            turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: 0, scale: Double(scale))
+            direction = .forward
+        case .left:
+            guard book.currentSheet > 0 else { return }
+            let previous = book.sheets[book.currentSheet - 1].strokes
+            turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: -Double.pi, scale: Double(scale))
+            direction = .backward
+        }
+        sceneRenderer().prepare(turn.scene.root)
+        state = .turning(TurnTrack(direction: direction, start: p))
+        record("flip.began", at: time)
+    }
+
+    /// The leaf's angle for the finger at `p`: forward, θ = −π · clamp((x0 − x) / x0, 0, 1);
+    /// backward, θ = −π · (1 − clamp((x − x0) / (W − x0), 0, 1)).
+    private func angle(of track: TurnTrack, at p: Point) -> Double {
+        let x0 = track.start.x
+        switch track.direction {
+        case .forward:
+            return -Double.pi * min(max((x0 - p.x) / max(x0, 1), 0), 1)
+        case .backward:
+            return -Double.pi * (1 - min(max((p.x - x0) / max(Double(width) - x0, 1), 0), 1))
+        }
+    }
+
+    /// Let go: past 90° toward its goal the turn completes, otherwise it falls back (and a
+    /// cancelled touch always falls back), animated; then drawing resumes.
+    private func settleTurn(_ track: TurnTrack, cancelled: Bool) {
+        let pastHalfway = turn.angle < -Double.pi / 2
+        let completes = !cancelled && (track.direction == .forward ? pastHalfway : !pastHalfway)
+        let turnedOver = track.direction == .forward ? completes : !completes
+        state = .settlingTurn
+        turn.release(to: turnedOver ? -Double.pi : 0) { [unowned self] in
+            finishTurn(track.direction, completed: completes)
+        }
+    }
+
+    private func finishTurn(_ direction: Mode.TurnDirection, completed: Bool) {
+        state = .idle
+        guard completed else {
+            record("flip.cancelled", at: now)
+            return
+        }
+        switch direction {
+        case .forward:
+            if book.currentSheet == book.sheets.count - 1 { book.sheets.append(Sheet()) }
+            book.currentSheet += 1
+        case .backward:
+            book.currentSheet -= 1
+        }
+        redrawAll()
+        record("flip.completed", at: now)
+    }
+
+    /// The picture of another sheet's `strokes`, at the canvas's size.
+    private func otherSheetPicture(_ strokes: [Stroke]) -> Bitmap {
+        let other: CanvasRenderer
+        if let stored = otherSheetStorage, stored.baked.width == pixelWidth, stored.baked.height == pixelHeight {
+            other = stored
+        } else {
+            other = CanvasRenderer(width: width, height: height, scale: Double(scale))
+            otherSheetStorage = other
+        }
+        _ = other.rebuild(strokes: strokes)
+        return other.baked
     }
 
     // MARK: - Strokes
@@ -281,25 +388,32 @@ public final class Session {
         self.scale = scale
         canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
         fold.resize(width: Double(width), height: Double(height), contents: mode.showsCurtain ? canvas.baked : nil)
+        turn.resize(width: Double(width), height: Double(height))
+        recognizer.width = Double(width)
+        if mode.isTurning {
+            // The pictures on the leaf were of the old size: the turn falls back at once.
+            state = .idle
+            record("flip.cancelled", at: now)
+        }
         // The whole new frame changes; damage of the old size means nothing now.
         damage = Region.empty
         redrawAll()
     }
 
-    private func foldRenderer() -> PageRenderer {
-        if let renderer = foldRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight {
+    private func sceneRenderer() -> PageRenderer {
+        if let renderer = sceneRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight {
             return renderer
         }
         let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: Double(scale))
         if mode.showsCurtain { renderer.prepare(fold.scene.root) }
-        foldRendererStorage = renderer
+        sceneRendererStorage = renderer
         return renderer
     }
 
-    private func foldFrame() -> Bitmap {
-        if let bitmap = foldFrameStorage, bitmap.width == pixelWidth, bitmap.height == pixelHeight { return bitmap }
+    private func sceneFrame() -> Bitmap {
+        if let bitmap = sceneFrameStorage, bitmap.width == pixelWidth, bitmap.height == pixelHeight { return bitmap }
         let bitmap = Bitmap(width: pixelWidth, height: pixelHeight)
-        foldFrameStorage = bitmap
+        sceneFrameStorage = bitmap
         return bitmap
     }
 

@@ -13,7 +13,18 @@ public enum Gesture: Hashable, Sendable {
     /// `scale` is the raw ratio of finger distances (or the touchpad's scale), not yet clamped.
     case pinchChanged(scale: Double)
     case pinchEnded(cancelled: Bool)
+    /// A finger or the mouse landed by an edge: it turns the page (forward from the right edge,
+    /// backward from the left) and never draws.
+    case turnBegan(edge: Edge, at: Point)
+    case turnMoved(to: Point)
+    /// Let go (or the compositor took the touch away: `cancelled`).
+    case turnEnded(cancelled: Bool)
     case command(Command)
+}
+
+/// The window edge a page turn starts from.
+public enum Edge: Hashable, Sendable {
+    case left, right
 }
 
 /// Keyboard commands: the app's keys, and the fold steps (`]` folds a step, `[` opens the book).
@@ -26,11 +37,18 @@ public enum Command: String, Hashable, Sendable {
 public struct GestureRecognizer: Sendable {
     /// A pinch that begins within this long of its first finger's stroke withdraws that stroke.
     public static let withdrawalWindow: Double = 300
+    /// A touch or press landing this close (logical px) to the left or right edge turns the page.
+    public static let edgeZone: Double = 32
+
+    /// The window's logical width, for the edge zones (none while unknown).
+    public var width: Double?
 
     private enum State: Hashable, Sendable {
         case idle
         case drawingTouch(id: Int32, began: Double)
         case drawingPointer
+        case turningTouch(id: Int32)
+        case turningPointer
         case pinchingTouch(first: Int32, second: Int32, startDistance: Double)
         case pinchingTouchpad
         /// After a pinch: fingers still down do nothing until every one has lifted.
@@ -63,17 +81,29 @@ public struct GestureRecognizer: Sendable {
             return cancelTouches()
         case let .pointerMotion(p):
             pointer = p
-            return state == .drawingPointer ? [.strokeMoved(to: p)] : []
+            switch state {
+            case .drawingPointer: return [.strokeMoved(to: p)]
+            case .turningPointer: return [.turnMoved(to: p)]
+            default: return []
+            }
         case let .pointerButton(button, pressed):
             guard button == .left else { return [] }
             if pressed, state == .idle {
                 guard touches.isEmpty else { return [] }
+                if let edge = edge(at: pointer) {
+                    state = .turningPointer
+                    return [.turnBegan(edge: edge, at: pointer)]
+                }
                 state = .drawingPointer
                 return [.strokeBegan(at: pointer)]
             }
             if !pressed, state == .drawingPointer {
                 state = .idle
                 return [.strokeEnded]
+            }
+            if !pressed, state == .turningPointer {
+                state = .idle
+                return [.turnEnded(cancelled: false)]
             }
             return []
         case .pinchBegin:
@@ -129,6 +159,7 @@ public struct GestureRecognizer: Sendable {
                     gestures.append(.strokeMoved(to: p))
                 }
                 if case .pinchingTouch = state { pinchMoved = true }
+                if case .turningTouch(id) = state { gestures.append(.turnMoved(to: p)) }
             case let .touchUp(id):
                 guard touches[id] != nil else { continue }
                 // The pinch's motion earlier in this frame counts before a finger lifts.
@@ -147,6 +178,10 @@ public struct GestureRecognizer: Sendable {
         switch state {
         case .idle:
             guard touches.count == 1, let p = touches[id] else { return [] }
+            if let edge = edge(at: p) {
+                state = .turningTouch(id: id)
+                return [.turnBegan(edge: edge, at: p)]
+            }
             state = .drawingTouch(id: id, began: time)
             lastDrawn = p
             return [.strokeBegan(at: p)]
@@ -157,8 +192,8 @@ public struct GestureRecognizer: Sendable {
             state = .pinchingTouch(first: first, second: id, startDistance: max(a.distance(to: b), 1))
             lastScale = 1
             return [stroke, .pinchBegan]
-        case .drawingPointer, .pinchingTouch, .pinchingTouchpad, .waitingForLift:
-            return []  // a third finger, or touch during another gesture: ignored
+        case .drawingPointer, .pinchingTouch, .pinchingTouchpad, .waitingForLift, .turningTouch, .turningPointer:
+            return []  // a third finger, a second during a turn, or touch during another gesture: ignored
         }
     }
 
@@ -170,6 +205,9 @@ public struct GestureRecognizer: Sendable {
         case let .pinchingTouch(first, second, _) where first == id || second == id:
             state = touches.isEmpty ? .idle : .waitingForLift
             return [.pinchEnded(cancelled: false)]
+        case let .turningTouch(turning) where turning == id:
+            state = touches.isEmpty ? .idle : .waitingForLift
+            return [.turnEnded(cancelled: false)]
         case .waitingForLift where touches.isEmpty:
             state = .idle
             return []
@@ -197,11 +235,22 @@ public struct GestureRecognizer: Sendable {
         case .pinchingTouch:
             state = .idle
             return [.pinchEnded(cancelled: true)]
+        case .turningTouch:
+            state = .idle
+            return [.turnEnded(cancelled: true)]
         case .waitingForLift:
             state = .idle
             return []
-        case .idle, .drawingPointer, .pinchingTouchpad:
+        case .idle, .drawingPointer, .pinchingTouchpad, .turningPointer:
             return []
         }
+    }
+
+    /// The edge zone `p` lies in, if any.
+    private func edge(at p: Point) -> Edge? {
+        guard let width, width > 2 * Self.edgeZone else { return nil }
+        if p.x >= width - Self.edgeZone { return .right }
+        if p.x <= Self.edgeZone { return .left }
+        return nil
     }
 }

@@ -90,6 +90,24 @@ public struct LayerPath: Hashable, Sendable {
     }
 }
 
+/// A black gradient over a layer's contents, varying linearly across its width: the page-flip
+/// article's gradient shadow layers (a black-to-clear CAGradientLayer over each half page).
+public struct HorizontalShading: Hashable, Sendable {
+    /// Opacity (0…1) at the layer's left and right edges.
+    public var left: Double
+    public var right: Double
+
+    public init(left: Double, right: Double) {
+        self.left = left
+        self.right = right
+    }
+
+    /// The opacity at `fraction` (0 at the left edge, 1 at the right), within 0…1.
+    public func opacity(at fraction: Double) -> Double {
+        min(max(left + (right - left) * fraction, 0), 1)
+    }
+}
+
 /// A Core Animation–style layer: geometry (bounds, anchor, position, transforms, zPosition),
 /// contents through a contents rectangle, a path mask, a shadow, and a tree of sublayers.
 /// Changing `transform` animates implicitly, the way a standalone CALayer does,
@@ -123,6 +141,8 @@ public final class Layer {
     public var shadowOffset = Point(x: 0, y: -3)
     /// Whether the back of the layer is drawn when it faces away from the viewer.
     public var isDoubleSided = true
+    /// A gradient shadow over the contents, if any.
+    public var shading: HorizontalShading?
     /// Behind the contents; a renderer's backdrop, on the root.
     public var backgroundColor: LayerColor?
     public var isHidden = false
@@ -228,12 +248,21 @@ public final class Layer {
         return true
     }
 
-    /// Whether the page this layer belongs to turns about its right edge: its top-level layer
-    /// (the root's sublayer holding it) is anchored on that edge, as the fold's left page is.
+    /// Whether the page this layer belongs to turns about its right edge: the page's top-level
+    /// layer (the root's sublayer holding it) turns about its anchor, and of this layer's two
+    /// vertical edges the one nearer that anchor is the spine (the fold's left page: its right
+    /// edge; a leaf's back, mirrored inside the leaf: its right edge too).
     public var spineOnRight: Bool {
-        var layer = self
-        while let parent = layer.superlayer, parent.superlayer != nil { layer = parent }
-        return layer.anchorPoint.x > 0.5
+        var top = self
+        var toTop = Transform3D.identity
+        while let parent = top.superlayer, parent.superlayer != nil {
+            toTop = toTop.concatenating(top.transformToSuperlayer)
+            top = parent
+        }
+        let axis = top.anchorInBounds.x, midY = bounds.minY + bounds.height / 2
+        guard let left = toTop.project(Point(x: bounds.minX, y: midY)),
+              let right = toTop.project(Point(x: bounds.maxX, y: midY)) else { return top.anchorPoint.x > 0.5 }
+        return abs(right.x - axis) < abs(left.x - axis)
     }
 
     /// The layer's bounds on screen, or nil if part of them falls behind the viewer.

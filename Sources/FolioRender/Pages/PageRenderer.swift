@@ -122,9 +122,19 @@ public final class PageRenderer {
     /// (or when contents change); back faces follow lazily.
     public func prepare(_ root: Layer) {
         collectPages(root)
+        load(onlyChanged: false)
+        prepareBackdrop(root)
+    }
+
+    /// Loads the found pages' images: every one, or only those whose layer or contents object is
+    /// not what was loaded (a scene that swapped a page's contents mid-gesture).
+    private func load(onlyChanged: Bool) {
         // Reuse the images of the last gesture where a page keeps its shape (they are large).
         var spare = pages
         pages = found.map { entry in
+            if onlyChanged, let same = spare.firstIndex(where: { $0.layer === entry.layer && $0.contents === entry.contents }) {
+                return spare.remove(at: same)
+            }
             let shape = PageShape(contents: entry.contents, contentsRect: entry.layer.contentsRect, pixelWidth: pixelWidth)
             if let reused = spare.firstIndex(where: { $0.shape == shape }).map({ spare.remove(at: $0) }) {
                 reused.load(layer: entry.layer, contents: entry.contents, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
@@ -132,7 +142,6 @@ public final class PageRenderer {
             }
             return PreparedPage(shape: shape, layer: entry.layer, contents: entry.contents, pixelWidth: pixelWidth, pixelHeight: pixelHeight)
         }
-        prepareBackdrop(root)
     }
 
     /// Draws the tree under `root` into `target`, every pixel of it, with each layer's transform as
@@ -140,9 +149,12 @@ public final class PageRenderer {
     public func render(_ root: Layer, at time: Double? = nil, into target: Bitmap, options: PageRenderOptions = PageRenderOptions()) {
         precondition(target.width == pixelWidth && target.height == pixelHeight, "target size differs from the renderer's")
         collectPages(root)
-        if !matchesPrepared() { prepare(root) }
+        if !matchesPrepared() {
+            load(onlyChanged: true)
+            if (root.contents as? Bitmap).map(ObjectIdentifier.init) != backdropImage?.source { prepareBackdrop(root) }
+        }
         updateGeometry(root, at: time)
-        for (page, g) in zip(pages, geometry) where g.facesAway && !page.backReady {
+        for (page, g) in zip(pages, geometry) where g.facesAway && !g.isHidden && !page.backReady {
             page.loadBack(blurRadius: max(1, Int((1.5 * scale).rounded())))
         }
         if options.shadows { shadows.update(pages: geometry, scale: scale) }
@@ -164,7 +176,7 @@ public final class PageRenderer {
         for index in pages.indices {
             let frame = pageFrame(index)
             (setups + index).initialize(to: PageSetup(
-                plans: frame.plans, image: frame.image.storage, rowStride: frame.image.rowStride, shade: frame.geometry.shade,
+                plans: frame.plans, image: frame.image.storage, rowStride: frame.image.rowStride,
                 backdropDarkening: options.shadows ? shadows.backdropDarkening(upTo: index) : nil,
                 darkening: options.shadows ? shadows.pageDarkening(index) : nil,
                 isShadedFromAbove: options.shadows && shadows.isShadedFromAbove(index)))
@@ -271,7 +283,7 @@ public final class PageRenderer {
                 shadowTransform: caster?.transformToRoot(at: time) ?? m,
                 shadowPath: caster?.shadowPath.map { $0.offsetBy(dx: caster?.shadowOffset.x ?? 0, dy: caster?.shadowOffset.y ?? 0) },
                 shadowOpacity: shadowOpacity, facesAway: facesAway, isHidden: hidden, normalX: normal.x,
-                shade: UInt64((light * 256).rounded()), spineOnRight: layer.spineOnRight))
+                light: light, shade: UInt64((light * 256).rounded()), shading: layer.shading, spineOnRight: layer.spineOnRight))
         }
     }
 
@@ -372,7 +384,7 @@ public final class PageRenderer {
         @inline(__always) func covers(_ k: Int, _ y: Int) -> Bool { y >= plans[k].yStart && y < plans[k].yEnd }
         /// A sample at an edge: the source row clamped into the page, times the page's coverage.
         @inline(__always) func edgeSample(_ k: Int, _ y: Int) -> UInt64 {
-            let p = plans[k], low = lows[k], temp = temps[k], shade = pages[k].shade
+            let p = plans[k], low = lows[k], temp = temps[k], shade = p.shade
             let v = min(max(p.v0 &+ p.dv &* Int64(y), Int64(low) << 32), p.vMax)
             let j = Int(truncatingIfNeeded: v >> 32) - low
             let top = Lanes.expand(temp[j]), bottom = Lanes.expand(temp[j + 1])
@@ -383,7 +395,7 @@ public final class PageRenderer {
         }
         /// Rows `rows` of an opaque page: the sampler, through the shadows of the pages above it.
         @inline(__always) func sampleRun(_ k: Int, _ rows: Range<Int>) {
-            let p = plans[k], shade = UInt16(pages[k].shade)
+            let p = plans[k], shade = UInt16(p.shade)
             let v = p.v0 &+ p.dv &* Int64(rows.lowerBound) &- (Int64(lows[k]) << 32)
             if darkened[k] {
                 kernels.sample(temps[k], v, p.dv, Int32(rows.count), s.pageShadows[k], Int32(rows.lowerBound), shade,
@@ -542,6 +554,10 @@ public final class PageRenderer {
         p.vMax = Int64(pixelHeight) << 32
         p.sourceColumn = i0
         p.fu = fu
+        p.shade = g.shade
+        if let shading = g.shading {
+            p.shade = UInt64((g.light * (1 - shading.opacity(at: (lx - b.minX) / b.width)) * 256).rounded())
+        }
         // Fully opaque rows: whole column and row covered, both taps in the opaque span of both source columns.
         guard p.columnCoverage >= 256 else { return p }
         var first = Int(image.opaqueFirst[i0]), lastOpaque = Int(image.opaqueLast[i0])
@@ -588,6 +604,8 @@ struct ColumnPlan {
     var fu: UInt64 = 0
     /// 0…256: the page's share of the column, and of its first and last rows.
     var columnCoverage: UInt64 = 0, topCoverage: UInt64 = 0, bottomCoverage: UInt64 = 0
+    /// 0…256: the colour factor here: the page's lighting, under its gradient shadow if any.
+    var shade: UInt64 = 256
 
     @inline(__always) func j(_ y: Int) -> Int { Int(truncatingIfNeeded: (v0 &+ dv &* Int64(y)) >> 32) }
 
@@ -622,8 +640,6 @@ struct PageSetup {
     /// The image sampled (front or back) and its elements per stored row.
     var image: UnsafeMutablePointer<UInt32>
     var rowStride: Int
-    /// 0…256: the colour factor of the page's lighting.
-    var shade: UInt64
     /// The backdrop's darkening by the shadows of this page and those below; the page's own by
     /// the pages above it, and whether there is any (nil without shadows).
     var backdropDarkening: UnsafeMutablePointer<UInt16>?

@@ -273,7 +273,10 @@ struct FoldPageGeometry {
     var isHidden: Bool
     /// The x of the page normal: how far the page is turned out of the screen's plane.
     var normalX: Double
-    /// 0…256: the colour factor of the page's lighting.
+    /// The page's lighting (0…1), and as the colour factor 0…256.
+    var light: Double
     var shade: UInt64
+    /// The gradient shadow over it, if any.
+    var shading: HorizontalShading?
     var spineOnRight: Bool
 }
