@@ -8,17 +8,20 @@ public struct BenchResult {
     public var name: String
     public var width: Int
     public var height: Int
+    /// The fold's scale, or a page turn's progress q, the figure was taken at.
     public var scale: Double?
+    public var progress: Double?
     public var threads: Int?
     public var kernels: String?
     public var samples: [Double]
 
-    public init(name: String, width: Int, height: Int, scale: Double? = nil, threads: Int? = nil,
+    public init(name: String, width: Int, height: Int, scale: Double? = nil, progress: Double? = nil, threads: Int? = nil,
                 kernels: String? = nil, samples: [Double]) {
         self.name = name
         self.width = width
         self.height = height
         self.scale = scale
+        self.progress = progress
         self.threads = threads
         self.kernels = kernels
         self.samples = samples
@@ -29,6 +32,7 @@ public struct BenchResult {
         var object: [String: Any] = ["name": name, "size": "\(width)x\(height)",
                                      "p50_ms": percentile(sorted, 0.5), "p99_ms": percentile(sorted, 0.99)]
         if let scale { object["scale"] = scale }
+        if let progress { object["progress"] = progress }
         if let threads { object["threads"] = threads }
         if let kernels { object["kernels"] = kernels }
         return object
@@ -60,6 +64,7 @@ public func report(_ results: [BenchResult], json: Bool) {
             let sorted = r.samples.sorted()
             var label = "\(r.name) \(r.width)x\(r.height)"
             if let s = r.scale { label += " s=\(s)" }
+            if let q = r.progress { label += " q=\(q)" }
             if let t = r.threads { label += " threads=\(t)" }
             if let k = r.kernels { label += " \(k)" }
             print(label.padding(toLength: 52, withPad: " ", startingAt: 0)

@@ -37,7 +37,7 @@ public final class TurnController {
     }
 
     /// A turn between `earlier` and `later` (frame-size pictures) begins with the leaf at `angle`.
-    func begin(earlier: Bitmap, later: Bitmap, angle: Double, scale: Double) {
+    public func begin(earlier: Bitmap, later: Bitmap, angle: Double, scale: Double) {
         self.earlier = earlier
         self.later = later
         if seeThrough?.width != earlier.width || seeThrough?.height != earlier.height {
@@ -50,7 +50,7 @@ public final class TurnController {
     }
 
     /// The finger moved: the leaf goes to `angle` at once.
-    func track(_ angle: Double) {
+    public func track(_ angle: Double) {
         scene.setAngle(angle)
         updateBack()
     }

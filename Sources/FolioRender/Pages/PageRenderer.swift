@@ -343,16 +343,38 @@ public final class PageRenderer {
         let writer = s.writer
         let n = frame.pageCount, pages = frame.pages
         let plans = s.plans, lows = s.lows, darkened = s.darkened, temps = s.temps, pageColumns = s.pageColumns
+        /// Per page, what its samples are read from this column: its blend in `temps`, or the page image itself.
+        let sources = s.sources
         let next = min(x + 1, pixelWidth - 1)
         /// The topmost page in this column, if any.
         var top = -1
-        for k in 0..<n {
-            let page = pages[k], p = page.plans[x]
+        // From the top down: a page whose rows here all lie under an opaque span of a page above
+        // cannot show, so it is neither blended nor composited (a flat sheet under the leaf).
+        var hiddenBelow = 0..<0
+        for k in stride(from: n - 1, through: 0, by: -1) {
+            var p = pages[k].plans[x]
+            if p.yEnd > p.yStart {
+                if p.yStart >= hiddenBelow.lowerBound && p.yEnd <= hiddenBelow.upperBound {
+                    p = ColumnPlan()
+                } else {
+                    if top < 0 { top = k }
+                    if p.opaqueEnd - p.opaqueStart > hiddenBelow.count { hiddenBelow = p.opaqueStart..<p.opaqueEnd }
+                }
+            }
             plans[k] = p
-            lows[k] = fill(p, next: page.plans[next], page, temp: temps[k])
-            writer.pump(columnsDone: tileColumn)
             darkened[k] = false
-            if p.yEnd > p.yStart { top = k }
+        }
+        for k in 0..<n {
+            let page = pages[k], p = plans[k]
+            if p.isExactCopy && !(frame.shadows && page.isShadedFromAbove) {
+                // Shown pixel for pixel (a flat, unlit page): read straight from the page image.
+                lows[k] = 0
+                sources[k] = page.row(p.sourceColumn)
+            } else {
+                lows[k] = fill(p, next: page.plans[next], page, temp: temps[k])
+                sources[k] = temps[k]
+                writer.pump(columnsDone: tileColumn)
+            }
         }
         var shaded = frame.shadows
         if shaded {
@@ -384,7 +406,7 @@ public final class PageRenderer {
         @inline(__always) func covers(_ k: Int, _ y: Int) -> Bool { y >= plans[k].yStart && y < plans[k].yEnd }
         /// A sample at an edge: the source row clamped into the page, times the page's coverage.
         @inline(__always) func edgeSample(_ k: Int, _ y: Int) -> UInt64 {
-            let p = plans[k], low = lows[k], temp = temps[k], shade = p.shade
+            let p = plans[k], low = lows[k], temp = sources[k], shade = p.shade
             let v = min(max(p.v0 &+ p.dv &* Int64(y), Int64(low) << 32), p.vMax)
             let j = Int(truncatingIfNeeded: v >> 32) - low
             let top = Lanes.expand(temp[j]), bottom = Lanes.expand(temp[j + 1])
@@ -397,7 +419,9 @@ public final class PageRenderer {
         @inline(__always) func sampleRun(_ k: Int, _ rows: Range<Int>) {
             let p = plans[k], shade = UInt16(p.shade)
             let v = p.v0 &+ p.dv &* Int64(rows.lowerBound) &- (Int64(lows[k]) << 32)
-            if darkened[k] {
+            if sources[k] != temps[k] {
+                (out + rows.lowerBound).update(from: sources[k] + Int(truncatingIfNeeded: v >> 32), count: rows.count)
+            } else if darkened[k] {
                 kernels.sample(temps[k], v, p.dv, Int32(rows.count), s.pageShadows[k], Int32(rows.lowerBound), shade,
                                out + rows.lowerBound)
             } else {
@@ -607,6 +631,10 @@ struct ColumnPlan {
     /// 0…256: the colour factor here: the page's lighting, under its gradient shadow if any.
     var shade: UInt64 = 256
 
+    /// Whether the column shows one stored column unscaled, unlit and on whole rows: its pixels
+    /// are the page's own (the sampler would give them back exactly).
+    var isExactCopy: Bool { fu == 0 && dv == 1 << 32 && v0 & 0xFFFF_FFFF == 0 && shade == 256 }
+
     @inline(__always) func j(_ y: Int) -> Int { Int(truncatingIfNeeded: (v0 &+ dv &* Int64(y)) >> 32) }
 
     /// The page's coverage (0…256) of pixel row y inside [yStart, yEnd).
@@ -656,6 +684,7 @@ final class ColumnScratch {
     /// for this column, and that as the kernels take it; this column's plan, the first source row
     /// its blend holds, whether it is darkened.
     private(set) var temps: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>>
+    private(set) var sources: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>>
     private(set) var pageColumns: UnsafeMutablePointer<UnsafeMutablePointer<UInt16>>
     private(set) var pageShadows: UnsafeMutablePointer<UnsafeMutablePointer<folio_fold_shadow>>
     private(set) var plans: UnsafeMutablePointer<ColumnPlan>
@@ -680,6 +709,7 @@ final class ColumnScratch {
         backdropColumn = Self.shadowColumn(gridHeight)
         backdropShadow = Self.shadow(backdropColumn, cellShift: cellShift, margin: margin)
         temps = .allocate(capacity: 0)
+        sources = .allocate(capacity: 0)
         pageColumns = .allocate(capacity: 0)
         pageShadows = .allocate(capacity: 0)
         plans = .allocate(capacity: 0)
@@ -711,6 +741,8 @@ final class ColumnScratch {
             (pageColumns + k).initialize(to: column)
             (pageShadows + k).initialize(to: Self.shadow(column, cellShift: cellShift, margin: margin))
         }
+        sources = .allocate(capacity: count)
+        sources.initialize(from: temps, count: count)
         plans = .allocate(capacity: count)
         plans.initialize(repeating: ColumnPlan(), count: count)
         lows = .allocate(capacity: count)
@@ -726,6 +758,7 @@ final class ColumnScratch {
             pageShadows[k].deallocate()
         }
         temps.deallocate()
+        sources.deallocate()
         pageColumns.deallocate()
         pageShadows.deallocate()
         plans.deallocate()

@@ -52,7 +52,7 @@ enum FoldBenchmarks {
     }
 
     /// A page worth folding: paper with ruled lines and a few blocks of colour.
-    private static func sketch(width: Int, height: Int) -> Bitmap {
+    static func sketch(width: Int, height: Int) -> Bitmap {
         let canvas = Bitmap(width: width, height: height, color: 0xFFFF_FFFF)
         var y = height / 20
         while y < height {

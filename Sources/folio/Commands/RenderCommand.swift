@@ -1,10 +1,12 @@
 import ArgumentParser
 import Foundation
+import FolioCore
 import FolioInput
 import FolioLayers
 import FolioPixels
 import FolioRender
 import FolioReplay
+import FolioSketchbook
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,8 +19,15 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show the pinch fold at this scale (clamped to 0.48…1.0).", valueName: "S"))
     var fold: Double?
 
+    @Option(help: ArgumentHelp("Show the sheet on the easel turning forward, θ = −P·π (0…1; the next sheet is blank if there is none).",
+                               valueName: "P"))
+    var flip: Double?
+
     @Option(help: ArgumentHelp("A trace whose drawing fills the canvas (default: a blank sheet).", valueName: "trace"))
     var trace: String?
+
+    @Option(help: ArgumentHelp("A sketchbook whose sheet on the easel fills the canvas (read, never written).", valueName: "dir"))
+    var book: String?
 
     @OptionGroup var look: FoldLookOptions
 
@@ -27,6 +36,9 @@ struct RenderCommand: ParsableCommand {
 
     mutating func validate() throws {
         if let fold, !fold.isFinite { throw ValidationError("--fold takes a scale such as 0.75") }
+        if let flip, !(flip >= 0 && flip <= 1) { throw ValidationError("--flip takes a progress from 0 to 1, such as 0.25") }
+        if fold != nil && flip != nil { throw ValidationError("--fold and --flip each render a whole frame: give one") }
+        if trace != nil && book != nil { throw ValidationError("--trace and --book each fill the canvas: give one") }
     }
 
     func run() throws {
@@ -34,26 +46,35 @@ struct RenderCommand: ParsableCommand {
         if let trace {
             parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
         }
-        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height))
+        let sketchbook = try book.map { try loadBook(at: $0).1 } ?? Sketchbook()
+        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height), book: sketchbook)
         try replay.run { _, _, _ in }
-        guard let fold else {
+        guard fold != nil || flip != nil else {
             try PNG.write(replay.session.frame, to: out)
             return
         }
         // The pages show the canvas as the trace left it.
-        replay.session.finishActiveStroke()
-        guard !replay.session.mode.showsCurtain else {
-            throw FolioError("\(trace ?? "the trace") ends inside a pinch fold; `folio replay` renders that")
+        let session = replay.session
+        session.finishActiveStroke()
+        guard !session.mode.showsCurtain else {
+            throw FolioError("\(trace ?? "the trace") ends inside a fold or a page turn; `folio replay` renders that")
         }
-        let canvas = replay.session.frame
-        let renderer = PageRenderer(pixelWidth: canvas.width, pixelHeight: canvas.height,
-                                    scale: Double(canvas.width) / Double(size.width))
-        let scene = FoldScene(width: Double(size.width), height: Double(size.height))
-        scene.setContents(canvas)
-        scene.setScale(fold)
-        renderer.prepare(scene.root)
+        let canvas = session.frame
+        let renderer = PageRenderer(pixelWidth: canvas.width, pixelHeight: canvas.height, scale: Double(session.scale))
         let frame = Bitmap(width: canvas.width, height: canvas.height)
-        renderer.render(scene.root, into: frame, options: look.renderOptions)
+        if let flip {
+            let current = session.book.currentSheet, sheets = session.book.sheets
+            let next = CanvasRenderer(width: session.width, height: session.height, scale: Double(session.scale))
+            _ = next.rebuild(strokes: current + 1 < sheets.count ? sheets[current + 1].strokes : [])
+            let turn = TurnController(width: Double(session.width), height: Double(session.height))
+            turn.begin(earlier: canvas, later: next.baked, angle: -flip * Double.pi, scale: Double(session.scale))
+            renderer.render(turn.scene.root, into: frame, options: look.renderOptions)
+        } else if let fold {
+            let scene = FoldScene(width: Double(session.width), height: Double(session.height))
+            scene.setContents(canvas)
+            scene.setScale(fold)
+            renderer.render(scene.root, into: frame, options: look.renderOptions)
+        }
         try PNG.write(frame, to: out)
     }
 }
