@@ -80,11 +80,13 @@ public final class SeeThrough {
         out.copy(out.bounds, from: later)
         let s = UInt32((Double(step) / Double(Self.steps) * Self.maximumStrength * 256).rounded())
         if s > 0 {
-            // Ink shows through paper as a multiply: out = later × (1 − s·(1 − ghost)), per channel.
+            // Ink shows through paper as a multiply: out = later × (1 − s·(1 − ghost)), per channel;
+            // only over the left half, all a leaf's back shows of the later sheet.
+            let shown = min(width, width / 2 + 1)
             for y in 0..<height {
                 let o = out.pixels.advanced(by: y * out.stride).assumingMemoryBound(to: UInt32.self)
                 let g = ghost.pixels.advanced(by: y * ghost.stride).assumingMemoryBound(to: UInt32.self)
-                for x in 0..<width {
+                for x in 0..<shown {
                     let p = o[x], q = g[x]
                     var result = p & 0xFF00_0000
                     for shift: UInt32 in [0, 8, 16] {

@@ -1,0 +1,109 @@
+import FolioCore
+import FolioGeometry
+import FolioInput
+import XCTest
+
+/// Page turns through a Session, as input drives them: completing past 90° or falling back,
+/// new sheets, backward turns, no ink, strokes and undo per sheet.
+final class PageTurnTests: XCTestCase {
+    private let (width, height) = (1280, 800)
+
+    private func stroke(_ session: Session, id: Int32 = 1, at t: Double, from a: Point, to b: Point) {
+        session.handle(.touchDown(id: id, at: a), at: t)
+        session.handle(.touchFrame, at: t)
+        session.handle(.touchMotion(id: id, to: b), at: t + 16)
+        session.handle(.touchFrame, at: t + 16)
+        session.handle(.touchUp(id: id), at: t + 32)
+        session.handle(.touchFrame, at: t + 32)
+    }
+
+    /// A drag from `x0` to `x1` (a finger at the edge), released, then time for the leaf to settle.
+    private func drag(_ session: Session, at t: Double, from x0: Double, to x1: Double, steps: Int = 10) {
+        session.handle(.touchDown(id: 9, at: Point(x: x0, y: 400)), at: t)
+        session.handle(.touchFrame, at: t)
+        for i in 1...steps {
+            let x = x0 + (x1 - x0) * Double(i) / Double(steps)
+            session.handle(.touchMotion(id: 9, to: Point(x: x, y: 400)), at: t + Double(i) * 16)
+            session.handle(.touchFrame, at: t + Double(i) * 16)
+        }
+        let up = t + Double(steps + 1) * 16
+        session.handle(.touchUp(id: 9), at: up)
+        session.handle(.touchFrame, at: up)
+        for frame in 1...40 { session.advance(to: up + Double(frame) * 16) }
+    }
+
+    private func events(_ session: Session) -> [String] { session.timeline.map(\.name) }
+
+    func testAForwardTurnPastHalfwayFromTheLastSheetAddsABlankOne() {
+        let session = Session(width: width, height: height)
+        stroke(session, at: 0, from: Point(x: 100, y: 100), to: Point(x: 300, y: 200))
+        drag(session, at: 200, from: 1270, to: 300)
+        XCTAssertEqual(session.book.sheets.count, 2)
+        XCTAssertEqual(session.book.currentSheet, 1)
+        XCTAssertEqual(session.mode, .idle)
+        XCTAssertFalse(session.isAnimating)
+        XCTAssertEqual(Array(events(session).suffix(2)), ["flip.began", "flip.completed"])
+        XCTAssertEqual(session.book.sheets.map(\.strokes.count), [1, 0], "the turn left no ink")
+
+        stroke(session, at: 2000, from: Point(x: 400, y: 400), to: Point(x: 500, y: 450))
+        XCTAssertEqual(session.book.sheets.map(\.strokes.count), [1, 1], "the stroke lands on the new sheet")
+    }
+
+    func testATurnReleasedBeforeHalfwayFallsBack() {
+        let session = Session(width: width, height: height)
+        stroke(session, at: 0, from: Point(x: 100, y: 100), to: Point(x: 300, y: 200))
+        drag(session, at: 200, from: 1270, to: 900)
+        XCTAssertEqual(session.book.sheets.count, 1)
+        XCTAssertEqual(session.book.currentSheet, 0)
+        XCTAssertEqual(Array(events(session).suffix(2)), ["flip.began", "flip.cancelled"])
+        XCTAssertEqual(session.turn.angle, 0)
+    }
+
+    func testTheLeafFollowsTheFingerAtOnce() {
+        let session = Session(width: width, height: height)
+        stroke(session, at: 0, from: Point(x: 100, y: 100), to: Point(x: 300, y: 200))
+        session.handle(.touchDown(id: 9, at: Point(x: 1260, y: 400)), at: 100)
+        session.handle(.touchFrame, at: 100)
+        session.handle(.touchMotion(id: 9, to: Point(x: 945, y: 400)), at: 116)
+        session.handle(.touchFrame, at: 116)
+        XCTAssertEqual(session.mode, .turning(.forward))
+        XCTAssertEqual(session.turn.angle, -Double.pi * (1260 - 945) / 1260, accuracy: 1e-12)
+        XCTAssertTrue(session.mode.showsCurtain)
+    }
+
+    func testNoTurnFromTheLastSheetWhenItIsBlankNorBackFromTheFirst() {
+        let session = Session(width: width, height: height)
+        drag(session, at: 0, from: 1270, to: 100)
+        drag(session, at: 1000, from: 5, to: 1200)
+        XCTAssertEqual(session.book.sheets.count, 1)
+        XCTAssertEqual(events(session), [], "nothing turned, nothing drew")
+    }
+
+    func testABackwardTurnReturnsAndUndoKeepsToItsSheet() {
+        let session = Session(width: width, height: height)
+        stroke(session, at: 0, from: Point(x: 100, y: 100), to: Point(x: 300, y: 200))
+        stroke(session, at: 100, from: Point(x: 100, y: 300), to: Point(x: 300, y: 400))
+        drag(session, at: 200, from: 1270, to: 200)
+        stroke(session, at: 2000, from: Point(x: 600, y: 400), to: Point(x: 700, y: 450))
+        drag(session, at: 3000, from: 10, to: 1100)
+        XCTAssertEqual(session.book.currentSheet, 0, "back on the first sheet")
+        XCTAssertEqual(Array(events(session).suffix(2)), ["flip.began", "flip.completed"])
+        if let undo = KeyChord(parsing: "ctrl+z") { session.handle(.key(undo, pressed: true), at: 5000) }
+        XCTAssertEqual(session.book.sheets.map(\.strokes.count), [1, 1], "undo takes back the first sheet's newest stroke only")
+    }
+
+    func testAPinchCannotStartDuringATurn() {
+        let session = Session(width: width, height: height)
+        stroke(session, at: 0, from: Point(x: 100, y: 100), to: Point(x: 300, y: 200))
+        session.handle(.touchDown(id: 9, at: Point(x: 1270, y: 400)), at: 100)
+        session.handle(.touchFrame, at: 100)
+        session.handle(.touchDown(id: 8, at: Point(x: 400, y: 400)), at: 110)
+        session.handle(.touchFrame, at: 110)
+        session.handle(.touchMotion(id: 8, to: Point(x: 600, y: 400)), at: 120)
+        session.handle(.touchFrame, at: 120)
+        session.handle(.pinchBegin(fingers: 2), at: 130)
+        session.handle(.pinchUpdate(scale: 0.5, dx: 0, dy: 0, rotation: 0), at: 140)
+        XCTAssertEqual(session.mode, .turning(.forward))
+        XCTAssertFalse(events(session).contains("fold.began"))
+    }
+}
