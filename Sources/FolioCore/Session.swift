@@ -184,12 +184,22 @@ public final class Session {
     private func perform(_ command: Command) {
         switch (state, command) {
         case (_, .undo):
-            guard book.sheet.canUndo else { return }
-            book.sheet.undo()
-            redrawAll()
+            // Undo restores deleted sheets before strokes (`Sketchbook`); a sheet comes back
+            // only on the idle canvas, never under a stroke or the curtain.
+            switch book.nextUndo {
+            case .stroke:
+                book.undo()
+                redrawAll()
+            case .restoreSheet where mode == .idle:
+                book.undo()
+                record("sheet.restored", at: now)
+                show(sheetAt: book.currentSheet)
+            case .restoreSheet, nil:
+                return
+            }
         case (_, .redo):
-            guard book.sheet.canRedo else { return }
-            book.sheet.redo()
+            guard book.canRedo else { return }
+            book.redo()
             redrawAll()
         case (_, .toggleFullscreen):
             onRequest?(.toggleFullscreen)
@@ -198,6 +208,16 @@ public final class Session {
             onRequest?(.quit)
         case (_, .save):
             onRequest?(.save)
+        case (.idle, .nextSheet):
+            changeSheets { $0.turnForward() }
+        case (.idle, .previousSheet):
+            changeSheets { $0.goToPreviousSheet() }
+        case (.idle, .newSheet):
+            changeSheets { $0.insertBlankSheet(); return true }
+        case (.idle, .deleteSheet):
+            record("sheet.deleted", at: now)
+            book.deleteCurrentSheet()
+            show(sheetAt: book.currentSheet)
         case (.idle, .foldStep):
             openCurtain(.keys)
             fold.foldStep()
@@ -210,6 +230,26 @@ public final class Session {
         default:
             break
         }
+    }
+
+    // MARK: - Sheets
+
+    /// Applies a page turn or a new sheet to the book; when it changed something, the canvas
+    /// shows the current sheet.
+    private func changeSheets(_ change: (inout Sketchbook) -> Bool) {
+        var changed = book
+        guard change(&changed) else { return }
+        if changed.sheets.count > book.sheets.count { record("sheet.added", at: now) }
+        book = changed
+        show(sheetAt: book.currentSheet)
+    }
+
+    /// Puts sheet `index` on the easel at once: the canvas is drawn again from its strokes, and
+    /// the whole frame changes.
+    private func show(sheetAt index: Int) {
+        book.goToSheet(index)
+        damage = damage.union(canvas.rebuild(strokes: book.sheet.strokes))
+        record("sheet.changed", at: now)
     }
 
     /// The pages take the canvas and the curtain goes up, driven by `driver`.
@@ -244,7 +284,7 @@ public final class Session {
     private func endStroke(at time: Double) {
         guard case let .drawing(live) = state else { return }
         state = .idle
-        book.sheet.append(live.stroke)
+        book.append(live.stroke)
         damage = damage.union(canvas.bake(live.stroke))
         record("stroke.ended", at: time)
     }
