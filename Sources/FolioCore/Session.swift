@@ -196,12 +196,15 @@ public final class Session {
             }
             record("fold.ended", at: time)
         case let (.idle, .turnBegan(edge, p)):
-            beginTurn(from: edge, at: p, time: time)
+            beginTurn(edge == .right ? .forward : .backward, at: p, time: time)
         case let (.turning(track), .turnMoved(p)):
             turn.track(angle(of: track, at: p))
             damageWholeFrame()
         case let (.turning(track), .turnEnded(cancelled)):
-            settleTurn(track, cancelled: cancelled)
+            // Past 90° toward its goal the turn completes, otherwise it falls back (and a
+            // cancelled touch always falls back).
+            let pastHalfway = turn.angle < -Double.pi / 2
+            settleTurn(track.direction, completes: !cancelled && (track.direction == .forward ? pastHalfway : !pastHalfway))
         default:
             break
         }
@@ -212,12 +215,22 @@ public final class Session {
         case (.turning, .undo), (.turning, .redo), (.settlingTurn, .undo), (.settlingTurn, .redo):
             break  // the sheets on screen are turning: their pictures stay as they are
         case (_, .undo):
-            guard book.sheet.canUndo else { return }
-            book.sheet.undo()
-            redrawAll()
+            // Undo restores deleted sheets before strokes (`Sketchbook`); a sheet comes back
+            // only on the idle canvas, never under a stroke or the curtain.
+            switch book.nextUndo {
+            case .stroke:
+                book.undo()
+                redrawAll()
+            case .restoreSheet where mode == .idle:
+                book.undo()
+                record("sheet.restored", at: now)
+                show(sheetAt: book.currentSheet)
+            case .restoreSheet, nil:
+                return
+            }
         case (_, .redo):
-            guard book.sheet.canRedo else { return }
-            book.sheet.redo()
+            guard book.canRedo else { return }
+            book.redo()
             redrawAll()
         case (_, .toggleFullscreen):
             onRequest?(.toggleFullscreen)
@@ -226,6 +239,16 @@ public final class Session {
             onRequest?(.quit)
         case (_, .save):
             onRequest?(.save)
+        case (.idle, .nextSheet):
+            turnByKey(.forward)
+        case (.idle, .previousSheet):
+            turnByKey(.backward)
+        case (.idle, .newSheet):
+            changeSheets { $0.insertBlankSheet(); return true }
+        case (.idle, .deleteSheet):
+            record("sheet.deleted", at: now)
+            book.deleteCurrentSheet()
+            show(sheetAt: book.currentSheet)
         case (.idle, .foldStep):
             openCurtain(.keys)
             fold.foldStep()
@@ -238,6 +261,26 @@ public final class Session {
         default:
             break
         }
+    }
+
+    // MARK: - Sheets
+
+    /// Applies a page turn or a new sheet to the book; when it changed something, the canvas
+    /// shows the current sheet.
+    private func changeSheets(_ change: (inout Sketchbook) -> Bool) {
+        var changed = book
+        guard change(&changed) else { return }
+        if changed.sheets.count > book.sheets.count { record("sheet.added", at: now) }
+        book = changed
+        show(sheetAt: book.currentSheet)
+    }
+
+    /// Puts sheet `index` on the easel at once: the canvas is drawn again from its strokes, and
+    /// the whole frame changes.
+    private func show(sheetAt index: Int) {
+        book.goToSheet(index)
+        damage = damage.union(canvas.rebuild(strokes: book.sheet.strokes))
+        record("sheet.changed", at: now)
     }
 
     /// The pages take the canvas and the curtain goes up, driven by `driver`.
@@ -254,27 +297,32 @@ public final class Session {
 
     // MARK: - Page turns
 
-    /// A finger or the mouse landed by an edge: forward from the right edge to the next sheet (a
-    /// new blank one after the last, unless the last is blank already), backward from the left
-    /// to the previous sheet (none from the first). Where no sheet is there, nothing turns.
-    private func beginTurn(from edge: Edge, at p: Point, time: Double) {
-        let isLast = book.currentSheet == book.sheets.count - 1
-        let direction: Mode.TurnDirection
-        switch edge {
-        case .right:
-            if isLast && book.sheet.strokes.isEmpty { return }
-            let next = isLast ? [] : book.sheets[book.currentSheet + 1].strokes
+    /// A finger or the mouse landed by an edge (or a key asked): forward to the next sheet (a
+    /// new blank one after the last, unless the last is blank already), backward to the
+    /// previous sheet (none from the first). Where no sheet is there, nothing turns.
+    @discardableResult
+    private func beginTurn(_ direction: Mode.TurnDirection, at p: Point, time: Double) -> Bool {
+        switch direction {
+        case .forward:
+            if book.isOnLastSheet && book.sheet.isBlank { return false }
+            let next = book.isOnLastSheet ? [] : book.sheets[book.currentSheet + 1].strokes
             turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: 0, scale: Double(scale))
-            direction = .forward
-        case .left:
-            guard book.currentSheet > 0 else { return }
+        case .backward:
+            guard book.currentSheet > 0 else { return false }
             let previous = book.sheets[book.currentSheet - 1].strokes
             turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: -Double.pi, scale: Double(scale))
-            direction = .backward
         }
         sceneRenderer().prepare(turn.scene.root)
         state = .turning(TurnTrack(direction: direction, start: p))
         record("flip.began", at: time)
+        return true
+    }
+
+    /// Page Down / Page Up: the same turn, played through on its own.
+    private func turnByKey(_ direction: Mode.TurnDirection) {
+        guard beginTurn(direction, at: Point(x: direction == .forward ? Double(width) : 0, y: Double(height) / 2), time: now)
+        else { return }
+        settleTurn(direction, completes: true)
     }
 
     /// The leaf's angle for the finger at `p`: forward, θ = −π · clamp((x0 − x) / x0, 0, 1);
@@ -289,15 +337,13 @@ public final class Session {
         }
     }
 
-    /// Let go: past 90° toward its goal the turn completes, otherwise it falls back (and a
-    /// cancelled touch always falls back), animated; then drawing resumes.
-    private func settleTurn(_ track: TurnTrack, cancelled: Bool) {
-        let pastHalfway = turn.angle < -Double.pi / 2
-        let completes = !cancelled && (track.direction == .forward ? pastHalfway : !pastHalfway)
-        let turnedOver = track.direction == .forward ? completes : !completes
+    /// The leaf settles, animated, at the end the turn goes to (`completes`) or back where it
+    /// began; then the sheet changes (or not) and drawing resumes.
+    private func settleTurn(_ direction: Mode.TurnDirection, completes: Bool) {
+        let turnedOver = direction == .forward ? completes : !completes
         state = .settlingTurn
         turn.release(to: turnedOver ? -Double.pi : 0) { [unowned self] in
-            finishTurn(track.direction, completed: completes)
+            finishTurn(direction, completed: completes)
         }
     }
 
@@ -307,14 +353,7 @@ public final class Session {
             record("flip.cancelled", at: now)
             return
         }
-        switch direction {
-        case .forward:
-            if book.currentSheet == book.sheets.count - 1 { book.sheets.append(Sheet()) }
-            book.currentSheet += 1
-        case .backward:
-            book.currentSheet -= 1
-        }
-        redrawAll()
+        changeSheets { direction == .forward ? $0.turnForward() : $0.goToPreviousSheet() }
         record("flip.completed", at: now)
     }
 
@@ -351,7 +390,7 @@ public final class Session {
     private func endStroke(at time: Double) {
         guard case let .drawing(live) = state else { return }
         state = .idle
-        book.sheet.append(live.stroke)
+        book.append(live.stroke)
         damage = damage.union(canvas.bake(live.stroke))
         record("stroke.ended", at: time)
     }

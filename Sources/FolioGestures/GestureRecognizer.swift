@@ -27,9 +27,11 @@ public enum Edge: Hashable, Sendable {
     case left, right
 }
 
-/// Keyboard commands: the app's keys, and the fold steps (`]` folds a step, `[` opens the book).
+/// Keyboard commands: the app's keys, the fold steps (`]` folds a step, `[` opens the book) and
+/// the sketchbook's sheets (turn forward or back, a new sheet, delete the current one).
 public enum Command: String, Hashable, Sendable {
     case undo, redo, toggleFullscreen, quit, save, foldStep, unfoldStep
+    case nextSheet, previousSheet, newSheet, deleteSheet
 }
 
 /// Turns input events into gestures. Touch events take effect at `touch.frame`, so however a
@@ -138,6 +140,11 @@ public struct GestureRecognizer: Sendable {
         case ([.ctrl], "s"): .save
         case ([], "bracketright"): .foldStep
         case ([], "bracketleft"): .unfoldStep
+        case ([], "Next"): .nextSheet  // Page Down
+        case ([], "Prior"): .previousSheet  // Page Up
+        case ([.ctrl], "n"): .newSheet
+        // Ctrl guards a whole sheet against a stray Delete (it is undoable all the same).
+        case ([.ctrl], "Delete"): .deleteSheet
         default: nil
         }
     }

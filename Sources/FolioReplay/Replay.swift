@@ -77,6 +77,7 @@ public final class Replay {
             "frames": frameCount,
             "strokes": session.book.sheet.strokes.count,
             "sheet": session.book.currentSheet + 1,
+            "sheets": session.book.sheets.count,
             "fold": ["state": session.mode.foldState, "scale": session.foldScale],
             "events": session.timeline.map { ["t": $0.time, "event": $0.name] as [String: Any] },
             "frameMs": ["p50": percentile(sorted, 0.5), "p99": percentile(sorted, 0.99)],

@@ -32,21 +32,6 @@ public struct Sheet: Hashable, Sendable, Codable {
 
     public var canUndo: Bool { !strokes.isEmpty }
     public var canRedo: Bool { !redoStack.isEmpty }
-}
-
-/// The sketchbook: sheets, and the one being drawn on.
-public struct Sketchbook: Hashable, Sendable, Codable {
-    public var sheets: [Sheet]
-    /// Index of the sheet on the easel (0-based; the CLI counts sheets from 1).
-    public var currentSheet: Int
-
-    public init(sheets: [Sheet] = [Sheet()], currentSheet: Int = 0) {
-        self.sheets = sheets.isEmpty ? [Sheet()] : sheets
-        self.currentSheet = min(max(currentSheet, 0), self.sheets.count - 1)
-    }
-
-    public var sheet: Sheet {
-        get { sheets[currentSheet] }
-        set { sheets[currentSheet] = newValue }
-    }
+    /// No ink on it (strokes taken back by undo do not count).
+    public var isBlank: Bool { strokes.isEmpty }
 }

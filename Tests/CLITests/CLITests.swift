@@ -107,6 +107,38 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("no sheet 3"), missing.stderr)
     }
 
+    func testReplayTurnsPagesAndInfoCountsStrokesPerSheet() throws {
+        let book = folder.appendingPathComponent("book").path
+        // A stroke, Page Down (a turn of 0.4 s), a stroke.
+        let trace = try write("sheets.jsonl", stroke + """
+
+        {"t": 500, "kind": "key", "keys": "Next", "state": "pressed"}
+        {"t": 510, "kind": "key", "keys": "Next", "state": "released"}
+        {"t": 1000, "kind": "touch.down", "id": 1, "x": 300, "y": 100}
+        {"t": 1000, "kind": "touch.frame"}
+        {"t": 1033, "kind": "touch.up", "id": 1}
+        {"t": 1033, "kind": "touch.frame"}
+        """)
+        let replay = try run(["replay", trace, "--size", "640x400", "--book", book])
+        XCTAssertEqual(replay.status, 0, replay.stderr)
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(replay.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual(summary["sheets"] as? Int, 2)
+        XCTAssertEqual(summary["sheet"] as? Int, 2)
+        XCTAssertEqual(summary["strokes"] as? Int, 1)
+
+        XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book]).status, 0)
+        let info = try run(["info", "--book", book])
+        XCTAssertEqual(info.status, 0, info.stderr)
+        XCTAssertEqual(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
+                       "{\"sheets\":[{\"strokes\":1},{\"strokes\":2},{\"strokes\":1}]}",
+                       "the second replay starts on sheet 2, draws there, turns and adds sheet 3")
+
+        let svg = folder.appendingPathComponent("sheet3.svg").path
+        let export = try run(["export", "--book", book, "--sheet", "3", "--svg", svg])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertEqual(try String(contentsOfFile: svg, encoding: .utf8).components(separatedBy: "<path ").count - 1, 1)
+    }
+
     func testADamagedBookIsReportedAndKept() throws {
         let book = folder.appendingPathComponent("book")
         try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)

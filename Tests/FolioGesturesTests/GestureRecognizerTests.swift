@@ -133,6 +133,12 @@ final class GestureRecognizerTests: XCTestCase {
         XCTAssertEqual(key("ctrl+s"), [.command(.save)])
         XCTAssertEqual(key("bracketright"), [.command(.foldStep)])
         XCTAssertEqual(key("bracketleft"), [.command(.unfoldStep)])
+        XCTAssertEqual(key("Next"), [.command(.nextSheet)])
+        XCTAssertEqual(key("Prior"), [.command(.previousSheet)])
+        XCTAssertEqual(key("ctrl+n"), [.command(.newSheet)])
+        XCTAssertEqual(key("ctrl+Delete"), [.command(.deleteSheet)])
+        XCTAssertEqual(key("Delete"), [], "a stray Delete never deletes a sheet")
+        XCTAssertEqual(key("n"), [])
         XCTAssertEqual(key("z"), [])
         XCTAssertEqual(key("alt+z"), [])
     }

@@ -32,7 +32,7 @@ final class PageTurnTests: XCTestCase {
         for frame in 1...40 { session.advance(to: up + Double(frame) * 16) }
     }
 
-    private func events(_ session: Session) -> [String] { session.timeline.map(\.name) }
+    private func flips(_ session: Session) -> [String] { session.timeline.map(\.name).filter { $0.hasPrefix("flip.") } }
 
     func testAForwardTurnPastHalfwayFromTheLastSheetAddsABlankOne() {
         let session = Session(width: width, height: height)
@@ -42,7 +42,8 @@ final class PageTurnTests: XCTestCase {
         XCTAssertEqual(session.book.currentSheet, 1)
         XCTAssertEqual(session.mode, .idle)
         XCTAssertFalse(session.isAnimating)
-        XCTAssertEqual(Array(events(session).suffix(2)), ["flip.began", "flip.completed"])
+        XCTAssertEqual(flips(session), ["flip.began", "flip.completed"])
+        XCTAssertEqual(Array(session.timeline.map(\.name).suffix(4)), ["flip.began", "sheet.added", "sheet.changed", "flip.completed"])
         XCTAssertEqual(session.book.sheets.map(\.strokes.count), [1, 0], "the turn left no ink")
 
         stroke(session, at: 2000, from: Point(x: 400, y: 400), to: Point(x: 500, y: 450))
@@ -55,7 +56,7 @@ final class PageTurnTests: XCTestCase {
         drag(session, at: 200, from: 1270, to: 900)
         XCTAssertEqual(session.book.sheets.count, 1)
         XCTAssertEqual(session.book.currentSheet, 0)
-        XCTAssertEqual(Array(events(session).suffix(2)), ["flip.began", "flip.cancelled"])
+        XCTAssertEqual(flips(session), ["flip.began", "flip.cancelled"])
         XCTAssertEqual(session.turn.angle, 0)
     }
 
@@ -76,7 +77,7 @@ final class PageTurnTests: XCTestCase {
         drag(session, at: 0, from: 1270, to: 100)
         drag(session, at: 1000, from: 5, to: 1200)
         XCTAssertEqual(session.book.sheets.count, 1)
-        XCTAssertEqual(events(session), [], "nothing turned, nothing drew")
+        XCTAssertEqual(session.timeline.map(\.name), [], "nothing turned, nothing drew")
     }
 
     func testABackwardTurnReturnsAndUndoKeepsToItsSheet() {
@@ -87,7 +88,7 @@ final class PageTurnTests: XCTestCase {
         stroke(session, at: 2000, from: Point(x: 600, y: 400), to: Point(x: 700, y: 450))
         drag(session, at: 3000, from: 10, to: 1100)
         XCTAssertEqual(session.book.currentSheet, 0, "back on the first sheet")
-        XCTAssertEqual(Array(events(session).suffix(2)), ["flip.began", "flip.completed"])
+        XCTAssertEqual(Array(flips(session).suffix(2)), ["flip.began", "flip.completed"])
         if let undo = KeyChord(parsing: "ctrl+z") { session.handle(.key(undo, pressed: true), at: 5000) }
         XCTAssertEqual(session.book.sheets.map(\.strokes.count), [1, 1], "undo takes back the first sheet's newest stroke only")
     }
@@ -104,6 +105,20 @@ final class PageTurnTests: XCTestCase {
         session.handle(.pinchBegin(fingers: 2), at: 130)
         session.handle(.pinchUpdate(scale: 0.5, dx: 0, dy: 0, rotation: 0), at: 140)
         XCTAssertEqual(session.mode, .turning(.forward))
-        XCTAssertFalse(events(session).contains("fold.began"))
+        XCTAssertFalse(session.timeline.map(\.name).contains("fold.began"))
+    }
+
+    func testPageDownPlaysTheSameTurnInAtMostFourTenthsOfASecond() throws {
+        let session = Session(width: width, height: height)
+        stroke(session, at: 0, from: Point(x: 100, y: 100), to: Point(x: 300, y: 200))
+        session.handle(.key(try XCTUnwrap(KeyChord(parsing: "Next")), pressed: true), at: 1000)
+        XCTAssertEqual(session.mode, .settlingTurn)
+        session.advance(to: 1200)
+        XCTAssertLessThan(session.turn.angle, 0, "the leaf is on its way")
+        XCTAssertGreaterThan(session.turn.angle, -Double.pi)
+        session.advance(to: 1400)
+        XCTAssertEqual(session.mode, .idle)
+        XCTAssertEqual(session.book.currentSheet, 1)
+        XCTAssertEqual(flips(session), ["flip.began", "flip.completed"])
     }
 }

@@ -69,7 +69,7 @@ final class BookStoreTests: XCTestCase {
         try store.save(sampleBook())
         let before = try Data(contentsOf: store.file)
         var big = sampleBook()
-        big.sheet.append(Stroke(points: (0..<5000).map { Point(x: Double($0), y: Double($0 % 7)) }))
+        big.append(Stroke(points: (0..<5000).map { Point(x: Double($0), y: Double($0 % 7)) }))
 
         signal(SIGXFSZ, SIG_IGN)
         var saved = rlimit()
