@@ -269,8 +269,11 @@ public final class Layer {
     public var screenQuad: Quad? { transformToRoot.project(bounds) }
 
     /// Whether the viewer sees the layer's back: its projected bounds wind the other way round.
-    public var facesAway: Bool {
-        guard let q = screenQuad else { return transform.normal.z < 0 }
+    public var facesAway: Bool { facesAway(at: nil) }
+
+    /// `facesAway` with every transform as it is on screen at `time` (ms; nil: the model's).
+    public func facesAway(at time: Double?) -> Bool {
+        guard let q = transformToRoot(at: time).project(bounds) else { return turnToRoot(at: time).normal.z < 0 }
         return q.signedArea < 0
     }
 }

@@ -114,8 +114,8 @@ public final class PageRenderer {
         setups.deallocate()
     }
 
-    /// Whether `prepare` has taken the pages' contents since they last changed shape.
-    public var isPrepared: Bool { !pages.isEmpty }
+    /// How far back faces are softened, in buffer pixels.
+    private var backBlurRadius: Int { max(1, Int((1.5 * scale).rounded())) }
 
     /// Takes the pages' contents from the tree under `root`: masks the rounded corners in,
     /// transposes, adds the borders; and the backdrop image, if the root has one. Once per gesture
@@ -155,7 +155,7 @@ public final class PageRenderer {
         }
         updateGeometry(root, at: time)
         for (page, g) in zip(pages, geometry) where g.facesAway && !g.isHidden && !page.backReady {
-            page.loadBack(blurRadius: max(1, Int((1.5 * scale).rounded())))
+            page.loadBack(blurRadius: backBlurRadius)
         }
         if options.shadows { shadows.update(pages: geometry, scale: scale) }
         var backdrop = Backdrop.flat(0)
@@ -207,7 +207,7 @@ public final class PageRenderer {
     /// The prepared image a page samples (tests compare the sampler with an exact reference on it).
     func pageImage(index: Int, back: Bool) -> PageImage {
         let page = pages[index]
-        if back && !page.backReady { page.loadBack(blurRadius: max(1, Int((1.5 * scale).rounded()))) }
+        if back && !page.backReady { page.loadBack(blurRadius: backBlurRadius) }
         return back ? page.back : page.front
     }
 
@@ -273,7 +273,7 @@ public final class PageRenderer {
             // Lit by the page's own turn (its transforms, without the positions), the light at the viewer.
             let normal = layer.turnToRoot(at: time).normal
             let light = Self.ambientLight + (1 - Self.ambientLight) * abs(normal.z)
-            let facesAway = m.project(layer.bounds).map { $0.signedArea < 0 } ?? (normal.z < 0)
+            let facesAway = layer.facesAway(at: time)
             let caster = layer.shadowCaster
             var shadowOpacity = caster.map { $0.shadowOpacity * $0.shadowColor.alpha } ?? 0
             let hidden = facesAway && !layer.isDoubleSidedToRoot
