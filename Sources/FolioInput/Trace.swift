@@ -3,6 +3,9 @@ import FolioGeometry
 
 /// An input trace (`docs/trace-format.md`): JSON Lines of timed input events.
 public struct Trace: Sendable {
+    /// The latest time a trace may name, in ms: longer than any session at a tablet, short
+    /// enough that a replay's 60 Hz clock counts it exactly.
+    public static let longest = 1e9
     public var events: [TimedInputEvent]
 
     public init(events: [TimedInputEvent]) {
@@ -112,6 +115,7 @@ private struct TraceLineParser {
         let fields = Fields(object: object, parser: self)
         let time = try fields.number("t")
         guard time >= 0 else { throw fail("\"t\" must not be negative") }
+        guard time <= Trace.longest else { throw fail("\"t\" must be at most \(Int(Trace.longest)) ms (11.6 days)") }
         let kind = try fields.string("kind")
         let event: InputEvent
         switch kind {

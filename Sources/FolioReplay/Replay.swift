@@ -56,6 +56,7 @@ public final class Replay {
         compositor.configure()
         try step(at: 0) { try loop.configured(width: options.width, height: options.height, scale: options.scale) }
         while true {
+            if next < events.count, loop.isIdle { compositor.skipRefreshes(before: min(events[next].time, stop)) }
             let refresh = compositor.nextRefresh
             if next < events.count, events[next].time <= min(refresh, stop) {
                 let event = events[next]

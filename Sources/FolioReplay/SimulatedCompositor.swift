@@ -37,6 +37,17 @@ public final class SimulatedCompositor: FrameSurface {
     /// The time of the next display refresh (ms).
     public var nextRefresh: Double { Double(refreshes + 1) * Self.refreshInterval }
 
+    /// Whether a refresh would tell the client anything (a frame callback, a buffer back).
+    public var isQuiet: Bool { !isFrameInFlight && busyBuffers == 0 }
+
+    /// Lets the refreshes before `time` pass at once: while nothing is pending they tell the
+    /// client nothing, and a trace may wait hours between events.
+    public func skipRefreshes(before time: Double) {
+        guard isQuiet else { return }
+        let passed = Int((time / Self.refreshInterval).rounded(.down))
+        if passed > refreshes { refreshes = passed }
+    }
+
     /// The first configure: from now on buffers may be attached.
     public func configure() {
         isConfigured = true

@@ -89,6 +89,8 @@ final class TraceTests: XCTestCase {
             ("{\"t\": 0, \"kind\": \"touch.down\", \"id\": 1, \"x\": true, \"y\": 4}", 1, "\"x\" must be a number"),
             ("{\"t\": 5, \"kind\": \"touch.frame\"}\n{\"t\": 4, \"kind\": \"touch.frame\"}", 2, "goes back"),
             ("{\"t\": -1, \"kind\": \"touch.frame\"}", 1, "must not be negative"),
+            ("{\"t\": 1e12, \"kind\": \"touch.frame\"}", 1, "must be at most 1000000000 ms"),
+            ("{\"t\": 1e308, \"kind\": \"touch.frame\"}", 1, "must be at most 1000000000 ms"),
             ("{\"t\": 0, \"kind\": \"pointer.button\", \"button\": \"thumb\", \"state\": \"pressed\"}", 1, "unknown button"),
             ("{\"t\": 0, \"kind\": \"key\", \"keys\": \"hyper+z\", \"state\": \"pressed\"}", 1, "cannot read keys"),
             ("{\"t\": 0, \"kind\": \"key\", \"keys\": \"z\", \"state\": \"down\"}", 1, "\"state\" must be"),
