@@ -172,7 +172,9 @@ final class PageTurnProtocolTests: XCTestCase {
         try answerFrames(folio, until: "the new blank sheet after the turn", isBlankCanvas)
         try answerFramesUntilQuiet(folio)
         let settling = attachedCommits(folio, after: released)
-        XCTAssertGreaterThan(settling.count, 2, "the leaf settles over several frames, not in one jump")
+        // How many frames the ≤ 0.4 s settle gets depends on how fast frames are drawn; at least
+        // one shows the leaf on its way before the last shows the new sheet.
+        XCTAssertGreaterThanOrEqual(settling.count, 2, "the leaf settles over frames, not in one jump")
         XCTAssertTrue(settling.allSatisfy { $0.damage.contains { $0.contains(whole) } }, "settle frames damage the whole frame")
         XCTAssertTrue(settling.dropLast().allSatisfy { $0.pixels.map(showsTurn) ?? false }, "the curtain stays up until the last frame")
 
