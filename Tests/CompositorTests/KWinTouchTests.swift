@@ -4,20 +4,30 @@ import XCTest
 /// Real touch on a real compositor: headless KWin injects wl_touch through its fake-input
 /// protocol (Tests/Compositors/kwin_touch.py). One finger draws; two fingers pinch to 0.75 and
 /// hold, and the screen shows the fold; release, and the flat canvas with the ink is back.
+/// A finger dragged from the right edge turns to a new sheet, and a stroke lands on it.
 final class KWinTouchTests: XCTestCase {
     /// kwin_touch.py's "cannot start" status.
     static let unavailable: Int32 = 77
 
     func testPinchFoldsAndUnfoldsUnderKWin() throws {
+        try runScenario("fold", artifacts: "kwin")
+    }
+
+    func testPageTurnFromTheRightEdgeAddsASheetUnderKWin() throws {
+        try runScenario("turn", artifacts: "kwin-turn")
+    }
+
+    /// Runs one kwin_touch.py scenario; its screenshots and logs go to .build/test-artifacts/`artifacts`.
+    private func runScenario(_ scenario: String, artifacts: String) throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let script = root.appendingPathComponent("Tests/Compositors/kwin_touch.py").path
         let folio = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
             .deletingLastPathComponent().appendingPathComponent("folio").path
-        let out = root.appendingPathComponent(".build/test-artifacts/kwin").path
+        let out = root.appendingPathComponent(".build/test-artifacts/\(artifacts)").path
 
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["dbus-run-session", "--", "python3", script, "--client", folio, "--out", out]
+        process.arguments = ["dbus-run-session", "--", "python3", script, "--client", folio, "--out", out, "--scenario", scenario]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

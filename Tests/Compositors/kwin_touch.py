@@ -6,7 +6,11 @@ org_kde_kwin_fake_input first (KWin gives the seat touch only once an injector e
 the client fullscreen, then plays a scenario of touches and takes screenshots through
 org.kde.KWin.ScreenShot2. Screenshots are written as PNG files into --out.
 
-    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold]
+    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn]
+
+fold: one finger draws, two fingers pinch and hold, the book opens again; one stroke is saved.
+turn: one finger draws, a finger dragged from the right edge turns to a new sheet (a screenshot
+mid-turn), one finger draws on it; two sheets of one stroke each are saved.
 
 Exit status 0 when every check of the scenario holds; 1 with one line per failed check;
 77 when KWin or a Python module is missing (the caller decides whether that fails).
@@ -207,6 +211,12 @@ def is_ink(rgb):
     return b >= 200 and r <= 60 and g <= 60
 
 
+def is_shaded_ink(rgb):
+    """Ink on a leaf darkened toward the spine: clearly bluer than it is red or green."""
+    r, g, b = rgb
+    return b >= r + 60 and b >= g + 60
+
+
 def wait_for(predicate, seconds, out, name):
     """Screenshots until one satisfies `predicate`; None (the last one saved as NAME) on time-out."""
     deadline = time.monotonic() + seconds
@@ -218,6 +228,15 @@ def wait_for(predicate, seconds, out, name):
             image.save_png(os.path.join(out, name))
             return None
         time.sleep(0.1)
+
+
+def draw_stroke(injector, y, x_from, x_to, steps=20):
+    """One finger draws a horizontal stroke at row `y`, at about a finger's pace."""
+    injector.frame(downs=[(0, x_from, y)])
+    for step in range(1, steps + 1):
+        time.sleep(0.016)
+        injector.frame(motions=[(0, x_from + (x_to - x_from) * step // steps, y)])
+    injector.frame(ups=[0])
 
 
 def scenario_fold(kwin, injector, client, out, failures):
@@ -232,11 +251,7 @@ def scenario_fold(kwin, injector, client, out, failures):
 
     # One finger draws a horizontal stroke in the upper part of the screen.
     stroke_y = 200
-    injector.frame(downs=[(0, 300, stroke_y)])
-    for step in range(1, 21):
-        time.sleep(0.016)
-        injector.frame(motions=[(0, 300 + step * 30, stroke_y)])
-    injector.frame(ups=[0])
+    draw_stroke(injector, stroke_y, 300, 900)
     along = range(320, 880, 40)
     drawn = wait_for(lambda im: all(is_ink(im.rgb(x, stroke_y)) for x in along), 15, out, "1-no-stroke.png")
     if drawn is None:
@@ -282,8 +297,89 @@ def scenario_fold(kwin, injector, client, out, failures):
         failures.append(f"the pinch left stray ink at y={centre_y}, x in {stray[:5]}")
 
 
-def check_saved_on_sigterm(client, folio, book, failures):
-    """SIGTERM ends the app cleanly, and the one stroke drawn (not the pinch) is in the book."""
+def scenario_turn(kwin, injector, client, out, failures):
+    """One finger draws on the right half; a finger from the right edge turns the page to a new
+    blank sheet (a screenshot mid-turn, the leaf carrying the ink); one finger draws on sheet 2."""
+    canvas = wait_for(lambda im: is_white(im.rgb(WIDTH // 2, HEIGHT // 2)) and is_white(im.rgb(2, 2)), 15, out,
+                      "0-no-canvas.png")
+    if canvas is None:
+        failures.append("the white canvas never filled the screen")
+        return
+
+    # The stroke lies on the half that turns, its far end well inside the edge zone's left.
+    stroke_y = 200
+    draw_stroke(injector, stroke_y, 700, 1100)
+    along = range(720, 1090, 40)
+    drawn = wait_for(lambda im: all(is_ink(im.rgb(x, stroke_y)) for x in along), 15, out, "1-no-stroke.png")
+    if drawn is None:
+        failures.append(f"the stroke never showed along y={stroke_y}")
+        return
+    drawn.save_png(os.path.join(out, "1-stroke.png"))
+
+    # A finger lands 10 px inside the right edge and drags left to 800 px: θ = −π·470/1270, before 90°.
+    finger_y, x0 = HEIGHT // 2, WIDTH - 10
+    injector.frame(downs=[(1, x0, finger_y)])
+    x = x0
+    while x > 800:
+        time.sleep(0.016)
+        x = max(800, x - 40)
+        injector.frame(motions=[(1, x, finger_y)])
+
+    # Mid-turn: the curtain is up (the pages' rounded corners leave the screen's corners dark),
+    # the leaf has carried the ink off the stroke's far end, and the ink is still on screen.
+    def mid_turn(image):
+        corners_dark = not is_white(image.rgb(2, 2)) and not is_white(image.rgb(WIDTH - 3, HEIGHT - 3))
+        far_end_clear = not any(is_ink(image.rgb(x, y)) for x in range(1040, 1090, 10) for y in range(150, 260, 4))
+        inked = any(is_ink(image.rgb(x, y)) or is_shaded_ink(image.rgb(x, y))
+                    for x in range(WIDTH // 2, 1040, 4) for y in range(100, 300, 4))
+        return corners_dark and far_end_clear and inked
+
+    turning = wait_for(mid_turn, 15, out, "2-no-turn.png")
+    if turning is None:
+        failures.append("no turning leaf on screen while the finger holds it before 90°")
+        injector.frame(ups=[1])
+        return
+    turning.save_png(os.path.join(out, "2-mid-turn.png"))
+    stray = [x for x in range(WIDTH // 2, x0, 20) if is_ink(turning.rgb(x, finger_y))]
+    if stray:
+        failures.append(f"the turning finger drew ink at y={finger_y}, x in {stray[:5]}")
+
+    # On past 90° to a quarter of the width, and let go: the leaf settles on a new blank sheet.
+    while x > WIDTH // 4:
+        time.sleep(0.016)
+        x = max(WIDTH // 4, x - 40)
+        injector.frame(motions=[(1, x, finger_y)])
+    injector.frame(ups=[1])
+
+    def blank_sheet(image):
+        corners = all(is_white(image.rgb(x, y)) for x in (2, WIDTH - 3) for y in (2, HEIGHT - 3))
+        return corners and all(is_white(image.rgb(x, stroke_y)) for x in along)
+
+    turned = wait_for(blank_sheet, 15, out, "3-not-turned.png")
+    if turned is None:
+        failures.append("after the turn the screen is not a blank sheet")
+        return
+    turned.save_png(os.path.join(out, "3-turned.png"))
+
+    second_y = 600
+    draw_stroke(injector, second_y, 300, 900)
+    second = range(320, 880, 40)
+    drawn = wait_for(lambda im: all(is_ink(im.rgb(x, second_y)) for x in second), 15, out, "4-no-second-stroke.png")
+    if drawn is None:
+        failures.append(f"the stroke on the new sheet never showed along y={second_y}")
+        return
+    drawn.save_png(os.path.join(out, "4-second-stroke.png"))
+
+
+SCENARIOS = {
+    "fold": (scenario_fold, '{"sheets":[{"strokes":1}]}'),
+    "turn": (scenario_turn, '{"sheets":[{"strokes":1},{"strokes":1}]}'),
+}
+
+
+def check_saved_on_sigterm(client, folio, book, expected, failures):
+    """SIGTERM ends the app cleanly, and the book is what the scenario drew (`expected`, as
+    `folio info` prints it): strokes only, none from a pinch or a turn."""
     client.send_signal(signal.SIGTERM)
     try:
         status = client.wait(10)
@@ -293,15 +389,15 @@ def check_saved_on_sigterm(client, folio, book, failures):
     if status != 0:
         failures.append(f"after SIGTERM the client exited with status {status}")
     info = subprocess.run([folio, "info", "--book", book], capture_output=True, text=True)
-    if info.returncode != 0 or '"strokes":1' not in info.stdout.replace(" ", ""):
-        failures.append(f"the book after SIGTERM is not one stroke: {info.stdout.strip()} {info.stderr.strip()}")
+    if info.returncode != 0 or "".join(info.stdout.split()) != expected:
+        failures.append(f"the book after SIGTERM is not {expected}: {info.stdout.strip()} {info.stderr.strip()}")
 
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--client", required=True, help="the folio binary")
     parser.add_argument("--out", required=True, help="folder for screenshots and logs")
-    parser.add_argument("--scenario", default="fold", choices=["fold"])
+    parser.add_argument("--scenario", default="fold", choices=sorted(SCENARIOS))
     args = parser.parse_args()
     need_modules()
     os.makedirs(args.out, exist_ok=True)
@@ -318,11 +414,12 @@ def main():
         book = os.path.join(workdir, "book")
         client = subprocess.Popen([args.client, "--fullscreen", "--book", book], stdout=client_log,
                                   stderr=subprocess.STDOUT, env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket))
-        scenario_fold(kwin, injector, client, args.out, failures)
+        scenario, expected_book = SCENARIOS[args.scenario]
+        scenario(kwin, injector, client, args.out, failures)
         if client.poll() is not None:
             failures.append(f"the client exited early with status {client.returncode}")
         else:
-            check_saved_on_sigterm(client, args.client, book, failures)
+            check_saved_on_sigterm(client, args.client, book, expected_book, failures)
     finally:
         # Disconnect while KWin still runs: libwayland must not tear down a dead connection at exit.
         if injector is not None:

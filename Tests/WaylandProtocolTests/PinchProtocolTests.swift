@@ -299,14 +299,6 @@ final class PinchProtocolTests: XCTestCase {
         return (folio, book)
     }
 
-    /// What `folio info --book DIR` says.
-    func info(_ book: String) throws -> String {
-        let process = try ClientProcess.start(try ClientProcess.folioExecutable(), arguments: ["info", "--book", book],
-                                              environment: ProcessInfo.processInfo.environment)
-        XCTAssertEqual(try process.waitForExit(), 0, process.standardError)
-        return process.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
-    }
-
     func testCompositorDestroyedMidStrokeKeepsTheStrokeInTheBook() throws {
         let (folio, book) = try halfDrawnStroke()
         defer { try? FileManager.default.removeItem(atPath: book) }
@@ -317,7 +309,7 @@ final class PinchProtocolTests: XCTestCase {
         let lines = stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, "one line: \(stderr)")
         XCTAssertTrue(stderr.contains(book), "the line names the book: \(stderr)")
-        XCTAssertEqual(try info(book), #"{"sheets":[{"strokes":1}]}"#)
+        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1}]}"#)
     }
 
     func testSIGTERMMidStrokeExitsCleanlyAndKeepsTheStroke() throws {
@@ -325,6 +317,6 @@ final class PinchProtocolTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: book) }
         XCTAssertEqual(kill(folio.client.processIdentifier, SIGTERM), 0)
         XCTAssertEqual(try folio.client.waitForExit(), 0, folio.client.standardError)
-        XCTAssertEqual(try info(book), #"{"sheets":[{"strokes":1}]}"#)
+        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1}]}"#)
     }
 }

@@ -21,6 +21,14 @@ func requireExecutable(_ path: String, for purpose: String) throws -> String {
     return path
 }
 
+/// What `folio info --book DIR` says.
+func bookInfo(_ book: String, file: StaticString = #filePath, line: UInt = #line) throws -> String {
+    let process = try ClientProcess.start(try ClientProcess.folioExecutable(), arguments: ["info", "--book", book],
+                                          environment: ProcessInfo.processInfo.environment)
+    XCTAssertEqual(try process.waitForExit(), 0, process.standardError, file: file, line: line)
+    return process.standardOutput.trimmingCharacters(in: .whitespacesAndNewlines)
+}
+
 /// Colours as Folio draws them (premultiplied 0xAARRGGBB).
 enum Ink {
     static func channels(_ pixel: UInt32) -> (a: Int, r: Int, g: Int, b: Int) {
