@@ -6,9 +6,13 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build needs, then the real compositors the tests drive: Weston (screens) and KWin (real touch).
 DEB_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev libpng-dev \
                 xkb-data weston
-TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols dbus
-# The KWin touch injector speaks Wayland and D-Bus from Python.
+TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols dbus python3-venv
+# The KWin touch injector speaks Wayland and D-Bus from Python. Debian's own python3 refuses
+# pip installs (PEP 668), so the modules go into a virtual environment inside the build folder,
+# and the tests run the injector with its python (FOLIO_TEST_PYTHON).
 TEST_PYTHON_PACKAGES := pywayland==0.4.19 jeepney==0.9.0
+TEST_VENV := .build/test-python
+export FOLIO_TEST_PYTHON := $(CURDIR)/$(TEST_VENV)/bin/python3
 
 .PHONY: all deps test-deps install-debs build release run test bench-latency protocols clean
 
@@ -19,8 +23,9 @@ deps:
 
 test-deps: deps
 	@$(MAKE) --no-print-directory install-debs PACKAGES="$(TEST_DEB_PACKAGES)"
-	@python3 -c 'import pywayland, jeepney' 2>/dev/null || \
-	    python3 -m pip install --quiet --disable-pip-version-check $(TEST_PYTHON_PACKAGES)
+	@$(FOLIO_TEST_PYTHON) -c 'import pywayland, jeepney' 2>/dev/null || { \
+	    python3 -m venv --clear $(TEST_VENV) && \
+	    $(FOLIO_TEST_PYTHON) -m pip install --quiet --disable-pip-version-check $(TEST_PYTHON_PACKAGES); }
 
 install-debs:
 	@missing=""; \

@@ -25,9 +25,11 @@ final class KWinTouchTests: XCTestCase {
             .deletingLastPathComponent().appendingPathComponent("folio").path
         let out = root.appendingPathComponent(".build/test-artifacts/\(artifacts)").path
 
+        // `make test` installs the injector's modules in a virtual environment and names its python.
+        let python = ProcessInfo.processInfo.environment["FOLIO_TEST_PYTHON"] ?? "python3"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["dbus-run-session", "--", "python3", script, "--client", folio, "--out", out, "--scenario", scenario]
+        process.arguments = ["dbus-run-session", "--", python, script, "--client", folio, "--out", out, "--scenario", scenario]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe
