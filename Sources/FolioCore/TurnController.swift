@@ -28,9 +28,11 @@ public final class TurnController {
     /// Whether the leaf is settling (frames wanted without input).
     public var isAnimating: Bool { settle != nil }
 
-    /// A new window size: a new scene, empty until the next turn.
+    /// A new window size: a new scene, empty until the next turn; a settling turn is dropped
+    /// without its completion (the session has ended it).
     func resize(width: Double, height: Double) {
         scene = PageTurnScene(width: width, height: height)
+        settle = nil
         earlier = nil
         later = nil
         seeThrough = nil

@@ -121,4 +121,22 @@ final class PageTurnTests: XCTestCase {
         XCTAssertEqual(session.book.currentSheet, 1)
         XCTAssertEqual(flips(session), ["flip.began", "flip.completed"])
     }
+
+    func testAResizeDuringATurnEndsItOnTheSameSheet() {
+        let session = Session(width: width, height: height)
+        stroke(session, at: 0, from: Point(x: 100, y: 100), to: Point(x: 300, y: 200))
+        session.handle(.touchDown(id: 9, at: Point(x: 1270, y: 400)), at: 100)
+        session.handle(.touchFrame, at: 100)
+        session.handle(.touchMotion(id: 9, to: Point(x: 200, y: 400)), at: 116)
+        session.handle(.touchFrame, at: 116)
+        session.handle(.touchUp(id: 9), at: 132)
+        session.handle(.touchFrame, at: 132)
+        XCTAssertEqual(session.mode, .settlingTurn)
+        session.handle(.resize(width: 1000, height: 700, scale: 1), at: 140)
+        for frame in 1...40 { session.advance(to: 140 + Double(frame) * 16) }
+        XCTAssertEqual(session.mode, .idle)
+        XCTAssertEqual(session.book.sheets.count, 1, "the turn was dropped with the old size")
+        XCTAssertEqual(flips(session), ["flip.began", "flip.cancelled"])
+        XCTAssertFalse(session.isAnimating)
+    }
 }
