@@ -3,7 +3,8 @@ import FolioGeometry
 
 /// The built-in demo `folio --demo` plays: a wave, a spiral, a dot ringed by a loop, drawn with
 /// one finger at a touchscreen's pace, then a two-finger pinch that folds the page to 0.75,
-/// holds it and lets go. Generated for the window's logical size, so it fits any window.
+/// holds it and lets go; once the book is open, a finger from the right edge turns to a new
+/// sheet and draws a wave there. Generated for the window's logical size, so it fits any window.
 public enum DemoTrace {
     /// Touch sampling interval (ms): a 125 Hz touchscreen.
     static let sampleInterval = 8.0
@@ -39,6 +40,14 @@ public enum DemoTrace {
 
         // Two fingers 40 % of the width apart pinch to 75 % of that, hold, and lift.
         writer.pinch(centre: Point(x: w / 2, y: h / 2), from: w * 0.4, to: w * 0.4 * 0.75, duration: 500, hold: 700)
+        writer.wait(900)  // the book opens (0.5 / 0.75 s)
+
+        // A finger from the right edge turns the page over to a new sheet, and draws there.
+        writer.stroke(duration: 600) { t in Point(x: w - 4 - t * (w * 0.75), y: h * 0.5 + unit * 0.05 * t) }
+        writer.wait(500)  // the turn settles
+        writer.stroke(duration: 500) { t in
+            Point(x: w * (0.3 + 0.4 * t), y: h * 0.5 + unit * 0.06 * sin(t * 2 * .pi))
+        }
         return Trace(events: writer.events)
     }
 
