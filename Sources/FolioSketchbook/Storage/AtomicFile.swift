@@ -33,6 +33,7 @@ public enum AtomicFile {
         if close(fd) != 0, problem == nil { problem = "close: \(errnoText())" }
         if problem == nil, rename(temporary, path) != 0 { problem = "rename: \(errnoText())" }
         if let problem {
+            // Best effort: the error below is the one to report, and a book's next open removes leftovers.
             unlink(temporary)
             throw BookError.io(path: path, reason: "\(failure): \(problem)")
         }
