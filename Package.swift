@@ -78,7 +78,7 @@ let package = Package(
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
-        .testTarget(name: "CLITests", dependencies: ["folio"]),
+        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,5 +1,6 @@
 import CPNG
 import FolioPixels
+import Foundation
 
 /// PNG files through libpng's simplified API (it catches libpng's longjmp errors itself).
 /// Bitmaps are premultiplied; PNG is not: writing unpremultiplies, reading premultiplies.
@@ -10,6 +11,33 @@ public enum PNG {
 
     /// Writes `bitmap` as an RGBA PNG (unpremultiplied, as PNG wants).
     public static func write(_ bitmap: Bitmap, to path: String) throws {
+        let (header, bytes, stride) = straightRows(of: bitmap)
+        var image = header
+        let written = bytes.withUnsafeBytes { png_image_write_to_file(&image, path, 0, $0.baseAddress, Int32(stride), nil) }
+        defer { png_image_free(&image) }
+        guard written != 0 else { throw Error(description: "cannot write PNG \(path): \(message(of: image))") }
+    }
+
+    /// `bitmap` as the bytes of an RGBA PNG file, for writers that put the file in place themselves.
+    public static func encode(_ bitmap: Bitmap) throws -> Data {
+        let (header, bytes, stride) = straightRows(of: bitmap)
+        var image = header
+        defer { png_image_free(&image) }
+        var size = 0
+        // A first call with no buffer measures; the second writes.
+        guard bytes.withUnsafeBytes({ png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, Int32(stride), nil) }) != 0 else {
+            throw Error(description: "cannot encode PNG: \(message(of: image))")
+        }
+        var data = Data(count: size)
+        let written = data.withUnsafeMutableBytes { out in
+            bytes.withUnsafeBytes { png_image_write_to_memory(&image, out.baseAddress, &size, 0, $0.baseAddress, Int32(stride), nil) }
+        }
+        guard written != 0 else { throw Error(description: "cannot encode PNG: \(message(of: image))") }
+        return data.prefix(size)
+    }
+
+    /// The image header and the bitmap's rows as straight-alpha BGRA bytes, with their stride.
+    private static func straightRows(of bitmap: Bitmap) -> (png_image, [UInt8], Int) {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         image.width = UInt32(bitmap.width)
@@ -30,9 +58,7 @@ public enum PNG {
                 }
             }
         }
-        let written = bytes.withUnsafeBytes { png_image_write_to_file(&image, path, 0, $0.baseAddress, Int32(stride), nil) }
-        defer { png_image_free(&image) }
-        guard written != 0 else { throw Error(description: "cannot write PNG \(path): \(message(of: image))") }
+        return (image, bytes, stride)
     }
 
     /// Reads a PNG into a new premultiplied bitmap.

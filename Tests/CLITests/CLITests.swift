@@ -1,3 +1,4 @@
+import FolioSketchbook
 import Foundation
 import XCTest
 
@@ -151,6 +152,118 @@ final class CLITests: XCTestCase {
             XCTAssertTrue(result.stderr.contains("damaged"), result.stderr)
             XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "{\"format\": \"folio-sketchbook\"")
         }
+    }
+
+    private func mode(_ path: String) throws -> Int {
+        Int(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int))
+    }
+
+    func testReplayMakesAPrivateBookUnderAnyUmask() throws {
+        let trace = try write("stroke.jsonl", stroke)
+        for mask: mode_t in [0o022, 0o077] {
+            let book = folder.appendingPathComponent("book-\(mask)")
+            let previous = umask(mask)  // inherited by the folio process
+            defer { umask(previous) }
+            for _ in 0..<2 {
+                XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
+                XCTAssertEqual(try mode(book.path), 0o700, "umask \(String(mask, radix: 8))")
+                XCTAssertEqual(try mode(book.appendingPathComponent("book.json").path), 0o600)
+            }
+        }
+    }
+
+    func testASecondWriterIsRefusedAndReadersStillRead() throws {
+        let book = folder.appendingPathComponent("book")
+        let trace = try write("stroke.jsonl", stroke)
+        XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
+        let file = book.appendingPathComponent("book.json")
+        let saved = try Data(contentsOf: file)
+
+        // This test process is the first writer: it holds the lock as the app would.
+        var holder: BookWriter? = try BookStore(directory: book).openForWriting()
+        let second = try run(["replay", trace, "--size", "640x400", "--book", book.path])
+        XCTAssertNotEqual(second.status, 0)
+        XCTAssertEqual(second.stderr, "folio: \(book.path) is in use by another Folio (pid \(getpid()))\n")
+        XCTAssertEqual(try Data(contentsOf: file), saved, "the refused writer left the book as it was")
+        let info = try run(["info", "--book", book.path])
+        XCTAssertEqual(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "{\"sheets\":[{\"strokes\":1}]}", info.stderr)
+        let svg = folder.appendingPathComponent("sheet.svg").path
+        XCTAssertEqual(try run(["export", "--book", book.path, "--sheet", "1", "--svg", svg]).status, 0, "export only reads")
+        XCTAssertNotNil(holder)
+
+        holder = nil
+        XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
+        let after = try run(["info", "--book", book.path])
+        XCTAssertEqual(after.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "{\"sheets\":[{\"strokes\":2}]}")
+    }
+
+    func testLinksInTheBookAreRefusedInOneLine() throws {
+        let trace = try write("stroke.jsonl", stroke)
+        let victim = try write("victim.json", "precious")
+        for destination in [victim, folder.appendingPathComponent("missing.json").path] {
+            let book = folder.appendingPathComponent("book-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)
+            let file = book.appendingPathComponent("book.json").path
+            try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: destination)
+            for arguments in [["info", "--book", book.path], ["replay", trace, "--size", "64x64", "--book", book.path]] {
+                let result = try run(arguments)
+                XCTAssertNotEqual(result.status, 0)
+                XCTAssertEqual(result.stderr, "folio: \(file) is a symbolic link, which Folio neither follows nor replaces\n")
+            }
+            XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: file), destination)
+        }
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: folder.appendingPathComponent("missing.json").path))
+    }
+
+    func testAnUnfinishedSaveIsCleanedUpAtTheNextOpen() throws {
+        let book = folder.appendingPathComponent("book")
+        let trace = try write("stroke.jsonl", stroke)
+        XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
+        // What kill -9 in the middle of a save leaves.
+        let orphan = book.appendingPathComponent(".book.json.00ff00ff00ff00ff.tmp").path
+        try Data(repeating: 0x20, count: 65536).write(to: URL(fileURLWithPath: orphan))
+        XCTAssertEqual(try run(["info", "--book", book.path]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: orphan), "reading writes nothing")
+        XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: book.path).sorted(), [".folio.lock", "book.json"])
+    }
+
+    func testAFailedExportKeepsTheExistingFile() throws {
+        let book = folder.appendingPathComponent("book").path
+        let trace = try write("stroke.jsonl", stroke)
+        XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book]).status, 0)
+        let target = try write("sheet.png", "the previous export")
+        // A file-size limit, inherited by folio, makes the write fail part-way (a full disk).
+        signal(SIGXFSZ, SIG_IGN)
+        var saved = rlimit()
+        getrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+        var small = saved
+        small.rlim_cur = 512
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &small)
+        let result = try run(["export", "--book", book, "--sheet", "1", "--png", target, "--size", "3000x3000"])
+        setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
+        XCTAssertNotEqual(result.status, 0)
+        XCTAssertTrue(result.stderr.hasPrefix("folio: \(target): cannot write (nothing was replaced)"), result.stderr)
+        XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        XCTAssertEqual(try String(contentsOfFile: target, encoding: .utf8), "the previous export")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(),
+                       ["book", "sheet.png", "stroke.jsonl"], "no temporary file is left beside it")
+    }
+
+    func testExportingIntoTheBookIsRefused() throws {
+        let book = folder.appendingPathComponent("book")
+        let trace = try write("stroke.jsonl", stroke)
+        XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
+        let file = book.appendingPathComponent("book.json").path
+        let saved = try Data(contentsOf: URL(fileURLWithPath: file))
+        for arguments in [["--png", file], ["--svg", book.appendingPathComponent("sheet.svg").path]] {
+            let result = try run(["export", "--book", book.path, "--sheet", "1"] + arguments)
+            XCTAssertNotEqual(result.status, 0)
+            XCTAssertEqual(result.stderr, "folio: \(arguments[1]) is inside the book folder \(book.path); export somewhere else\n")
+        }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), saved)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: book.path).sorted(), [".folio.lock", "book.json"])
     }
 
     func testBadArgumentsFailClearly() throws {

@@ -29,6 +29,13 @@ final class PNGTests: XCTestCase {
         return bitmap
     }
 
+    /// `encode` gives the very bytes `write` puts in a file (exports write them themselves).
+    func testEncodeMatchesWrite() throws {
+        let path = folder + "/written.png"
+        try PNG.write(sampleBitmap(), to: path)
+        XCTAssertEqual(try PNG.encode(sampleBitmap()), try Data(contentsOf: URL(fileURLWithPath: path)))
+    }
+
     func testRoundTripKeepsPixels() throws {
         let original = sampleBitmap()
         let path = folder + "/sample.png"

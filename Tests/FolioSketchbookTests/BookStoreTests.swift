@@ -31,12 +31,12 @@ final class BookStoreTests: XCTestCase {
 
     func testSaveAndLoadRoundTrip() throws {
         let store = BookStore(directory: folder)
-        try store.save(sampleBook())
+        try store.openForWriting().save(sampleBook())
         let loaded = try store.load()
         XCTAssertEqual(loaded.sheets.map(\.strokes), sampleBook().sheets.map(\.strokes))
         XCTAssertEqual(loaded.currentSheet, 1)
-        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path)
-        XCTAssertEqual(leftovers, ["book.json"], "no temporary file is left behind")
+        let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
+        XCTAssertEqual(leftovers, [".folio.lock", "book.json"], "no temporary file is left behind")
     }
 
     func testDamagedFilesAreReportedAndNeverOverwritten() throws {
@@ -66,7 +66,8 @@ final class BookStoreTests: XCTestCase {
     /// A full disk (here: a file-size limit) fails the save with a clear error and keeps the old book.
     func testAFailedSaveKeepsThePreviousBook() throws {
         let store = BookStore(directory: folder)
-        try store.save(sampleBook())
+        let writer = try store.openForWriting()
+        try writer.save(sampleBook())
         let before = try Data(contentsOf: store.file)
         var big = sampleBook()
         big.append(Stroke(points: (0..<5000).map { Point(x: Double($0), y: Double($0 % 7)) }))
@@ -79,13 +80,13 @@ final class BookStoreTests: XCTestCase {
         setrlimit(Int32(RLIMIT_FSIZE.rawValue), &small)
         defer { setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved) }
 
-        XCTAssertThrowsError(try store.save(big)) { error in
+        XCTAssertThrowsError(try writer.save(big)) { error in
             guard case .io = error as? BookError else { return XCTFail("\(error)") }
             XCTAssertTrue("\(error)".contains("the previous save is kept"), "\(error)")
         }
         setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
         XCTAssertEqual(try Data(contentsOf: store.file), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["book.json"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), [".folio.lock", "book.json"])
     }
 
     func testDefaultFolderFollowsXDG() {

@@ -4,10 +4,20 @@ import FolioGeometry
 import FolioRender
 import FolioSketchbook
 
-/// The book in `path` (or the default folder) and the store that saves it.
-func loadBook(at path: String?) throws -> (BookStore, Sketchbook) {
-    let store = BookStore(directory: path.map { URL(fileURLWithPath: $0) } ?? BookStore.defaultDirectory())
-    return (store, try store.load())
+/// The book folder `path`, or the default one.
+func bookStore(at path: String?) -> BookStore {
+    BookStore(directory: path.map { URL(fileURLWithPath: $0) } ?? BookStore.defaultDirectory())
+}
+
+/// The book in `path` (or the default folder), read without locking it.
+func loadBook(at path: String?) throws -> Sketchbook {
+    try bookStore(at: path).load()
+}
+
+/// The book in `path` (or the default folder), locked for writing until the writer is released.
+func openBook(at path: String?) throws -> (BookWriter, Sketchbook) {
+    let writer = try bookStore(at: path).openForWriting()
+    return (writer, try writer.store.load())
 }
 
 struct InfoCommand: ParsableCommand {
@@ -19,7 +29,7 @@ struct InfoCommand: ParsableCommand {
     var book: String
 
     func run() throws {
-        let (_, sketchbook) = try loadBook(at: book)
+        let sketchbook = try loadBook(at: book)
         let object: [String: Any] = ["sheets": sketchbook.sheets.map { ["strokes": $0.strokes.count] }]
         let json = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))
@@ -52,22 +62,27 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let (_, sketchbook) = try loadBook(at: book)
+        let store = bookStore(at: book)
+        let target = png ?? svg ?? ""
+        // An export written into the book folder could replace book.json: refused outright.
+        guard !store.holds(target) else {
+            throw FolioError("\(target) is inside the book folder \(store.directory.path); export somewhere else")
+        }
+        let sketchbook = try store.load()
         guard sheet <= sketchbook.sheets.count else {
             throw FolioError("the book has \(sketchbook.sheets.count) sheet(s); there is no sheet \(sheet)")
         }
         let page = sketchbook.sheets[sheet - 1]
         let extent = size.map { Size(width: Double($0.width), height: Double($0.height)) } ?? SVGExport.extent(of: page)
-        if let svg {
-            do {
-                try SVGExport.document(for: page, size: extent).write(toFile: svg, atomically: true, encoding: .utf8)
-            } catch {
-                throw FolioError("\(svg): cannot write: \(error.localizedDescription)")
-            }
-        } else if let png {
+        let data: Data
+        if svg != nil {
+            data = Data(SVGExport.document(for: page, size: extent).utf8)
+        } else {
             let canvas = CanvasRenderer(width: Int(extent.width), height: Int(extent.height), scale: 1)
             canvas.rebuild(strokes: page.strokes)
-            try PNG.write(canvas.frame, to: png)
+            data = try PNG.encode(canvas.frame)
         }
+        // Written beside the target and renamed over it: a failure leaves an existing file as it was.
+        try AtomicFile.replace(target, with: data, mode: nil, failure: "cannot write (nothing was replaced)")
     }
 }

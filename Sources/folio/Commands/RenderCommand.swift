@@ -46,7 +46,7 @@ struct RenderCommand: ParsableCommand {
         if let trace {
             parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
         }
-        let sketchbook = try book.map { try loadBook(at: $0).1 } ?? Sketchbook()
+        let sketchbook = try book.map { try loadBook(at: $0) } ?? Sketchbook()
         let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height), book: sketchbook)
         try replay.run { _, _, _ in }
         guard fold != nil || flip != nil else {

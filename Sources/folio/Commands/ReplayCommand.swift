@@ -47,7 +47,8 @@ struct ReplayCommand: ParsableCommand {
     func run() throws {
         let parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
         // The trace is read whole before the book is touched: a malformed trace changes nothing.
-        let store = try book.map { try loadBook(at: $0) }
+        // The book stays locked until this run has saved it.
+        let store = try book.map { try openBook(at: $0) }
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
         let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale, stopTime: at),
                             book: store?.1 ?? Sketchbook())
@@ -61,9 +62,9 @@ struct ReplayCommand: ParsableCommand {
             }
         }
         if let out { try PNG.write(replay.session.frame, to: "\(out)/final.png") }
-        if let (bookStore, _) = store {
+        if let (writer, _) = store {
             replay.session.finishActiveStroke()
-            try bookStore.save(replay.session.book)
+            try writer.save(replay.session.book)
         }
         let json = try JSONSerialization.data(withJSONObject: replay.summary(), options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))

@@ -13,12 +13,12 @@ final class AutoSaver: Sendable {
         var reportedError = false
     }
 
-    private let store: BookStore
+    private let writer: BookWriter
     private let state = Mutex(State())
     private let queue = DispatchQueue(label: "folio.autosave")
 
-    init(store: BookStore) {
-        self.store = store
+    init(writer: BookWriter) {
+        self.writer = writer
     }
 
     /// Queues `book` to be saved; returns at once.
@@ -47,7 +47,7 @@ final class AutoSaver: Sendable {
             return state.pending
         }) {
             do {
-                try store.save(book)
+                try writer.save(book)
                 state.withLock { $0.lastError = nil }
             } catch let error as BookError {
                 let first = state.withLock { state -> Bool in
@@ -58,7 +58,7 @@ final class AutoSaver: Sendable {
                 // Said once; the drawing stays in memory and the next change tries again.
                 if first { warn("\(error); the drawing is kept in memory and saving is retried on the next change") }
             } catch {
-                state.withLock { $0.lastError = .io(path: store.file.path, reason: "\(error)") }
+                state.withLock { $0.lastError = .io(path: writer.store.file.path, reason: "\(error)") }
             }
         }
     }

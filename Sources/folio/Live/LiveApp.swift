@@ -11,8 +11,9 @@ struct LiveApp {
 
     func run() throws {
         // The demo draws on a fresh sheet and saves nothing, unless a book is named.
-        let (store, book): (BookStore?, Sketchbook) = options.demo && options.bookDirectory == nil
-            ? (nil, Sketchbook()) : try loadBook(at: options.bookDirectory)
+        // The book is locked for as long as the app runs: a second Folio on it fails at once.
+        let (writer, book): (BookWriter?, Sketchbook) = options.demo && options.bookDirectory == nil
+            ? (nil, Sketchbook()) : try openBook(at: options.bookDirectory)
         // A bad trace is reported before anything opens.
         let trace: Trace? = try options.demoTrace.map { try Trace.load(contentsOf: URL(fileURLWithPath: $0)) }
         let client: WaylandClient
@@ -22,7 +23,7 @@ struct LiveApp {
             throw FolioError(error.description)
         }
         let demo: DemoPlayer? = options.demo ? DemoPlayer(trace: trace) : nil
-        let controller = LiveController(client: client, demo: demo, book: book, store: store)
+        let controller = LiveController(client: client, demo: demo, book: book, writer: writer)
         do {
             try controller.run()
         } catch let error as WaylandError {

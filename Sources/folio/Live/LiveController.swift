@@ -18,11 +18,11 @@ final class LiveController {
     private let bookPath: String?
     private var savedRevision: Int
 
-    init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, store: BookStore?) {
+    init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?) {
         self.client = client
         self.demo = demo
-        saver = store.map { AutoSaver(store: $0) }
-        bookPath = store?.file.path
+        saver = writer.map { AutoSaver(writer: $0) }
+        bookPath = writer?.store.file.path
         let size = client.size
         session = Session(book: book, width: size.width, height: size.height, scale: size.scale)
         // Fold frames split their columns over two threads where there are two cores.
