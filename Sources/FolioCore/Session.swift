@@ -376,15 +376,24 @@ public final class Session {
         let live = LiveStroke(start: p)
         state = .drawing(live)
         record("stroke.began", at: time)
+        if live.wasClamped { warnClamped(p) }
         draw(live, changed: live.stroke.bounds)
     }
 
     private func extendStroke(to p: Point) {
         guard case var .drawing(live) = state else { return }
         state = .idle  // hands the stroke's storage over, so adding a point does not copy it
+        let wasClamped = live.wasClamped
         let changed = live.add(p)
         state = .drawing(live)
+        if live.wasClamped && !wasClamped { warnClamped(p) }
         draw(live, changed: changed)
+    }
+
+    /// Once per stroke: a point beyond what a book holds was moved to its edge.
+    private func warnClamped(_ p: Point) {
+        onRequest?(.warn("a stroke point at \(p) is beyond ±\(Int(SurfaceLimits.farthestCoordinate)) logical pixels; "
+                         + "it is drawn and saved at that edge"))
     }
 
     private func endStroke(at time: Double) {
@@ -462,13 +471,19 @@ public final class Session {
 }
 
 /// The stroke under the finger, with its smoother, so each new point reports what it changed.
+/// Points are clamped to `SurfaceLimits.farthestCoordinate` (a compositor's wl_fixed reaches
+/// ±8388608), so a saved book always reads back.
 struct LiveStroke {
     private(set) var stroke: Stroke
     private var smoother: InkSmoother
+    /// Whether any point of this stroke had to be clamped.
+    private(set) var wasClamped = false
 
     init(start: Point) {
-        stroke = Stroke(points: [start])
-        smoother = InkSmoother(start: start)
+        let p = SurfaceLimits.clamp(start)
+        stroke = Stroke(points: [p])
+        smoother = InkSmoother(start: p)
+        wasClamped = p != start
     }
 
     /// The smoothed path so far, kept as points arrive (never recomputed from all the points).
@@ -476,7 +491,9 @@ struct LiveStroke {
     var tail: PathElement? { smoother.tail }
 
     /// Adds a point; returns the logical area whose ink may differ (old tail, new segment, new tail).
-    mutating func add(_ p: Point) -> Rect {
+    mutating func add(_ input: Point) -> Rect {
+        let p = SurfaceLimits.clamp(input)
+        if p != input { wasClamped = true }
         // Every changed piece starts at the end of the finished path.
         var changed = smoother.path.last.map { Rect(origin: $0.endPoint, size: .zero) } ?? .null
         if let oldTail = smoother.tail { changed = changed.union(oldTail.controlBounds) }

@@ -98,6 +98,9 @@ final class TraceTests: XCTestCase {
             ("{\"t\": 0, \"kind\": \"pinch.update\", \"scale\": 0}", 1, "\"scale\" must be positive"),
             ("{\"t\": 0, \"kind\": \"resize\", \"width\": 0, \"height\": 10}", 1, "\"width\" must be"),
             ("{\"t\": 0, \"kind\": \"resize\", \"width\": 10, \"height\": 10, \"scale\": 1.5}", 1, "\"scale\" must be"),
+            ("{\"t\": 0, \"kind\": \"touch.down\", \"id\": 1, \"x\": 1e20, \"y\": 0}", 1, "within ±1000000"),
+            ("{\"t\": 0, \"kind\": \"touch.motion\", \"id\": 1, \"x\": 0, \"y\": -1e308}", 1, "within ±1000000"),
+            ("{\"t\": 0, \"kind\": \"pointer.motion\", \"x\": 1000000.5, \"y\": 0}", 1, "within ±1000000"),
         ]
         for (text, line, fragment) in cases {
             XCTAssertThrowsError(try Trace(parsing: text), text) { error in
@@ -107,6 +110,14 @@ final class TraceTests: XCTestCase {
                 XCTAssertTrue(error.description.hasPrefix("trace line \(line):"), error.description)
             }
         }
+    }
+
+    func testCoordinatesUpToAMillionAreAccepted() throws {
+        let trace = try Trace(parsing: """
+            {"t": 0, "kind": "touch.down", "id": 1, "x": 1000000, "y": -1000000}
+            {"t": 1, "kind": "pointer.motion", "x": -1e6, "y": 1e-320}
+            """)
+        XCTAssertEqual(trace.events.first?.event, .touchDown(id: 1, at: Point(x: 1e6, y: -1e6)))
     }
 
     func testSerializationRoundTrips() throws {
