@@ -169,13 +169,14 @@ public final class Session {
     /// What a gesture means in the current mode. Whatever is not listed means nothing there: input
     /// while the book opens does not draw, a pinch does not take over the fold keys' steps.
     private func transition(_ gesture: Gesture, at time: Double) {
+        // Here, not in the switch: its subject holds a copy of `state`, and with it the live
+        // stroke's points, so adding a point there copied the whole stroke.
+        if case let .strokeMoved(p) = gesture, case .drawing = state { return extendStroke(to: p) }
         switch (state, gesture) {
         case let (_, .command(command)):
             perform(command)
         case let (.idle, .strokeBegan(p)):
             beginStroke(at: p, time: time)
-        case let (.drawing, .strokeMoved(p)):
-            extendStroke(to: p)
         case (.drawing, .strokeEnded):
             endStroke(at: time)
         case (.drawing, .strokeWithdrawn):
