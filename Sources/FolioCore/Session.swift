@@ -56,6 +56,8 @@ public final class Session {
     private var sceneFrameStorage: Bitmap?
     private var damage = Region.empty
     private var now = 0.0
+    /// Whether a clamped point was reported since the last stroke ended.
+    private var reportedClamp = false
 
     /// A session for a window of `width`×`height` logical pixels at `scale` (fitted to
     /// `SurfaceLimits`: callers report what they asked for beyond them).
@@ -135,8 +137,32 @@ public final class Session {
             resize(width: width, height: height, scale: scale ?? self.scale)
             return
         }
+        guard let event = withinReach(event) else { return }
         for gesture in recognizer.handle(event, time: time) {
             transition(gesture, at: time)
+        }
+    }
+
+    /// The one gate for positions from outside: points are clamped to
+    /// `SurfaceLimits.farthestCoordinate` (a compositor's wl_fixed reaches ±8388608, and a NaN or
+    /// infinity would spread through strokes, pinches and page turns), reported once per stroke,
+    /// so a saved book always reads back; a pinch scale that is not a number is dropped.
+    private func withinReach(_ event: InputEvent) -> InputEvent? {
+        func clamp(_ p: Point) -> Point {
+            let q = SurfaceLimits.clamp(p)
+            if q != p, !reportedClamp {
+                reportedClamp = true
+                onRequest?(.warn("a point at \(p) is beyond ±\(Int(SurfaceLimits.farthestCoordinate)) logical pixels; "
+                                 + "Folio takes it at that edge"))
+            }
+            return q
+        }
+        switch event {
+        case let .touchDown(id, p): return .touchDown(id: id, at: clamp(p))
+        case let .touchMotion(id, p): return .touchMotion(id: id, to: clamp(p))
+        case let .pointerMotion(p): return .pointerMotion(to: clamp(p))
+        case let .pinchUpdate(scale, _, _, _) where scale.isNaN: return nil
+        default: return event
         }
     }
 
@@ -377,24 +403,15 @@ public final class Session {
         let live = LiveStroke(start: p)
         state = .drawing(live)
         record("stroke.began", at: time)
-        if live.wasClamped { warnClamped(p) }
         draw(live, changed: live.stroke.bounds)
     }
 
     private func extendStroke(to p: Point) {
         guard case var .drawing(live) = state else { return }
         state = .idle  // hands the stroke's storage over, so adding a point does not copy it
-        let wasClamped = live.wasClamped
         let changed = live.add(p)
         state = .drawing(live)
-        if live.wasClamped && !wasClamped { warnClamped(p) }
         draw(live, changed: changed)
-    }
-
-    /// Once per stroke: a point beyond what a book holds was moved to its edge.
-    private func warnClamped(_ p: Point) {
-        onRequest?(.warn("a stroke point at \(p) is beyond ±\(Int(SurfaceLimits.farthestCoordinate)) logical pixels; "
-                         + "it is drawn and saved at that edge"))
     }
 
     private func endStroke(at time: Double) {
@@ -403,6 +420,7 @@ public final class Session {
         book.append(live.stroke)
         damage = damage.union(canvas.bake(live.stroke))
         record("stroke.ended", at: time)
+        reportedClamp = false
     }
 
     private func withdrawStroke(at time: Double) {
@@ -410,6 +428,7 @@ public final class Session {
         state = .idle
         damage = damage.union(canvas.clearLive())
         record("stroke.withdrawn", at: time)
+        reportedClamp = false
     }
 
     private func draw(_ live: LiveStroke, changed: Rect) {
@@ -472,19 +491,13 @@ public final class Session {
 }
 
 /// The stroke under the finger, with its smoother, so each new point reports what it changed.
-/// Points are clamped to `SurfaceLimits.farthestCoordinate` (a compositor's wl_fixed reaches
-/// ±8388608), so a saved book always reads back.
 struct LiveStroke {
     private(set) var stroke: Stroke
     private var smoother: InkSmoother
-    /// Whether any point of this stroke had to be clamped.
-    private(set) var wasClamped = false
 
     init(start: Point) {
-        let p = SurfaceLimits.clamp(start)
-        stroke = Stroke(points: [p])
-        smoother = InkSmoother(start: p)
-        wasClamped = p != start
+        stroke = Stroke(points: [start])
+        smoother = InkSmoother(start: start)
     }
 
     /// The smoothed path so far, kept as points arrive (never recomputed from all the points).
@@ -492,9 +505,7 @@ struct LiveStroke {
     var tail: PathElement? { smoother.tail }
 
     /// Adds a point; returns the logical area whose ink may differ (old tail, new segment, new tail).
-    mutating func add(_ input: Point) -> Rect {
-        let p = SurfaceLimits.clamp(input)
-        if p != input { wasClamped = true }
+    mutating func add(_ p: Point) -> Rect {
         // Every changed piece starts at the end of the finished path.
         var changed = smoother.path.last.map { Rect(origin: $0.endPoint, size: .zero) } ?? .null
         if let oldTail = smoother.tail { changed = changed.union(oldTail.controlBounds) }

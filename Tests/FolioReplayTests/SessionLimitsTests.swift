@@ -1,6 +1,7 @@
 import FolioCore
 import FolioGeometry
 import FolioInput
+import FolioSketchbook
 import XCTest
 
 /// Sizes from outside (a compositor's configure, a trace's resize) beyond what the renderer draws
@@ -46,5 +47,24 @@ final class SessionLimitsTests: XCTestCase {
                        [Point(x: 50, y: 50), Point(x: far, y: 10), Point(x: -far, y: far), Point(x: far, y: 0), Point(x: 60, y: 60)])
         XCTAssertEqual(warnings.count, 1, "\(warnings)")
         XCTAssertTrue(warnings.first?.contains("beyond ±1000000") ?? false, warnings.first ?? "no warning")
+    }
+
+    /// A page turn from a touch at x = ∞ then dragged to NaN made the leaf's angle NaN, which
+    /// trapped drawing the see-through (found by the extreme-value fuzzer): points are clamped
+    /// before anything reads them.
+    func testATurnFromNonFinitePointsIsDrawn() {
+        let book = Sketchbook(sheets: [Sheet(strokes: [Stroke(points: [Point(x: 10, y: 10)])])], currentSheet: 0)
+        let session = Session(book: book, width: 640, height: 400)
+        session.handle(.touchDown(id: 1, at: Point(x: .infinity, y: 100)), at: 0)
+        session.handle(.touchFrame, at: 0)
+        XCTAssertEqual(session.mode, .turning(.forward))
+        session.handle(.touchMotion(id: 1, to: Point(x: .nan, y: -.infinity)), at: 16)
+        session.handle(.touchFrame, at: 16)
+        _ = session.renderFrame()
+        session.handle(.touchUp(id: 1), at: 32)
+        session.handle(.touchFrame, at: 32)
+        session.advance(to: 5000)
+        _ = session.renderFrame()
+        XCTAssertEqual(session.mode, .idle)
     }
 }
