@@ -56,6 +56,8 @@ public final class Session {
     private var sceneFrameStorage: Bitmap?
     private var damage = Region.empty
     private var now = 0.0
+    /// Whether a clamped point was reported since the last stroke ended.
+    private var reportedClamp = false
 
     /// A session for a window of `width`×`height` logical pixels at `scale` (fitted to
     /// `SurfaceLimits`: callers report what they asked for beyond them).
@@ -135,8 +137,32 @@ public final class Session {
             resize(width: width, height: height, scale: scale ?? self.scale)
             return
         }
+        guard let event = withinReach(event) else { return }
         for gesture in recognizer.handle(event, time: time) {
             transition(gesture, at: time)
+        }
+    }
+
+    /// The one gate for positions from outside: points are clamped to
+    /// `SurfaceLimits.farthestCoordinate` (a compositor's wl_fixed reaches ±8388608, and a NaN or
+    /// infinity would spread through strokes, pinches and page turns), reported once per stroke,
+    /// so a saved book always reads back; a pinch scale that is not a number is dropped.
+    private func withinReach(_ event: InputEvent) -> InputEvent? {
+        func clamp(_ p: Point) -> Point {
+            let q = SurfaceLimits.clamp(p)
+            if q != p, !reportedClamp {
+                reportedClamp = true
+                onRequest?(.warn("a point at \(p) is beyond ±\(Int(SurfaceLimits.farthestCoordinate)) logical pixels; "
+                                 + "Folio takes it at that edge"))
+            }
+            return q
+        }
+        switch event {
+        case let .touchDown(id, p): return .touchDown(id: id, at: clamp(p))
+        case let .touchMotion(id, p): return .touchMotion(id: id, to: clamp(p))
+        case let .pointerMotion(p): return .pointerMotion(to: clamp(p))
+        case let .pinchUpdate(scale, _, _, _) where scale.isNaN: return nil
+        default: return event
         }
     }
 
@@ -169,13 +195,14 @@ public final class Session {
     /// What a gesture means in the current mode. Whatever is not listed means nothing there: input
     /// while the book opens does not draw, a pinch does not take over the fold keys' steps.
     private func transition(_ gesture: Gesture, at time: Double) {
+        // Here, not in the switch: its subject holds a copy of `state`, and with it the live
+        // stroke's points, so adding a point there copied the whole stroke.
+        if case let .strokeMoved(p) = gesture, case .drawing = state { return extendStroke(to: p) }
         switch (state, gesture) {
         case let (_, .command(command)):
             perform(command)
         case let (.idle, .strokeBegan(p)):
             beginStroke(at: p, time: time)
-        case let (.drawing, .strokeMoved(p)):
-            extendStroke(to: p)
         case (.drawing, .strokeEnded):
             endStroke(at: time)
         case (.drawing, .strokeWithdrawn):
@@ -393,6 +420,7 @@ public final class Session {
         book.append(live.stroke)
         damage = damage.union(canvas.bake(live.stroke))
         record("stroke.ended", at: time)
+        reportedClamp = false
     }
 
     private func withdrawStroke(at time: Double) {
@@ -400,6 +428,7 @@ public final class Session {
         state = .idle
         damage = damage.union(canvas.clearLive())
         record("stroke.withdrawn", at: time)
+        reportedClamp = false
     }
 
     private func draw(_ live: LiveStroke, changed: Rect) {

@@ -7,6 +7,20 @@ public enum SurfaceLimits {
     public static let scales = 1...8
     /// The smallest logical size drawn (a page needs a column on each side of the spine).
     public static let minimumSide = 2
+    /// The farthest a stroke point may lie from the surface origin on either axis, in logical
+    /// pixels: traces and books beyond it are refused, and the live app clamps to it, so every
+    /// saved book reads back. 120 widths of the largest buffer: nothing drawn there is visible.
+    public static let farthestCoordinate = 1_000_000.0
+
+    /// `p` moved onto the square of `farthestCoordinate` (a NaN axis becomes 0).
+    public static func clamp(_ p: Point) -> Point {
+        func axis(_ v: Double) -> Double { v.isNaN ? 0 : min(max(v, -farthestCoordinate), farthestCoordinate) }
+        return Point(x: axis(p.x), y: axis(p.y))
+    }
+
+    public static func isWithinReach(_ p: Point) -> Bool {
+        abs(p.x) <= farthestCoordinate && abs(p.y) <= farthestCoordinate
+    }
 
     /// A logical size and buffer scale within the limits: the scale is lowered first (a sharp
     /// window beats a cropped one), then the size. `adjusted` says whether anything changed.

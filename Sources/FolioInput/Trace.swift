@@ -120,9 +120,9 @@ private struct TraceLineParser {
         let event: InputEvent
         switch kind {
         case "touch.down":
-            event = .touchDown(id: try fields.id(), at: Point(x: try fields.number("x"), y: try fields.number("y")))
+            event = .touchDown(id: try fields.id(), at: try fields.point())
         case "touch.motion":
-            event = .touchMotion(id: try fields.id(), to: Point(x: try fields.number("x"), y: try fields.number("y")))
+            event = .touchMotion(id: try fields.id(), to: try fields.point())
         case "touch.up":
             event = .touchUp(id: try fields.id())
         case "touch.frame":
@@ -130,7 +130,7 @@ private struct TraceLineParser {
         case "touch.cancel":
             event = .touchCancel
         case "pointer.motion":
-            event = .pointerMotion(to: Point(x: try fields.number("x"), y: try fields.number("y")))
+            event = .pointerMotion(to: try fields.point())
         case "pointer.button":
             let name = try fields.string("button")
             guard let button = PointerButton(rawValue: name) else { throw fail("unknown button \"\(name)\"") }
@@ -178,6 +178,15 @@ private struct Fields {
     func number(_ key: String) throws -> Double {
         guard let value = try optionalNumber(key) else { throw parser.fail("missing \"\(key)\"") }
         return value
+    }
+
+    /// `x` and `y`, each within `SurfaceLimits.farthestCoordinate` of the origin.
+    func point() throws -> Point {
+        let p = Point(x: try number("x"), y: try number("y"))
+        guard SurfaceLimits.isWithinReach(p) else {
+            throw parser.fail("\"x\" and \"y\" must be within ±\(Int(SurfaceLimits.farthestCoordinate)) (logical pixels)")
+        }
+        return p
     }
 
     func number(_ key: String, default fallback: Double) throws -> Double {

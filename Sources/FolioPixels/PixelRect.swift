@@ -22,15 +22,27 @@ public struct PixelRect: Hashable, Sendable, CustomStringConvertible {
     public var isEmpty: Bool { width <= 0 || height <= 0 }
     public var area: Int { isEmpty ? 0 : width * height }
 
-    /// The pixels a logical rectangle touches at `scale` buffer pixels per logical pixel.
+    /// The farthest a pixel edge may lie from the origin: far beyond any buffer, yet small
+    /// enough that widths and areas never overflow an Int.
+    public static let farthest = 1 << 30
+
+    /// The pixels a logical rectangle touches at `scale` buffer pixels per logical pixel. Edges are
+    /// clamped to ±`farthest` in floating point first, so a huge or non-finite coordinate (from a
+    /// compositor, a trace or a pinch) never traps converting to Int; a NaN edge touches nothing.
     public init(covering rect: Rect, scale: Double) {
-        if rect.isEmpty {
+        guard !rect.isEmpty,
+              let x0 = Self.edge((rect.minX * scale).rounded(.down)), let y0 = Self.edge((rect.minY * scale).rounded(.down)),
+              let x1 = Self.edge((rect.maxX * scale).rounded(.up)), let y1 = Self.edge((rect.maxY * scale).rounded(.up))
+        else {
             self.init(x: 0, y: 0, width: 0, height: 0)
             return
         }
-        let x0 = Int((rect.minX * scale).rounded(.down)), y0 = Int((rect.minY * scale).rounded(.down))
-        let x1 = Int((rect.maxX * scale).rounded(.up)), y1 = Int((rect.maxY * scale).rounded(.up))
         self.init(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
+    private static func edge(_ value: Double) -> Int? {
+        guard !value.isNaN else { return nil }
+        return Int(min(max(value, -Double(farthest)), Double(farthest)))
     }
 
     public func union(_ other: PixelRect) -> PixelRect {

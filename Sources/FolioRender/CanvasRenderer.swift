@@ -17,6 +17,8 @@ public final class CanvasRenderer {
     private let ink = InkRasterizer()
     /// What the live stroke covered in `frame` when last drawn, in buffer pixels.
     private var liveDamage = PixelRect.empty
+    /// The live stroke's path elements by place, so a redraw finds those near its damage.
+    private var liveIndex = PathIndex()
 
     public init(width: Int, height: Int, scale: Double) {
         size = Size(width: Double(width), height: Double(height))
@@ -29,6 +31,7 @@ public final class CanvasRenderer {
     /// Draws every stroke on fresh paper (after undo, redo, a resize or loading a book).
     @discardableResult
     public func rebuild(strokes: [Stroke]) -> PixelRect {
+        liveIndex.reset()
         baked.fill(Self.paper)
         for stroke in strokes {
             ink.draw(stroke.path, style: stroke.style, into: baked, scale: scale, clip: pixelBounds(of: stroke))
@@ -43,10 +46,19 @@ public final class CanvasRenderer {
     /// the old and new tails). Returns the damage.
     @discardableResult
     public func drawLive(_ path: [PathElement], tail: PathElement?, style: InkStyle, changed: Rect) -> PixelRect {
+        liveIndex.extend(to: path)
         let damage = PixelRect(covering: changed, scale: scale).intersection(frame.bounds)
         guard !damage.isEmpty else { return damage }
         frame.copy(damage, from: baked)
-        ink.draw(path, tail: tail, style: style, into: frame, scale: scale, clip: damage)
+        // Only ink within half a width (and a pixel of antialiasing, and rounding) of the damage
+        // can paint there: the rest of a long stroke is not even looked at.
+        let margin = style.width / 2 + 2
+        let near = Rect(x: Double(damage.x) / scale, y: Double(damage.y) / scale,
+                        width: Double(damage.width) / scale, height: Double(damage.height) / scale)
+            .insetBy(dx: -margin, dy: -margin)
+        var elements = liveIndex.ranges(meeting: near)
+        if tail != nil { elements.append(path.count..<(path.count + 1)) }
+        ink.draw(path, tail: tail, elements: elements, style: style, into: frame, scale: scale, clip: damage)
         liveDamage = liveDamage.union(damage)
         return damage
     }
@@ -54,6 +66,7 @@ public final class CanvasRenderer {
     /// Withdraws the live stroke: the frame shows the baked canvas again.
     @discardableResult
     public func clearLive() -> PixelRect {
+        liveIndex.reset()
         let damage = liveDamage
         frame.copy(damage, from: baked)
         liveDamage = PixelRect.empty
@@ -63,6 +76,7 @@ public final class CanvasRenderer {
     /// Bakes a finished stroke into the canvas; the frame then shows exactly the baked pixels.
     @discardableResult
     public func bake(_ stroke: Stroke) -> PixelRect {
+        liveIndex.reset()
         let area = pixelBounds(of: stroke)
         ink.draw(stroke.path, style: stroke.style, into: baked, scale: scale, clip: area)
         let damage = area.union(liveDamage)

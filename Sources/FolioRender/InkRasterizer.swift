@@ -30,14 +30,16 @@ public final class InkRasterizer {
     /// Paints `path`, then `tail` (a live stroke's provisional end), over `target`, touching only
     /// pixels inside `clip`. Coordinates are logical; `scale` is buffer pixels per logical pixel.
     /// Pieces of the path whose bounds miss the clip are skipped before any pixel work, so
-    /// redrawing a long stroke's newest segment costs that segment, not the stroke.
-    public func draw(_ path: [PathElement], tail: PathElement? = nil, style: InkStyle, into target: Bitmap, scale: Double,
-                     clip: PixelRect) {
+    /// redrawing a long stroke's newest segment costs that segment, not the stroke. `elements`,
+    /// when given, are the indices of the elements (the tail is `path.count`) that may meet the
+    /// clip, every other one missing it: only those and their neighbours are even looked at.
+    public func draw(_ path: [PathElement], tail: PathElement? = nil, elements: [Range<Int>]? = nil, style: InkStyle,
+                     into target: Bitmap, scale: Double, clip: PixelRect) {
         let radius = style.width * scale / 2
         let area = clip.intersection(target.bounds)
         guard radius > 0, radius.isFinite, scale.isFinite, !area.isEmpty else { return }
         let reach = radius + 1
-        collectPieces(of: path, tail: tail, scale: scale)
+        collectPieces(of: path, tail: tail, elements: elements, scale: scale)
 
         // The part of `area` the path can touch, so the mask is no larger than that.
         var region = PixelRect.empty
@@ -55,7 +57,7 @@ public final class InkRasterizer {
             // The points just before and after, so joints with neighbours come out as they do
             // when the neighbours are drawn (perhaps through another clip).
             var before: Point?, after: Point?
-            if piece.continuesPrevious {
+            if piece.continuesPrevious, index > 0 {
                 flatten(pieces[index - 1], into: &neighbour)
                 if neighbour.count >= 2 { before = neighbour[neighbour.count - 2] }
             }
@@ -107,35 +109,59 @@ public final class InkRasterizer {
         }
     }
 
-    /// The path's pieces in buffer pixels. A sub-path that is only a move is a dot (a tap).
-    private func collectPieces(of path: [PathElement], tail: PathElement?, scale: Double) {
+    /// The path's pieces in buffer pixels, of `elements` and their neighbours (all when nil), in
+    /// path order. A sub-path that is only a move is a dot (a tap).
+    private func collectPieces(of path: [PathElement], tail: PathElement?, elements: [Range<Int>]?, scale: Double) {
         pieces.removeAll(keepingCapacity: true)
-        var current = Point.zero
-        var lonelyMove: Point?
-        var drawing = false
-        for index in 0..<(path.count + (tail == nil ? 0 : 1)) {
-            guard let element = index < path.count ? path[index] : tail else { break }
-            let shape: Piece.Shape
-            switch element {
-            case let .move(p):
-                if let dot = lonelyMove { pieces.append(Piece(shape: .dot(dot), continuesPrevious: false)) }
-                current = p * scale
-                lonelyMove = current
-                drawing = false
-                continue
-            case let .line(p):
-                shape = .line(current, p * scale)
-            case let .quad(c, p):
-                shape = .quad(current, c * scale, p * scale)
-            case let .curve(c1, c2, p):
-                shape = .cubic(current, c1 * scale, c2 * scale, p * scale)
+        let count = path.count + (tail == nil ? 0 : 1)
+        func element(_ index: Int) -> PathElement? { index < path.count ? path[index] : tail }
+        // Each range grows by a neighbour on either side, for the joints; ranges that then meet
+        // are walked as one, so no piece is added twice.
+        var spans: [Range<Int>] = []
+        for range in elements ?? [0..<count] {
+            let span = max(range.lowerBound - 1, 0)..<min(range.upperBound + 1, count)
+            guard !span.isEmpty else { continue }
+            if let last = spans.last, span.lowerBound <= last.upperBound {
+                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+            } else {
+                spans.append(span)
             }
-            pieces.append(Piece(shape: shape, continuesPrevious: drawing))
-            current = element.endPoint * scale
-            lonelyMove = nil
-            drawing = true
         }
-        if let dot = lonelyMove { pieces.append(Piece(shape: .dot(dot), continuesPrevious: false)) }
+        for span in spans {
+            // A span starts where the element before it ended, continuing it unless that was a move.
+            var current = Point.zero
+            var drawing = false
+            if span.lowerBound > 0, let before = element(span.lowerBound - 1) {
+                current = before.endPoint * scale
+                if case .move = before {} else { drawing = true }
+            }
+            var lonelyMove: Point?
+            for index in span {
+                guard let element = element(index) else { break }
+                let shape: Piece.Shape
+                switch element {
+                case let .move(p):
+                    if let dot = lonelyMove { pieces.append(Piece(shape: .dot(dot), continuesPrevious: false)) }
+                    current = p * scale
+                    lonelyMove = current
+                    drawing = false
+                    continue
+                case let .line(p):
+                    shape = .line(current, p * scale)
+                case let .quad(c, p):
+                    shape = .quad(current, c * scale, p * scale)
+                case let .curve(c1, c2, p):
+                    shape = .cubic(current, c1 * scale, c2 * scale, p * scale)
+                }
+                pieces.append(Piece(shape: shape, continuesPrevious: drawing))
+                current = element.endPoint * scale
+                lonelyMove = nil
+                drawing = true
+            }
+            // A move at a span's end is lonely only at the path's end (a move inside a span
+            // followed by another move was made a dot above).
+            if let dot = lonelyMove, span.upperBound == count { pieces.append(Piece(shape: .dot(dot), continuesPrevious: false)) }
+        }
     }
 
     /// The piece as a polyline from its exact start to its exact end, without segments shorter

@@ -108,6 +108,24 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(missing.stderr.contains("no sheet 3"), missing.stderr)
     }
 
+    /// A drawing that reaches past the largest bitmap (a book point at 2e4) is exported cut to
+    /// 8192 px a side, with a warning, instead of trapping on a 20004×20004 bitmap.
+    func testExportSizesItsBitmapWithinTheLimits() throws {
+        let book = folder.appendingPathComponent("far")
+        try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)
+        _ = try write("far/book.json", """
+            {"currentSheet":0,"format":"folio-sketchbook","sheets":[{"strokes":[{"color":"#0000FF","points":[10,10,20000,300],"width":6}]}],"version":1}
+            """)
+        let png = folder.appendingPathComponent("far.png").path
+        let export = try run(["export", "--book", book.path, "--sheet", "1", "--png", png])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        XCTAssertTrue(export.stderr.contains("reaches 20004x304 px; the PNG holds its top-left 8192x304"), export.stderr)
+        // The PNG's IHDR: width and height, big-endian, at bytes 16 and 20.
+        let header = [UInt8](try Data(contentsOf: URL(fileURLWithPath: png)).prefix(24))
+        let side = { (at: Int) in header[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        XCTAssertEqual([side(16), side(20)], [8192, 304])
+    }
+
     func testReplayTurnsPagesAndInfoCountsStrokesPerSheet() throws {
         let book = folder.appendingPathComponent("book").path
         // A stroke, Page Down (a turn of 0.4 s), a stroke.

@@ -98,6 +98,9 @@ final class TraceTests: XCTestCase {
             ("{\"t\": 0, \"kind\": \"pinch.update\", \"scale\": 0}", 1, "\"scale\" must be positive"),
             ("{\"t\": 0, \"kind\": \"resize\", \"width\": 0, \"height\": 10}", 1, "\"width\" must be"),
             ("{\"t\": 0, \"kind\": \"resize\", \"width\": 10, \"height\": 10, \"scale\": 1.5}", 1, "\"scale\" must be"),
+            ("{\"t\": 0, \"kind\": \"touch.down\", \"id\": 1, \"x\": 1e20, \"y\": 0}", 1, "within ±1000000"),
+            ("{\"t\": 0, \"kind\": \"touch.motion\", \"id\": 1, \"x\": 0, \"y\": -1e308}", 1, "within ±1000000"),
+            ("{\"t\": 0, \"kind\": \"pointer.motion\", \"x\": 1000000.5, \"y\": 0}", 1, "within ±1000000"),
         ]
         for (text, line, fragment) in cases {
             XCTAssertThrowsError(try Trace(parsing: text), text) { error in
@@ -109,6 +112,14 @@ final class TraceTests: XCTestCase {
         }
     }
 
+    func testCoordinatesUpToAMillionAreAccepted() throws {
+        let trace = try Trace(parsing: """
+            {"t": 0, "kind": "touch.down", "id": 1, "x": 1000000, "y": -1000000}
+            {"t": 1, "kind": "pointer.motion", "x": -1e6, "y": 1e-320}
+            """)
+        XCTAssertEqual(trace.events.first?.event, .touchDown(id: 1, at: Point(x: 1e6, y: -1e6)))
+    }
+
     func testSerializationRoundTrips() throws {
         let trace = try Trace(parsing: Self.example)
         let again = try Trace(parsing: trace.serialized())
@@ -116,6 +127,7 @@ final class TraceTests: XCTestCase {
     }
 
     /// Mutated traces either parse or throw a TraceError naming a real line: never crash or hang.
+    /// Numbers are also swapped for the extremes of Double and Int; what parses is in range.
     func testFuzzedTracesNeverCrash() {
         var rng = SplitMix64(seed: 0xF011_0)
         let lines = Self.example.split(separator: "\n").map(String.init)
@@ -126,23 +138,49 @@ final class TraceTests: XCTestCase {
                 var chars = Array(chosen[i])
                 for _ in 0..<Int(rng.next() % 4 + 1) where !chars.isEmpty {
                     let at = Int(rng.next() % UInt64(chars.count))
-                    switch rng.next() % 3 {
+                    switch rng.next() % 4 {
                     case 0: chars.remove(at: at)
                     case 1: chars.insert(alphabet[Int(rng.next() % UInt64(alphabet.count))], at: at)
-                    default: chars[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                    case 2: chars[at] = alphabet[Int(rng.next() % UInt64(alphabet.count))]
+                    default: Self.replaceANumber(in: &chars, using: &rng)
                     }
                 }
                 chosen[i] = String(chars)
             }
             let text = chosen.joined(separator: "\n")
             do {
-                _ = try Trace(parsing: text)
+                for event in try Trace(parsing: text).events {
+                    XCTAssertTrue(event.time >= 0 && event.time <= Trace.longest, text)
+                    switch event.event {
+                    case let .touchDown(_, p), let .touchMotion(_, p), let .pointerMotion(p):
+                        XCTAssertTrue(SurfaceLimits.isWithinReach(p), text)
+                    case let .resize(width, height, _):
+                        XCTAssertTrue((1...16384).contains(width) && (1...16384).contains(height), text)
+                    default: break
+                    }
+                }
             } catch let error as TraceError {
                 XCTAssert((1...chosen.count).contains(error.line), "\(error) for \(text)")
             } catch {
                 XCTFail("unexpected error \(error) for \(text)")
             }
         }
+    }
+
+    /// Numbers at the edges of what JSON, Double and Int hold, and of the trace's ranges.
+    static let extremeNumbers = ["1e308", "-1e308", "1.7976931348623157e308", "9223372036854775807", "-9223372036854775808",
+                                 "9223372036854775808", "1e-320", "-0", "1e20", "1000000", "-1000000.5", "1e9", "1e12",
+                                 "16384", "16385", "2147483648", "1e999"]
+
+    /// Swaps one number of `chars` (the first digit of a run, chosen at random) for an extreme.
+    static func replaceANumber(in chars: inout [Character], using rng: inout SplitMix64) {
+        let numeric = Set("0123456789.-+eE")
+        let starts = chars.indices.filter { i in chars[i].isNumber && (i == 0 || !numeric.contains(chars[i - 1])) }
+        guard !starts.isEmpty else { return }
+        let start = starts[Int(rng.next() % UInt64(starts.count))]
+        var end = start
+        while end < chars.count, numeric.contains(chars[end]) { end += 1 }
+        chars.replaceSubrange(start..<end, with: extremeNumbers[Int(rng.next() % UInt64(extremeNumbers.count))])
     }
 
     func testKeyChordsNormalise() {

@@ -400,6 +400,32 @@ final class InkRasterizerTests: XCTestCase {
         }
     }
 
+    func testALongLiveStrokeDrawnAsTheAppDrawsItEqualsTheBakedStroke() {
+        // As the session draws: the finished path grows, the tail is separate, and each redraw
+        // looks only at the elements near its damage. A long stroke wandering over a small
+        // canvas crosses itself often, so redraws must find old ink under new damage.
+        for scale in [1.0, 2.0] {
+            let stroke = wanderingStroke(seed: 7, count: 800, in: Size(width: 120, height: 90))
+            let live = CanvasRenderer(width: 120, height: 90, scale: scale)
+            var smoother = InkSmoother(start: stroke.points[0])
+            let margin = stroke.style.width / 2 + 1
+            live.drawLive(smoother.path, tail: nil, style: stroke.style,
+                          changed: Rect(origin: stroke.points[0], size: .zero).insetBy(dx: -margin, dy: -margin))
+            for p in stroke.points.dropFirst() {
+                var changed = smoother.path.last.map { Rect(origin: $0.endPoint, size: .zero) } ?? .null
+                if let tail = smoother.tail { changed = changed.union(tail.controlBounds) }
+                if let segment = smoother.add(p) { changed = changed.union(segment.controlBounds) }
+                if let tail = smoother.tail { changed = changed.union(tail.controlBounds) }
+                live.drawLive(smoother.path, tail: smoother.tail, style: stroke.style, changed: changed.insetBy(dx: -margin, dy: -margin))
+            }
+            let shown = Bitmap(width: live.frame.width, height: live.frame.height)
+            shown.copy(shown.bounds, from: live.frame)
+            let rebuilt = CanvasRenderer(width: 120, height: 90, scale: scale)
+            rebuilt.rebuild(strokes: [stroke])
+            XCTAssertEqual(differences(shown, rebuilt.frame), [], "scale \(scale): live frames vs a rebuild")
+        }
+    }
+
     func testOnlyPixelsInsideTheClipChange() {
         let bitmap = paper(100, 40)
         let clip = PixelRect(x: 33, y: 18, width: 20, height: 3)

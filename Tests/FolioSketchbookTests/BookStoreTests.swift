@@ -47,7 +47,15 @@ final class BookStoreTests: XCTestCase {
             ("\u{0}\u{1}binary", "not a Folio sketchbook"),
             ("{\"format\": \"other\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": []}]}", "format is \"other\""),
             ("{\"format\": \"folio-sketchbook\", \"version\": 9, \"currentSheet\": 0, \"sheets\": [{\"strokes\": []}]}", "newer Folio"),
-            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 3, \"sheets\": [{\"strokes\": []}]}", "sheet 4 of 1"),
+            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 3, \"sheets\": [{\"strokes\": []}]}", "currentSheet 3 names no sheet"),
+            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 9223372036854775807, \"sheets\": [{\"strokes\": []}]}",
+             "currentSheet 9223372036854775807 names no sheet"),
+            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": -9223372036854775808, \"sheets\": [{\"strokes\": []}]}",
+             "currentSheet -9223372036854775808 names no sheet"),
+            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": [{\"width\": 6, \"color\": \"#0000FF\", \"points\": [1, 2, 1e300, 4]}]}]}",
+             "sheet 1, stroke 1: point 2 is beyond ±1000000"),
+            ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": [{\"width\": 6, \"color\": \"#0000FF\", \"points\": [-1000000.5, 2]}]}]}",
+             "point 1 is beyond"),
             ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": [{\"width\": 6, \"color\": \"#0000FF\", \"points\": [1, 2, 3]}]}]}", "x, y pairs"),
             ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": [{\"width\": -6, \"color\": \"#0000FF\", \"points\": [1, 2]}]}]}", "ink width"),
             ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": [{\"width\": 6, \"color\": \"blue\", \"points\": [1, 2]}]}]}", "colour"),
@@ -97,6 +105,8 @@ final class BookStoreTests: XCTestCase {
     }
 
     /// Mutated books either load or are reported as damaged: never a crash, never another error.
+    /// Numbers are also swapped for the extremes of Double and Int, and a book that loads keeps
+    /// every rule of docs/book-format.md.
     func testFuzzedBooksAreLoadedOrReportedDamaged() throws {
         let valid = Array(String(decoding: try BookFile.encode(sampleBook()), as: UTF8.self))
         let alphabet = Array("{}[]\",:0123456789.-eE#ABCDEFtruefalsnul \\\u{00e9}")
@@ -109,17 +119,44 @@ final class BookStoreTests: XCTestCase {
             var text = valid
             for _ in 0...next(4) where !text.isEmpty {
                 let at = next(text.count)
-                switch next(3) {
+                switch next(4) {
                 case 0: text.remove(at: at)
                 case 1: text.insert(alphabet[next(alphabet.count)], at: at)
-                default: text[at] = alphabet[next(alphabet.count)]
+                case 2: text[at] = alphabet[next(alphabet.count)]
+                default:
+                    let numbers = numberStarts(in: text)
+                    let place = numbers.isEmpty ? at : numbers[next(numbers.count)]
+                    replaceNumber(in: &text, at: place, with: Array(extremeNumbers[next(extremeNumbers.count)]))
                 }
             }
             do {
-                _ = try BookFile.decode(Data(String(text).utf8), path: "fuzz.json")
+                let book = try BookFile.decode(Data(String(text).utf8), path: "fuzz.json")
+                XCTAssertTrue(book.sheets.indices.contains(book.currentSheet), String(text))
+                for stroke in book.sheets.flatMap(\.strokes) {
+                    XCTAssertTrue(stroke.points.allSatisfy(SurfaceLimits.isWithinReach), String(text))
+                    XCTAssertTrue(stroke.style.width > 0 && stroke.style.width <= 1000, String(text))
+                }
             } catch let error as BookError {
                 guard case .damaged = error else { return XCTFail("\(error)") }
             }
         }
     }
 }
+
+/// Numbers at the edges of what JSON, Double and Int hold, and of Folio's ranges.
+let extremeNumbers = ["1e308", "-1e308", "1.7976931348623157e308", "9223372036854775807", "-9223372036854775808",
+                      "9223372036854775808", "1e-320", "-0", "1e20", "1000000", "-1000000.5", "4294967296", "1e999"]
+
+/// Where each number in `text` starts.
+func numberStarts(in text: [Character]) -> [Int] {
+    text.indices.filter { i in (text[i].isNumber || text[i] == "-") && (i == 0 || !numberCharacters.contains(text[i - 1])) }
+}
+
+/// Replaces the number starting at `start` with `number`.
+func replaceNumber(in text: inout [Character], at start: Int, with number: [Character]) {
+    var end = start
+    while end < text.count, numberCharacters.contains(text[end]) { end += 1 }
+    text.replaceSubrange(start..<end, with: number)
+}
+
+private let numberCharacters = Set("0123456789.-+eE")

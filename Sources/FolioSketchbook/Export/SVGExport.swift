@@ -47,7 +47,8 @@ public enum SVGExport {
     /// Up to three decimals, no trailing zeros: compact and exact enough for 1/1000 px.
     static func number(_ value: Double) -> String {
         let rounded = (value * 1000).rounded() / 1000
-        if rounded == rounded.rounded() { return String(Int(rounded)) }
+        // Whole numbers print without ".0"; only those Int holds go through Int (no trap).
+        if rounded == rounded.rounded(), abs(rounded) < 1e15 { return String(Int(rounded)) }
         var text = String(rounded)
         while text.hasSuffix("0") { text.removeLast() }
         return text

@@ -53,8 +53,11 @@ enum BookFile {
         guard document.version <= version else {
             throw BookError.damaged(path: path, reason: "written by a newer Folio (version \(document.version))")
         }
-        guard !document.sheets.isEmpty, document.sheets.indices.contains(document.currentSheet) else {
-            throw BookError.damaged(path: path, reason: "sheet \(document.currentSheet + 1) of \(document.sheets.count) does not exist")
+        guard !document.sheets.isEmpty else { throw BookError.damaged(path: path, reason: "it has no sheets") }
+        // Said 0-based as written: currentSheet may be any Int, and adding 1 could overflow.
+        guard document.sheets.indices.contains(document.currentSheet) else {
+            throw BookError.damaged(path: path, reason: "currentSheet \(document.currentSheet) names no sheet "
+                                    + "(they count from 0; the book has \(document.sheets.count))")
         }
         var sheets: [Sheet] = []
         for (sheetIndex, record) in document.sheets.enumerated() {
@@ -63,6 +66,10 @@ enum BookFile {
                 let place = "sheet \(sheetIndex + 1), stroke \(strokeIndex + 1)"
                 guard stroke.points.count >= 2, stroke.points.count % 2 == 0, stroke.points.allSatisfy(\.isFinite) else {
                     throw BookError.damaged(path: path, reason: "\(place): points must be finite x, y pairs")
+                }
+                if let far = stroke.points.firstIndex(where: { abs($0) > SurfaceLimits.farthestCoordinate }) {
+                    throw BookError.damaged(path: path, reason: "\(place): point \(far / 2 + 1) is beyond "
+                                            + "±\(Int(SurfaceLimits.farthestCoordinate)) logical pixels")
                 }
                 guard stroke.width.isFinite, stroke.width > 0, stroke.width <= 1000 else {
                     throw BookError.damaged(path: path, reason: "\(place): ink width \(stroke.width)")

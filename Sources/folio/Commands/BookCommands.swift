@@ -78,7 +78,15 @@ struct ExportCommand: ParsableCommand {
         if svg != nil {
             data = Data(SVGExport.document(for: page, size: extent).utf8)
         } else {
-            let canvas = CanvasRenderer(width: Int(extent.width), height: Int(extent.height), scale: 1)
+            // The bitmap stays within what Folio draws, whatever the strokes say: a drawing that
+            // reaches farther is cut at the largest side, and the user is told.
+            let side = Double(SurfaceLimits.maximumBufferSide)
+            let width = Int(min(extent.width, side)), height = Int(min(extent.height, side))
+            if Double(width) < extent.width || Double(height) < extent.height {
+                warn("the drawing reaches \(Int(extent.width))x\(Int(extent.height)) px; the PNG holds its top-left "
+                     + "\(width)x\(height) (bitmaps are at most \(SurfaceLimits.maximumBufferSide) px a side)")
+            }
+            let canvas = CanvasRenderer(width: width, height: height, scale: 1)
             canvas.rebuild(strokes: page.strokes)
             data = try PNG.encode(canvas.frame)
         }
