@@ -10,6 +10,8 @@ final class AutoSaver: Sendable {
         var pending: Sketchbook?
         var saving = false
         var lastError: BookError?
+        /// Whether the current run of failures has been reported: one line per run, and a new
+        /// line for a failure after a save that worked.
         var reportedError = false
     }
 
@@ -48,17 +50,19 @@ final class AutoSaver: Sendable {
         }) {
             do {
                 try writer.save(book)
-                state.withLock { $0.lastError = nil }
-            } catch let error as BookError {
+                state.withLock { state in
+                    state.lastError = nil
+                    state.reportedError = false
+                }
+            } catch {
+                let failure = error as? BookError ?? .io(path: writer.store.file.path, reason: "\(error)")
                 let first = state.withLock { state -> Bool in
-                    state.lastError = error
+                    state.lastError = failure
                     defer { state.reportedError = true }
                     return !state.reportedError
                 }
-                // Said once; the drawing stays in memory and the next change tries again.
-                if first { warn("\(error); the drawing is kept in memory and saving is retried on the next change") }
-            } catch {
-                state.withLock { $0.lastError = .io(path: writer.store.file.path, reason: "\(error)") }
+                // Said once per run of failures; the drawing stays in memory and the next change tries again.
+                if first { warn("\(failure); the drawing is kept in memory and saving is retried on the next change") }
             }
         }
     }
