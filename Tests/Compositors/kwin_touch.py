@@ -239,6 +239,18 @@ def draw_stroke(injector, y, x_from, x_to, steps=20):
     injector.frame(ups=[0])
 
 
+def draw_and_see(injector, y, x_from, x_to, along, out, name, failures, what="the stroke"):
+    """Draws a stroke and waits until its ink shows at the points `along` it (NAME-stroke.png);
+    the screenshot, or None with a failure noted (NAME-no-stroke.png) if it never shows."""
+    draw_stroke(injector, y, x_from, x_to)
+    drawn = wait_for(lambda im: all(is_ink(im.rgb(x, y)) for x in along), 15, out, f"{name}-no-stroke.png")
+    if drawn is None:
+        failures.append(f"{what} never showed along y={y}")
+        return None
+    drawn.save_png(os.path.join(out, f"{name}-stroke.png"))
+    return drawn
+
+
 def scenario_fold(kwin, injector, client, out, failures):
     """One finger draws; two fingers pinch to 0.75 and hold; release; the flat canvas returns."""
     centre_y = HEIGHT // 2
@@ -251,13 +263,9 @@ def scenario_fold(kwin, injector, client, out, failures):
 
     # One finger draws a horizontal stroke in the upper part of the screen.
     stroke_y = 200
-    draw_stroke(injector, stroke_y, 300, 900)
     along = range(320, 880, 40)
-    drawn = wait_for(lambda im: all(is_ink(im.rgb(x, stroke_y)) for x in along), 15, out, "1-no-stroke.png")
-    if drawn is None:
-        failures.append(f"the stroke never showed along y={stroke_y}")
+    if draw_and_see(injector, stroke_y, 300, 900, along, out, "1", failures) is None:
         return
-    drawn.save_png(os.path.join(out, "1-stroke.png"))
 
     # Two fingers 400 px apart pinch to 300 px apart (scale 0.75) and hold.
     left, right = WIDTH // 2 - 200, WIDTH // 2 + 200
@@ -308,13 +316,9 @@ def scenario_turn(kwin, injector, client, out, failures):
 
     # The stroke lies on the half that turns, its far end well inside the edge zone's left.
     stroke_y = 200
-    draw_stroke(injector, stroke_y, 700, 1100)
     along = range(720, 1090, 40)
-    drawn = wait_for(lambda im: all(is_ink(im.rgb(x, stroke_y)) for x in along), 15, out, "1-no-stroke.png")
-    if drawn is None:
-        failures.append(f"the stroke never showed along y={stroke_y}")
+    if draw_and_see(injector, stroke_y, 700, 1100, along, out, "1", failures) is None:
         return
-    drawn.save_png(os.path.join(out, "1-stroke.png"))
 
     # A finger lands 10 px inside the right edge and drags left to 800 px: θ = −π·470/1270, before 90°.
     finger_y, x0 = HEIGHT // 2, WIDTH - 10
@@ -361,14 +365,8 @@ def scenario_turn(kwin, injector, client, out, failures):
         return
     turned.save_png(os.path.join(out, "3-turned.png"))
 
-    second_y = 600
-    draw_stroke(injector, second_y, 300, 900)
-    second = range(320, 880, 40)
-    drawn = wait_for(lambda im: all(is_ink(im.rgb(x, second_y)) for x in second), 15, out, "4-no-second-stroke.png")
-    if drawn is None:
-        failures.append(f"the stroke on the new sheet never showed along y={second_y}")
-        return
-    drawn.save_png(os.path.join(out, "4-second-stroke.png"))
+    draw_and_see(injector, 600, 300, 900, range(320, 880, 40), out, "4-second", failures,
+                 what="the stroke on the new sheet")
 
 
 SCENARIOS = {
