@@ -8,27 +8,27 @@ import XCTest
 final class PageTurnTests: XCTestCase {
     private let (width, height) = (1280, 800)
 
-    private func stroke(_ session: Session, id: Int32 = 1, at t: Double, from a: Point, to b: Point) {
-        session.handle(.touchDown(id: id, at: a), at: t)
+    /// `events`, then the `wl_touch.frame` that makes them take effect, at `t`.
+    private func touchFrame(_ session: Session, at t: Double, _ events: InputEvent...) {
+        for event in events { session.handle(event, at: t) }
         session.handle(.touchFrame, at: t)
-        session.handle(.touchMotion(id: id, to: b), at: t + 16)
-        session.handle(.touchFrame, at: t + 16)
-        session.handle(.touchUp(id: id), at: t + 32)
-        session.handle(.touchFrame, at: t + 32)
+    }
+
+    private func stroke(_ session: Session, id: Int32 = 1, at t: Double, from a: Point, to b: Point) {
+        touchFrame(session, at: t, .touchDown(id: id, at: a))
+        touchFrame(session, at: t + 16, .touchMotion(id: id, to: b))
+        touchFrame(session, at: t + 32, .touchUp(id: id))
     }
 
     /// A drag from `x0` to `x1` (a finger at the edge), released, then time for the leaf to settle.
     private func drag(_ session: Session, at t: Double, from x0: Double, to x1: Double, steps: Int = 10) {
-        session.handle(.touchDown(id: 9, at: Point(x: x0, y: 400)), at: t)
-        session.handle(.touchFrame, at: t)
+        touchFrame(session, at: t, .touchDown(id: 9, at: Point(x: x0, y: 400)))
         for i in 1...steps {
             let x = x0 + (x1 - x0) * Double(i) / Double(steps)
-            session.handle(.touchMotion(id: 9, to: Point(x: x, y: 400)), at: t + Double(i) * 16)
-            session.handle(.touchFrame, at: t + Double(i) * 16)
+            touchFrame(session, at: t + Double(i) * 16, .touchMotion(id: 9, to: Point(x: x, y: 400)))
         }
         let up = t + Double(steps + 1) * 16
-        session.handle(.touchUp(id: 9), at: up)
-        session.handle(.touchFrame, at: up)
+        touchFrame(session, at: up, .touchUp(id: 9))
         for frame in 1...40 { session.advance(to: up + Double(frame) * 16) }
     }
 
@@ -63,10 +63,8 @@ final class PageTurnTests: XCTestCase {
     func testTheLeafFollowsTheFingerAtOnce() {
         let session = Session(width: width, height: height)
         stroke(session, at: 0, from: Point(x: 100, y: 100), to: Point(x: 300, y: 200))
-        session.handle(.touchDown(id: 9, at: Point(x: 1260, y: 400)), at: 100)
-        session.handle(.touchFrame, at: 100)
-        session.handle(.touchMotion(id: 9, to: Point(x: 945, y: 400)), at: 116)
-        session.handle(.touchFrame, at: 116)
+        touchFrame(session, at: 100, .touchDown(id: 9, at: Point(x: 1260, y: 400)))
+        touchFrame(session, at: 116, .touchMotion(id: 9, to: Point(x: 945, y: 400)))
         XCTAssertEqual(session.mode, .turning(.forward))
         XCTAssertEqual(session.turn.angle, -Double.pi * (1260 - 945) / 1260, accuracy: 1e-12)
         XCTAssertTrue(session.mode.showsCurtain)
@@ -96,12 +94,9 @@ final class PageTurnTests: XCTestCase {
     func testAPinchCannotStartDuringATurn() {
         let session = Session(width: width, height: height)
         stroke(session, at: 0, from: Point(x: 100, y: 100), to: Point(x: 300, y: 200))
-        session.handle(.touchDown(id: 9, at: Point(x: 1270, y: 400)), at: 100)
-        session.handle(.touchFrame, at: 100)
-        session.handle(.touchDown(id: 8, at: Point(x: 400, y: 400)), at: 110)
-        session.handle(.touchFrame, at: 110)
-        session.handle(.touchMotion(id: 8, to: Point(x: 600, y: 400)), at: 120)
-        session.handle(.touchFrame, at: 120)
+        touchFrame(session, at: 100, .touchDown(id: 9, at: Point(x: 1270, y: 400)))
+        touchFrame(session, at: 110, .touchDown(id: 8, at: Point(x: 400, y: 400)))
+        touchFrame(session, at: 120, .touchMotion(id: 8, to: Point(x: 600, y: 400)))
         session.handle(.pinchBegin(fingers: 2), at: 130)
         session.handle(.pinchUpdate(scale: 0.5, dx: 0, dy: 0, rotation: 0), at: 140)
         XCTAssertEqual(session.mode, .turning(.forward))
@@ -125,12 +120,9 @@ final class PageTurnTests: XCTestCase {
     func testAResizeDuringATurnEndsItOnTheSameSheet() {
         let session = Session(width: width, height: height)
         stroke(session, at: 0, from: Point(x: 100, y: 100), to: Point(x: 300, y: 200))
-        session.handle(.touchDown(id: 9, at: Point(x: 1270, y: 400)), at: 100)
-        session.handle(.touchFrame, at: 100)
-        session.handle(.touchMotion(id: 9, to: Point(x: 200, y: 400)), at: 116)
-        session.handle(.touchFrame, at: 116)
-        session.handle(.touchUp(id: 9), at: 132)
-        session.handle(.touchFrame, at: 132)
+        touchFrame(session, at: 100, .touchDown(id: 9, at: Point(x: 1270, y: 400)))
+        touchFrame(session, at: 116, .touchMotion(id: 9, to: Point(x: 200, y: 400)))
+        touchFrame(session, at: 132, .touchUp(id: 9))
         XCTAssertEqual(session.mode, .settlingTurn)
         session.handle(.resize(width: 1000, height: 700, scale: 1), at: 140)
         for frame in 1...40 { session.advance(to: 140 + Double(frame) * 16) }
