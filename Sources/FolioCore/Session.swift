@@ -447,8 +447,8 @@ public final class Session {
     private func resize(width requestedWidth: Int, height requestedHeight: Int, scale requestedScale: Int) {
         let (width, height, scale, adjusted) = SurfaceLimits.fit(width: requestedWidth, height: requestedHeight, scale: requestedScale)
         if adjusted {
-            onRequest?(.warn("a \(requestedWidth)x\(requestedHeight) window at scale \(requestedScale) is beyond what Folio draws "
-                             + "(buffers up to \(SurfaceLimits.maximumBufferSide) px a side); drawing \(width)x\(height) at scale \(scale)"))
+            onRequest?(.warn(SurfaceLimits.explain(width: requestedWidth, height: requestedHeight, scale: requestedScale,
+                                                   fittedTo: (width, height, scale))))
         }
         guard width != self.width || height != self.height || scale != self.scale else { return }
         self.width = width

@@ -35,4 +35,10 @@ public enum SurfaceLimits {
         h = min(h, maximumBufferSide / s)
         return (w, h, s, (w, h, s) != (width, height, scale))
     }
+
+    /// The log's words for a request `fit` changed: what was asked, and what is drawn instead.
+    public static func explain(width: Int, height: Int, scale: Int, fittedTo fit: (width: Int, height: Int, scale: Int)) -> String {
+        "a \(width)x\(height) window at scale \(scale) is beyond what Folio draws (buffers up to \(maximumBufferSide) px a side); "
+            + "drawing \(fit.width)x\(fit.height) at scale \(fit.scale)"
+    }
 }

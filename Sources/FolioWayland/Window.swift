@@ -184,8 +184,8 @@ public final class Window {
     private func withinLimits(width: Int, height: Int, scale: Int) -> (width: Int, height: Int, scale: Int) {
         let fit = SurfaceLimits.fit(width: width, height: height, scale: scale)
         if fit.adjusted {
-            onWarning?("the compositor asked for \(width)x\(height) at scale \(scale), beyond what Folio draws "
-                       + "(buffers up to \(SurfaceLimits.maximumBufferSide) px a side); using \(fit.width)x\(fit.height) at scale \(fit.scale)")
+            onWarning?("the compositor's configure: "
+                       + SurfaceLimits.explain(width: width, height: height, scale: scale, fittedTo: (fit.width, fit.height, fit.scale)))
         }
         return (fit.width, fit.height, fit.scale)
     }
