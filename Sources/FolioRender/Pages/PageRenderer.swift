@@ -153,7 +153,7 @@ public final class PageRenderer {
             load(onlyChanged: true)
             if (root.contents as? Bitmap).map(ObjectIdentifier.init) != backdropImage?.source { prepareBackdrop(root) }
         }
-        updateGeometry(root, at: time)
+        updateGeometry(at: time)
         for (page, g) in zip(pages, geometry) where g.facesAway && !g.isHidden && !page.backReady {
             page.loadBack(blurRadius: backBlurRadius)
         }
@@ -265,7 +265,7 @@ public final class PageRenderer {
 
     // MARK: - Per frame
 
-    private func updateGeometry(_ root: Layer, at time: Double?) {
+    private func updateGeometry(at time: Double?) {
         geometry.removeAll(keepingCapacity: true)
         for page in pages {
             let layer = page.layer
