@@ -20,8 +20,8 @@ public final class Session {
     /// Logical size in surface pixels.
     public private(set) var width: Int
     public private(set) var height: Int
-    /// Buffer pixels per logical pixel.
-    public private(set) var scale: Int
+    /// Buffer pixels per logical pixel (fractional where the compositor prefers it).
+    public private(set) var scale: BufferScale
     /// Called when the session needs the window to do something (fullscreen, quit, save).
     public var onRequest: ((SessionRequest) -> Void)?
 
@@ -61,13 +61,13 @@ public final class Session {
 
     /// A session for a window of `width`×`height` logical pixels at `scale` (fitted to
     /// `SurfaceLimits`: callers report what they asked for beyond them).
-    public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: Int = 1) {
+    public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: BufferScale = 1) {
         let size = SurfaceLimits.fit(width: width, height: height, scale: scale)
         self.book = book
         self.width = size.width
         self.height = size.height
         self.scale = size.scale
-        canvas = CanvasRenderer(width: size.width, height: size.height, scale: Double(size.scale))
+        canvas = CanvasRenderer(width: size.width, height: size.height, scale: size.scale.factor)
         fold = FoldController(width: Double(size.width), height: Double(size.height))
         turn = TurnController(width: Double(size.width), height: Double(size.height))
         recognizer.width = Double(size.width)
@@ -333,11 +333,11 @@ public final class Session {
         case .forward:
             if book.isOnLastSheet && book.sheet.isBlank { return false }
             let next = book.isOnLastSheet ? [] : book.sheets[book.currentSheet + 1].strokes
-            turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: 0, scale: Double(scale))
+            turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: 0, scale: scale.factor)
         case .backward:
             guard book.currentSheet > 0 else { return false }
             let previous = book.sheets[book.currentSheet - 1].strokes
-            turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: -Double.pi, scale: Double(scale))
+            turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: -Double.pi, scale: scale.factor)
         }
         sceneRenderer().prepare(turn.scene.root)
         state = .turning(TurnTrack(direction: direction, start: p))
@@ -390,7 +390,7 @@ public final class Session {
         if let stored = otherSheetStorage, stored.baked.width == pixelWidth, stored.baked.height == pixelHeight {
             other = stored
         } else {
-            other = CanvasRenderer(width: width, height: height, scale: Double(scale))
+            other = CanvasRenderer(width: width, height: height, scale: scale.factor)
             otherSheetStorage = other
         }
         _ = other.rebuild(strokes: strokes)
@@ -444,7 +444,7 @@ public final class Session {
         damage = damage.union(canvas.frame.bounds)
     }
 
-    private func resize(width requestedWidth: Int, height requestedHeight: Int, scale requestedScale: Int) {
+    private func resize(width requestedWidth: Int, height requestedHeight: Int, scale requestedScale: BufferScale) {
         let (width, height, scale, adjusted) = SurfaceLimits.fit(width: requestedWidth, height: requestedHeight, scale: requestedScale)
         if adjusted {
             onRequest?(.warn(SurfaceLimits.explain(width: requestedWidth, height: requestedHeight, scale: requestedScale,
@@ -454,7 +454,7 @@ public final class Session {
         self.width = width
         self.height = height
         self.scale = scale
-        canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
+        canvas = CanvasRenderer(width: width, height: height, scale: scale.factor)
         fold.resize(width: Double(width), height: Double(height), contents: mode.showsCurtain ? canvas.baked : nil)
         turn.resize(width: Double(width), height: Double(height))
         recognizer.width = Double(width)
@@ -472,7 +472,7 @@ public final class Session {
         if let renderer = sceneRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight {
             return renderer
         }
-        let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: Double(scale))
+        let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale.factor)
         if mode.showsCurtain { renderer.prepare(fold.scene.root) }
         sceneRendererStorage = renderer
         return renderer
