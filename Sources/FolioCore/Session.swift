@@ -68,8 +68,9 @@ public final class Session {
         self.height = size.height
         self.scale = size.scale
         canvas = CanvasRenderer(width: size.width, height: size.height, scale: size.scale.factor)
-        fold = FoldController(width: Double(size.width), height: Double(size.height))
-        turn = TurnController(width: Double(size.width), height: Double(size.height))
+        let scene = Self.sceneSize(of: canvas)
+        fold = FoldController(width: scene.width, height: scene.height)
+        turn = TurnController(width: scene.width, height: scene.height)
         recognizer.width = Double(size.width)
         damage = Region(canvas.rebuild(strokes: book.sheet.strokes))
     }
@@ -99,6 +100,17 @@ public final class Session {
         case .folding: fold.trackedScale
         case .unfolding: fold.animatedScale
         }
+    }
+
+    /// The logical size the page scenes (fold, turn) span: the buffer over the scale. A fractional
+    /// scale rounds the buffer to whole pixels (1281 px at 1.25 is 1601 px, not 1601.25), and the
+    /// compositor stretches that buffer over the window; scenes of this size put canvas pixels
+    /// exactly on buffer pixels, so an open page is the canvas itself. Within 1/2 buffer pixel
+    /// of `width`×`height`; the same at whole scales.
+    public var sceneSize: Size { Self.sceneSize(of: canvas) }
+
+    private static func sceneSize(of canvas: CanvasRenderer) -> Size {
+        Size(width: Double(canvas.frame.width) / canvas.scale, height: Double(canvas.frame.height) / canvas.scale)
     }
 
     /// The frame the screen shows, as of the last `renderFrame()`.
@@ -455,8 +467,9 @@ public final class Session {
         self.height = height
         self.scale = scale
         canvas = CanvasRenderer(width: width, height: height, scale: scale.factor)
-        fold.resize(width: Double(width), height: Double(height), contents: mode.showsCurtain ? canvas.baked : nil)
-        turn.resize(width: Double(width), height: Double(height))
+        let scene = Self.sceneSize(of: canvas)
+        fold.resize(width: scene.width, height: scene.height, contents: mode.showsCurtain ? canvas.baked : nil)
+        turn.resize(width: scene.width, height: scene.height)
         recognizer.width = Double(width)
         if mode.isTurning {
             // The pictures on the leaf were of the old size: the turn falls back at once.

@@ -71,11 +71,11 @@ struct RenderCommand: ParsableCommand {
             let current = session.book.currentSheet, sheets = session.book.sheets
             let next = CanvasRenderer(width: session.width, height: session.height, scale: session.scale.factor)
             _ = next.rebuild(strokes: current + 1 < sheets.count ? sheets[current + 1].strokes : [])
-            let turn = TurnController(width: Double(session.width), height: Double(session.height))
+            let turn = TurnController(width: session.sceneSize.width, height: session.sceneSize.height)
             turn.begin(earlier: canvas, later: next.baked, angle: -flip * Double.pi, scale: session.scale.factor)
             renderer.render(turn.scene.root, into: frame, options: look.renderOptions)
         } else if let fold {
-            let scene = FoldScene(width: Double(session.width), height: Double(session.height))
+            let scene = FoldScene(width: session.sceneSize.width, height: session.sceneSize.height)
             scene.setContents(canvas)
             scene.setScale(fold)
             renderer.render(scene.root, into: frame, options: look.renderOptions)
