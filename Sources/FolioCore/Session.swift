@@ -344,17 +344,27 @@ public final class Session {
         switch direction {
         case .forward:
             if book.isOnLastSheet && book.sheet.isBlank { return false }
-            let next = book.isOnLastSheet ? [] : book.sheets[book.currentSheet + 1].strokes
-            turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: 0, scale: scale.factor)
         case .backward:
             guard book.currentSheet > 0 else { return false }
-            let previous = book.sheets[book.currentSheet - 1].strokes
-            turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: -Double.pi, scale: scale.factor)
         }
-        sceneRenderer().prepare(turn.scene.root)
+        showLeaf(direction, at: direction == .forward ? 0 : -Double.pi)
         state = .turning(TurnTrack(direction: direction, start: p))
         record("flip.began", at: time)
         return true
+    }
+
+    /// The leaf between this sheet and the next (forward) or previous one (backward), at `angle`,
+    /// its pictures drawn at the current size and scale.
+    private func showLeaf(_ direction: Mode.TurnDirection, at angle: Double) {
+        switch direction {
+        case .forward:
+            let next = book.isOnLastSheet ? [] : book.sheets[book.currentSheet + 1].strokes
+            turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: angle, scale: scale.factor)
+        case .backward:
+            let previous = book.sheets[book.currentSheet - 1].strokes
+            turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: angle, scale: scale.factor)
+        }
+        sceneRenderer().prepare(turn.scene.root)
     }
 
     /// Page Down / Page Up: the same turn, played through on its own.
@@ -463,6 +473,8 @@ public final class Session {
                                                    fittedTo: (width, height, scale))))
         }
         guard width != self.width || height != self.height || scale != self.scale else { return }
+        let onlyScale = width == self.width && height == self.height
+        let leafAngle = turn.angle
         self.width = width
         self.height = height
         self.scale = scale
@@ -471,7 +483,8 @@ public final class Session {
         fold.resize(width: scene.width, height: scene.height, contents: mode.showsCurtain ? canvas.baked : nil)
         turn.resize(width: scene.width, height: scene.height)
         recognizer.width = Double(width)
-        if mode.isTurning {
+        let heldTurn: Mode.TurnDirection? = if case let .turning(track) = state, onlyScale { track.direction } else { nil }
+        if mode.isTurning && heldTurn == nil {
             // The pictures on the leaf were of the old size: the turn falls back at once.
             state = .idle
             record("flip.cancelled", at: now)
@@ -479,6 +492,9 @@ public final class Session {
         // The whole new frame changes; damage of the old size means nothing now.
         damage = Region.empty
         redrawAll()
+        // A new scale alone (the window moved to another output) keeps a leaf the finger holds:
+        // drawn again, crisp at the new scale, where the finger has it.
+        if let heldTurn { showLeaf(heldTurn, at: leafAngle) }
     }
 
     private func sceneRenderer() -> PageRenderer {
