@@ -133,6 +133,11 @@ public final class TestCompositor: @unchecked Sendable {
         try onLoop { $0.setCapabilities(capabilities) }
     }
 
+    /// Sends a new preferred fractional scale (N/120) to every surface (with `fractionalScale` set).
+    public func setPreferredScale(_ scale: UInt32) throws {
+        try onLoop { $0.setPreferredScale(scale) }
+    }
+
     /// Answers the waiting frame callbacks (for `.manual` pacing).
     public func sendFrameDone() throws {
         try onLoop { $0.sendFrameDone() }
