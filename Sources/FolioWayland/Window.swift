@@ -5,8 +5,8 @@ import FolioPixels
 
 /// The xdg-shell toplevel and its surface: configure and resize, fullscreen, close, the buffer
 /// scale (integer from the outputs entered, or the exact fractional scale shown through a
-/// viewport at the logical size), frame callbacks,
-/// and committing a frame into a pooled buffer with only the damage that changed.
+/// viewport at the logical size), frame callbacks, and committing a frame into a pooled buffer
+/// with only the damage that changed.
 public final class Window {
     public static let defaultSize = (width: 1280, height: 800)
     public static let minimumSize = (width: 360, height: 240)
