@@ -157,7 +157,8 @@ def scenario(mutter, processes, book, client_log_path, failures):
                               stderr=subprocess.STDOUT, env=dict(mutter.env, WAYLAND_DISPLAY=mutter.socket, WAYLAND_DEBUG="1"))
     processes["client"] = client
     if wait_for_commits(client_log_path, 1, 20) < 1:
-        return failures.append("the client never committed a buffer (it did not map)")
+        failures.append("the client never committed a buffer (it did not map)")
+        return
     remote = processes["remote"] = RemoteDesktop()
     # The pointer starts at the screen's corner, where a press would turn a page: to the middle first.
     remote.move(WIDTH / 2 - 200, HEIGHT / 2 - 100)
@@ -180,12 +181,14 @@ def scenario(mutter, processes, book, client_log_path, failures):
     remote.key(KEY_LEFTCTRL, False)
     time.sleep(0.5)
     if client.poll() is not None:
-        return failures.append(f"the client exited early with status {client.returncode}")
+        failures.append(f"the client exited early with status {client.returncode}")
+        return
     client.send_signal(signal.SIGTERM)
     try:
         status = client.wait(10)
     except subprocess.TimeoutExpired:
-        return failures.append("the client ignored SIGTERM for 10 s")
+        failures.append("the client ignored SIGTERM for 10 s")
+        return
     if status != 0:
         failures.append(f"after SIGTERM the client exited with status {status}")
     info = subprocess.run([processes["folio"], "info", "--book", book], capture_output=True, text=True)

@@ -7,8 +7,9 @@ import Glibc
 
 /// A real Wayland compositor on libwayland-server, for tests and benchmarks: a private socket in
 /// a private XDG_RUNTIME_DIR; wl_compositor, wl_shm, xdg_wm_base, a wl_seat whose capabilities
-/// change on demand, a wl_output, and pointer-gestures (touchpad pinch). Its event loop runs on
-/// its own thread; every method here is synchronous and waits with a timeout.
+/// change on demand, a wl_output, pointer-gestures (touchpad pinch) and, when asked, wp_viewporter
+/// with wp_fractional_scale_v1. Its event loop runs on its own thread; every method here is
+/// synchronous and waits with a timeout.
 public final class TestCompositor: @unchecked Sendable {
     public let options: TestCompositorOptions
     /// The private XDG_RUNTIME_DIR holding the socket.
