@@ -4,8 +4,10 @@
 public enum Mode: Hashable, Sendable {
     /// The flat canvas, ready: a finger or the mouse may start a stroke.
     case idle
-    /// A finger or the mouse is drawing.
+    /// A finger, the pen or the mouse is drawing.
     case drawing
+    /// The eraser (the pen's eraser end, or a finger in eraser mode) removes the strokes it crosses.
+    case erasing
     /// The curtain is up and follows its driver at once.
     case folding(FoldDriver)
     /// The book animates open; input does not draw until it has.
@@ -28,7 +30,7 @@ public enum Mode: Hashable, Sendable {
     /// Whether the screen shows pages over the curtain (a fold or a turn) rather than the flat canvas.
     public var showsCurtain: Bool {
         switch self {
-        case .idle, .drawing: false
+        case .idle, .drawing, .erasing: false
         case .folding, .unfolding, .turning, .settlingTurn: true
         }
     }
@@ -44,7 +46,7 @@ public enum Mode: Hashable, Sendable {
     /// The fold's state as `folio replay` reports it: idle, tracking or animating.
     public var foldState: String {
         switch self {
-        case .idle, .drawing, .turning, .settlingTurn: "idle"
+        case .idle, .drawing, .erasing, .turning, .settlingTurn: "idle"
         case .folding: "tracking"
         case .unfolding: "animating"
         }

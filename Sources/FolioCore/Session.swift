@@ -29,6 +29,7 @@ public final class Session {
     private enum State {
         case idle
         case drawing(LiveStroke)
+        case erasing(EraserPass)
         case folding(Mode.FoldDriver)
         case unfolding
         case turning(TurnTrack)
@@ -85,6 +86,7 @@ public final class Session {
         switch state {
         case .idle: .idle
         case .drawing: .drawing
+        case .erasing: .erasing
         case let .folding(driver): .folding(driver)
         case .unfolding: .unfolding
         case let .turning(track): .turning(track.direction)
@@ -96,7 +98,7 @@ public final class Session {
     /// unfold the scale part of the animated page transform.
     public var foldScale: Double {
         switch state {
-        case .idle, .drawing, .turning, .settlingTurn: 1
+        case .idle, .drawing, .erasing, .turning, .settlingTurn: 1
         case .folding: fold.trackedScale
         case .unfolding: fold.animatedScale
         }
@@ -137,8 +139,18 @@ public final class Session {
     /// Whether the animation clock must keep ticking (frames wanted even without input).
     public var isAnimating: Bool { mode == .unfolding || mode == .settlingTurn || fold.isAnimating }
 
-    /// Whether a finger (or the mouse) is drawing right now.
+    /// Whether a finger, the pen (or the mouse) is drawing right now.
     public var isDrawing: Bool { mode == .drawing }
+
+    /// How a pen's pressure becomes width for the strokes drawn from now on.
+    public var pressureCurve = PressureCurve.standard
+    /// Fingers never draw (the pen does); they still pinch and turn pages.
+    public var penOnly: Bool {
+        get { recognizer.penOnly }
+        set { recognizer.penOnly = newValue }
+    }
+    /// How far from the eraser's centre line a stroke is crossed (logical px).
+    public static let eraserRadius = 6.0
 
     /// Feeds one input event that happened at `time` (ms).
     public func handle(_ event: InputEvent, at time: Double) {
@@ -200,6 +212,7 @@ public final class Session {
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
     public func finishActiveStroke() {
         if case .drawing = state { endStroke(at: now) }
+        if case .erasing = state { endErase(at: now) }
     }
 
     // MARK: - The one transition function
@@ -209,12 +222,31 @@ public final class Session {
     private func transition(_ gesture: Gesture, at time: Double) {
         // Here, not in the switch: its subject holds a copy of `state`, and with it the live
         // stroke's points, so adding a point there copied the whole stroke.
-        if case let .strokeMoved(p) = gesture, case .drawing = state { return extendStroke(to: p) }
+        if case let .strokeMoved(p) = gesture, case .drawing = state { return extendStroke(to: PenSample(point: p)) }
+        if case let .penStrokeMoved(sample) = gesture, case .drawing = state { return extendStroke(to: sample) }
         switch (state, gesture) {
         case let (_, .command(command)):
+            recognizer.note(command)
             perform(command)
         case let (.idle, .strokeBegan(p)):
-            beginStroke(at: p, time: time)
+            beginStroke(at: PenSample(point: p), pen: false, time: time)
+        case let (.idle, .penStrokeBegan(sample)):
+            beginStroke(at: sample, pen: true, time: time)
+        case let (.idle, .eraseBegan(p)):
+            state = .erasing(EraserPass(last: p))
+            record("erase.began", at: time)
+            erase(to: p)
+        case let (.erasing, .strokeMoved(p)):
+            erase(to: p)
+        case (.erasing, .strokeEnded):
+            endErase(at: time)
+        case (.erasing, .strokeWithdrawn):
+            state = .idle
+            redrawAll()
+            record("erase.withdrawn", at: time)
+        case (.erasing, .pinchBegan):
+            endErase(at: time)
+            beginPinch(at: time)
         case (.drawing, .strokeEnded):
             endStroke(at: time)
         case (.drawing, .strokeWithdrawn):
@@ -419,19 +451,47 @@ public final class Session {
         return other.baked
     }
 
+    // MARK: - The eraser
+
+    /// Hides every stroke the eraser crosses on its way to `p` (removed from the book when the
+    /// pass ends, as one undoable edit).
+    private func erase(to p: Point) {
+        guard case var .erasing(pass) = state else { return }
+        var crossed = false
+        for (index, stroke) in book.sheet.strokes.enumerated() where !pass.crossed.contains(index) {
+            if stroke.isCrossed(from: pass.last, to: p, radius: Self.eraserRadius) {
+                pass.crossed.insert(index)
+                crossed = true
+            }
+        }
+        pass.last = p
+        state = .erasing(pass)
+        if crossed {
+            let kept = book.sheet.strokes.enumerated().filter { !pass.crossed.contains($0.offset) }.map(\.element)
+            damage = damage.union(canvas.rebuild(strokes: kept))
+        }
+    }
+
+    private func endErase(at time: Double) {
+        guard case let .erasing(pass) = state else { return }
+        state = .idle
+        if !pass.crossed.isEmpty { book.erase(pass.crossed) }
+        record("erase.ended", at: time)
+    }
+
     // MARK: - Strokes
 
-    private func beginStroke(at p: Point, time: Double) {
-        let live = LiveStroke(start: p)
+    private func beginStroke(at sample: PenSample, pen: Bool, time: Double) {
+        let live = LiveStroke(start: sample, pressureCurve: pen && sample.pressure != nil ? pressureCurve : nil)
         state = .drawing(live)
         record("stroke.began", at: time)
         draw(live, changed: live.stroke.bounds)
     }
 
-    private func extendStroke(to p: Point) {
+    private func extendStroke(to sample: PenSample) {
         guard case var .drawing(live) = state else { return }
         state = .idle  // hands the stroke's storage over, so adding a point does not copy it
-        let changed = live.add(p)
+        let changed = live.add(sample)
         state = .drawing(live)
         draw(live, changed: changed)
     }
@@ -454,7 +514,9 @@ public final class Session {
     }
 
     private func draw(_ live: LiveStroke, changed: Rect) {
-        damage = damage.union(canvas.drawLive(live.path, tail: live.tail, style: live.stroke.style, changed: changed))
+        damage = damage.union(canvas.drawLive(live.path, tail: live.tail, style: live.stroke.style, changed: changed,
+                                              pressures: live.pressurePath, pressureTail: live.pressureTail,
+                                              curve: live.pressureCurve))
     }
 
     private func redrawAll() {
@@ -519,29 +581,58 @@ public final class Session {
     }
 }
 
-/// The stroke under the finger, with its smoother, so each new point reports what it changed.
+/// One pass of the eraser: where it last was, and the current sheet's strokes it has crossed.
+struct EraserPass {
+    var last: Point
+    var crossed: Set<Int> = []
+}
+
+/// The stroke under the finger or pen, with its smoothers, so each new point reports what it
+/// changed. A pen's pressures are smoothed exactly as its points are.
 struct LiveStroke {
     private(set) var stroke: Stroke
     private var smoother: InkSmoother
+    private var pressureSmoother: InkSmoother?
+    /// The curve widths follow, for a pen that reports pressure; nil for the fixed width.
+    let pressureCurve: PressureCurve?
 
-    init(start: Point) {
-        stroke = Stroke(points: [start])
-        smoother = InkSmoother(start: start)
+    init(start: PenSample, pressureCurve: PressureCurve?) {
+        stroke = Stroke(points: [start.point])
+        smoother = InkSmoother(start: start.point)
+        if let pressureCurve, let pressure = start.pressure {
+            self.pressureCurve = pressureCurve
+            stroke.pressureCurve = pressureCurve
+            stroke.pressures = [pressure]
+            stroke.tilts = start.tilt.map { [$0] }
+            pressureSmoother = InkSmoother(start: Point(x: pressure, y: 0))
+        } else {
+            self.pressureCurve = nil
+        }
     }
 
     /// The smoothed path so far, kept as points arrive (never recomputed from all the points).
     var path: [PathElement] { smoother.path }
     var tail: PathElement? { smoother.tail }
+    var pressurePath: [PathElement] { pressureSmoother?.path ?? [] }
+    var pressureTail: PathElement? { pressureSmoother?.tail }
 
     /// Adds a point; returns the logical area whose ink may differ (old tail, new segment, new tail).
-    mutating func add(_ p: Point) -> Rect {
+    mutating func add(_ sample: PenSample) -> Rect {
+        let p = sample.point
         // Every changed piece starts at the end of the finished path.
         var changed = smoother.path.last.map { Rect(origin: $0.endPoint, size: .zero) } ?? .null
         if let oldTail = smoother.tail { changed = changed.union(oldTail.controlBounds) }
         if let segment = smoother.add(p) { changed = changed.union(segment.controlBounds) }
         if let newTail = smoother.tail { changed = changed.union(newTail.controlBounds) }
         stroke.points.append(p)
-        let margin = stroke.style.width / 2 + 1
+        if pressureSmoother != nil {
+            // A frame without a pressure keeps the last one (tablet-v2 sends only changes).
+            let pressure = sample.pressure ?? stroke.pressures?.last ?? 0
+            pressureSmoother?.add(Point(x: pressure, y: 0))
+            stroke.pressures?.append(pressure)
+            if let last = stroke.tilts?.last { stroke.tilts?.append(sample.tilt ?? last) }
+        }
+        let margin = (pressureCurve?.maximum ?? stroke.style.width) / 2 + 1
         return changed.insetBy(dx: -margin, dy: -margin)
     }
 }

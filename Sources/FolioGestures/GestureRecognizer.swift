@@ -5,6 +5,13 @@ import FolioInput
 public enum Gesture: Hashable, Sendable {
     case strokeBegan(at: Point)
     case strokeMoved(to: Point)
+    /// A pen touched down (not its eraser end): a stroke whose samples carry the pen's pressure.
+    case penStrokeBegan(PenSample)
+    case penStrokeMoved(PenSample)
+    /// The eraser (the pen's eraser end, or a finger or the mouse in eraser mode) touched down:
+    /// its `strokeMoved` points remove the strokes they cross, `strokeEnded` makes that one
+    /// undoable edit and `strokeWithdrawn` puts them back (a pinch took the finger).
+    case eraseBegan(at: Point)
     /// The stroke is finished and kept (lift, cancel, or a pinch that began late enough).
     case strokeEnded
     /// The stroke was the first finger of a pinch: it leaves no ink and no undo entry.
@@ -32,6 +39,23 @@ public enum Edge: Hashable, Sendable {
 public enum Command: String, Hashable, Sendable {
     case undo, redo, toggleFullscreen, quit, save, foldStep, unfoldStep
     case nextSheet, previousSheet, newSheet, deleteSheet
+    /// A finger or the mouse erases whole strokes from now on (the toolbar's eraser)…
+    case fingerErases
+    /// …or draws ink again.
+    case fingerDraws
+}
+
+/// Where a pen is and how it presses: `pressure` 0–1 when the tablet reports it.
+public struct PenSample: Hashable, Sendable {
+    public var point: Point
+    public var pressure: Double?
+    public var tilt: PenTilt?
+
+    public init(point: Point, pressure: Double? = nil, tilt: PenTilt? = nil) {
+        self.point = point
+        self.pressure = pressure
+        self.tilt = tilt
+    }
 }
 
 /// Turns input events into gestures. Touch events take effect at `touch.frame`, so however a
@@ -42,12 +66,24 @@ public struct GestureRecognizer: Sendable {
     /// A touch or press landing this close (logical px) to the left or right edge turns the page.
     public static let edgeZone: Double = 32
 
+    /// After a pen leaves proximity, touches still do not draw for this long (ms).
+    public static let palmWindow: Double = 500
+    /// A touch whose contact's major axis is longer than this (logical px, `wl_touch.shape`) is
+    /// a palm, not a fingertip (a fingertip is 7–15 mm across; 60 px is 16 mm at 96 dpi).
+    public static let palmContact: Double = 60
+
     /// The window's logical width, for the edge zones (none while unknown).
     public var width: Double?
+    /// Fingers never draw (nor erase); they still pinch and turn pages.
+    public var penOnly = false
+    /// A finger or the mouse erases instead of drawing (`Command.fingerErases`).
+    public private(set) var fingerErases = false
 
     private enum State: Hashable, Sendable {
         case idle
         case drawingTouch(id: Int32, began: Double)
+        /// One finger down that may not draw (a palm, or fingers are off): it can still pinch.
+        case holdingTouch(id: Int32)
         case drawingPointer
         case turningTouch(id: Int32)
         case turningPointer
@@ -64,6 +100,28 @@ public struct GestureRecognizer: Sendable {
     private var lastScale = 1.0
     /// The drawing finger's last point sent on, so a frame without motion sends nothing.
     private var lastDrawn: Point?
+    /// Touches that landed as a palm (or while fingers may not draw): they never draw.
+    private var palms: Set<Int32> = []
+    private var pendingTablet: [InputEvent] = []
+    private var pen = PenState()
+
+    /// The tablet tool as the frames so far have left it.
+    private struct PenState: Hashable, Sendable {
+        var tool: TabletTool?
+        var inProximity = false
+        /// When the pen last left proximity (ms), for the palm window.
+        var leftAt = -Double.infinity
+        var sample = PenSample(point: .zero)
+        var isDown = false
+        var activity = Activity.none
+        var lastSent: PenSample?
+
+        enum Activity: Hashable, Sendable {
+            case none, drawing, erasing
+            /// Down, but another gesture had the canvas: nothing until it lifts.
+            case ignored
+        }
+    }
 
     public init() {}
 
@@ -80,6 +138,7 @@ public struct GestureRecognizer: Sendable {
         case .touchCancel:
             pending.removeAll()
             touches.removeAll()
+            palms.removeAll()
             return cancelTouches()
         case let .pointerMotion(p):
             pointer = p
@@ -97,7 +156,7 @@ public struct GestureRecognizer: Sendable {
                     return [.turnBegan(edge: edge, at: pointer)]
                 }
                 state = .drawingPointer
-                return [.strokeBegan(at: pointer)]
+                return [fingerErases ? .eraseBegan(at: pointer) : .strokeBegan(at: pointer)]
             }
             if !pressed, state == .drawingPointer {
                 state = .idle
@@ -127,8 +186,102 @@ public struct GestureRecognizer: Sendable {
             return [.command(command)]
         case .resize:
             return []
+        case .touchShape:
+            pending.append(event)
+            return []
+        case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton:
+            pendingTablet.append(event)
+            return []
+        case .tabletFrame:
+            let frame = pendingTablet
+            pendingTablet.removeAll()
+            return applyTabletFrame(frame, time: time)
         }
     }
+
+    /// Whether touches may draw at `time`: not in pen-only mode, not while a pen is near the
+    /// screen, and not within `palmWindow` after it left.
+    public func fingersMayDraw(at time: Double) -> Bool {
+        !penOnly && !pen.inProximity && time - pen.leftAt >= Self.palmWindow
+    }
+
+    private mutating func applyTabletFrame(_ frame: [InputEvent], time: Double) -> [Gesture] {
+        var gestures: [Gesture] = []
+        var moved = false
+        for event in frame {
+            switch event {
+            case let .tabletProximityIn(tool):
+                pen.tool = tool
+                pen.inProximity = true
+                pen.sample.pressure = nil
+                pen.sample.tilt = nil
+                // A palm that landed just before the pen came near: its stroke goes (a young
+                // one leaves no ink), and that finger draws no more.
+                if case let .drawingTouch(id, began) = state {
+                    gestures.append(time - began < Self.withdrawalWindow ? .strokeWithdrawn : .strokeEnded)
+                    palms.insert(id)
+                    state = .holdingTouch(id: id)
+                }
+            case .tabletProximityOut:
+                gestures += penLifted()
+                pen.inProximity = false
+                pen.leftAt = time
+            case let .tabletMotion(p, pressure, tilt):
+                pen.sample.point = p
+                if let pressure { pen.sample.pressure = min(max(pressure, 0), 1) }
+                if let tilt { pen.sample.tilt = tilt }
+                moved = true
+            case .tabletDown:
+                pen.isDown = true
+            case .tabletUp:
+                gestures += penLifted()
+            default:
+                continue
+            }
+        }
+        if pen.isDown, pen.activity == .none {
+            gestures += penLanded()
+        } else if moved, pen.sample != pen.lastSent {
+            pen.lastSent = pen.sample
+            switch pen.activity {
+            case .drawing: gestures.append(.penStrokeMoved(pen.sample))
+            case .erasing: gestures.append(.strokeMoved(to: pen.sample.point))
+            case .none, .ignored: break
+            }
+        }
+        return gestures
+    }
+
+    /// The pen touched down: it draws or erases unless fingers are pinching, turning or drawing.
+    private mutating func penLanded() -> [Gesture] {
+        switch state {
+        case .idle, .holdingTouch, .waitingForLift:
+            pen.lastSent = pen.sample
+            if pen.tool?.erases == true {
+                pen.activity = .erasing
+                return [.eraseBegan(at: pen.sample.point)]
+            }
+            pen.activity = .drawing
+            return [.penStrokeBegan(pen.sample)]
+        default:
+            pen.activity = .ignored
+            return []
+        }
+    }
+
+    private mutating func penLifted() -> [Gesture] {
+        defer {
+            pen.isDown = false
+            pen.activity = .none
+        }
+        switch pen.activity {
+        case .drawing, .erasing: return [.strokeEnded]
+        case .none, .ignored: return []
+        }
+    }
+
+    /// Whether the pen is drawing or erasing (fingers then only rest or pinch).
+    private var penBusy: Bool { pen.activity == .drawing || pen.activity == .erasing }
 
     /// The command a key chord means, if any.
     public static func command(for chord: KeyChord) -> Command? {
@@ -149,9 +302,28 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
+    /// Acts on the commands that change how input is read (the finger's tool); every command
+    /// still goes on to the session.
+    public mutating func note(_ command: Command) {
+        switch command {
+        case .fingerErases: fingerErases = true
+        case .fingerDraws: fingerErases = false
+        default: break
+        }
+    }
+
     private mutating func applyTouchFrame(_ frame: [InputEvent], time: Double) -> [Gesture] {
         var gestures: [Gesture] = []
         var pinchMoved = false
+        // A contact as large as a palm never draws; one that grows into a palm while drawing
+        // takes its stroke back.
+        for case let .touchShape(id, major, _) in frame where major > Self.palmContact {
+            palms.insert(id)
+            if case .drawingTouch(id, _) = state {
+                state = .holdingTouch(id: id)
+                gestures.append(.strokeWithdrawn)
+            }
+        }
         for event in frame {
             switch event {
             case let .touchDown(id, p):
@@ -172,6 +344,7 @@ public struct GestureRecognizer: Sendable {
                 // The pinch's motion earlier in this frame counts before a finger lifts.
                 if pinchMoved { gestures += pinchMotion() }
                 touches[id] = nil
+                palms.remove(id)
                 gestures += touchEnded(id: id)
             default:
                 continue
@@ -185,13 +358,32 @@ public struct GestureRecognizer: Sendable {
         switch state {
         case .idle:
             guard touches.count == 1, let p = touches[id] else { return [] }
+            if penBusy {
+                state = .holdingTouch(id: id)
+                return []
+            }
             if let edge = edge(at: p) {
                 state = .turningTouch(id: id)
                 return [.turnBegan(edge: edge, at: p)]
             }
+            if palms.contains(id) || !fingersMayDraw(at: time) {
+                state = .holdingTouch(id: id)
+                return []
+            }
             state = .drawingTouch(id: id, began: time)
             lastDrawn = p
-            return [.strokeBegan(at: p)]
+            return [fingerErases ? .eraseBegan(at: p) : .strokeBegan(at: p)]
+        case let .holdingTouch(first):
+            guard let a = touches[first], let b = touches[id] else { return [] }
+            // Two fingers pinch whatever else is going on; a pen stroke under way ends first.
+            var ended: [Gesture] = []
+            if penBusy {
+                ended = [.strokeEnded]
+                pen.activity = .ignored
+            }
+            state = .pinchingTouch(first: first, second: id, startDistance: max(a.distance(to: b), 1))
+            lastScale = 1
+            return ended + [.pinchBegan]
         case let .drawingTouch(first, began):
             guard let a = touches[first], let b = touches[id] else { return [] }
             // The first finger's motion in this frame belongs to the pinch, not the stroke.
@@ -215,6 +407,9 @@ public struct GestureRecognizer: Sendable {
         case let .turningTouch(turning) where turning == id:
             state = touches.isEmpty ? .idle : .waitingForLift
             return [.turnEnded(cancelled: false)]
+        case let .holdingTouch(held) where held == id:
+            state = touches.isEmpty ? .idle : .waitingForLift
+            return []
         case .waitingForLift where touches.isEmpty:
             state = .idle
             return []
@@ -245,7 +440,7 @@ public struct GestureRecognizer: Sendable {
         case .turningTouch:
             state = .idle
             return [.turnEnded(cancelled: true)]
-        case .waitingForLift:
+        case .waitingForLift, .holdingTouch:
             state = .idle
             return []
         case .idle, .drawingPointer, .pinchingTouchpad, .turningPointer:

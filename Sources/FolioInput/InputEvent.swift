@@ -19,6 +19,27 @@ public enum InputEvent: Hashable, Sendable {
     case key(KeyChord, pressed: Bool)
     /// The compositor configured a new logical size, and perhaps a preferred buffer scale.
     case resize(width: Int, height: Int, scale: BufferScale?)
+    /// The contact of touch `id` is an ellipse `major` × `minor` logical pixels (wl_touch.shape).
+    case touchShape(id: Int32, major: Double, minor: Double)
+    /// A tablet tool came within sensing range of the surface (zwp_tablet_tool_v2.proximity_in).
+    case tabletProximityIn(tool: TabletTool)
+    case tabletProximityOut
+    /// The tool touched the surface, or left it.
+    case tabletDown
+    case tabletUp
+    /// The tool moved; `pressure` (0–1) and `tilt` are given when they changed.
+    case tabletMotion(to: Point, pressure: Double?, tilt: PenTilt?)
+    case tabletButton(Int, pressed: Bool)
+    /// The tablet events since the previous frame belong together: they take effect now.
+    case tabletFrame
+}
+
+/// The kinds of tablet tool (tablet-v2's types that draw or erase; others are taken as `pen`).
+public enum TabletTool: String, Hashable, Sendable, CaseIterable {
+    case pen, eraser, pencil, brush, airbrush
+
+    /// Whether this end of the pen erases rather than draws.
+    public var erases: Bool { self == .eraser }
 }
 
 public enum PointerButton: String, Hashable, Sendable, CaseIterable {

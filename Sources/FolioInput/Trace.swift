@@ -35,10 +35,11 @@ public struct Trace: Sendable {
         }
     }
 
-    /// Parses a trace. A trace with no `touch.frame` at all is read as one frame per touch line.
+    /// Parses a trace. A trace with no `touch.frame` at all is read as one frame per touch line,
+    /// and one with no `tablet.frame` as one frame per tablet line.
     public init(parsing text: String) throws {
         var events: [TimedInputEvent] = []
-        var hasFrames = false
+        var hasFrames = false, hasTabletFrames = false
         var lastTime = -Double.infinity
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
@@ -51,11 +52,14 @@ public struct Trace: Sendable {
             }
             lastTime = event.time
             if event.event == .touchFrame { hasFrames = true }
+            if event.event == .tabletFrame { hasTabletFrames = true }
             events.append(event)
         }
-        if !hasFrames {
+        if !hasFrames || !hasTabletFrames {
             events = events.flatMap { event -> [TimedInputEvent] in
-                event.event.isTouch ? [event, TimedInputEvent(time: event.time, event: .touchFrame)] : [event]
+                if !hasFrames, event.event.isTouch { return [event, TimedInputEvent(time: event.time, event: .touchFrame)] }
+                if !hasTabletFrames, event.event.isTablet { return [event, TimedInputEvent(time: event.time, event: .tabletFrame)] }
+                return [event]
             }
         }
         self.events = events
@@ -88,7 +92,14 @@ public struct TraceError: Error, CustomStringConvertible, Equatable {
 extension InputEvent {
     var isTouch: Bool {
         switch self {
-        case .touchDown, .touchMotion, .touchUp, .touchCancel: true
+        case .touchDown, .touchMotion, .touchUp, .touchCancel, .touchShape: true
+        default: false
+        }
+    }
+
+    var isTablet: Bool {
+        switch self {
+        case .tabletProximityIn, .tabletProximityOut, .tabletDown, .tabletUp, .tabletMotion, .tabletButton: true
         default: false
         }
     }
@@ -160,6 +171,35 @@ private struct TraceLineParser {
                 return scale
             }
             event = .resize(width: width, height: height, scale: scale)
+        case "touch.shape":
+            event = .touchShape(id: try fields.id(), major: try fields.length("major"), minor: try fields.length("minor"))
+        case "tablet.proximity_in":
+            let name = try fields.optionalString("tool") ?? TabletTool.pen.rawValue
+            guard let tool = TabletTool(rawValue: name) else { throw fail("unknown tool \"\(name)\"") }
+            event = .tabletProximityIn(tool: tool)
+        case "tablet.proximity_out":
+            event = .tabletProximityOut
+        case "tablet.down":
+            event = .tabletDown
+        case "tablet.up":
+            event = .tabletUp
+        case "tablet.motion":
+            let pressure = try fields.optionalNumber("pressure")
+            if let pressure, !(0...1).contains(pressure) { throw fail("\"pressure\" must be from 0 to 1") }
+            let tiltX = try fields.optionalNumber("tilt_x"), tiltY = try fields.optionalNumber("tilt_y")
+            for (key, value) in [("tilt_x", tiltX), ("tilt_y", tiltY)] {
+                if let value, !PenTilt.range.contains(value) { throw fail("\"\(key)\" must be from -90 to 90 degrees") }
+            }
+            let tilt = tiltX == nil && tiltY == nil ? nil : PenTilt(x: tiltX ?? 0, y: tiltY ?? 0)
+            event = .tabletMotion(to: try fields.point(), pressure: pressure, tilt: tilt)
+        case "tablet.button":
+            let button = try fields.number("button")
+            guard button == button.rounded(), button >= 0, button <= Double(UInt32.max) else {
+                throw fail("\"button\" must be a 32-bit unsigned integer")
+            }
+            event = .tabletButton(Int(button), pressed: try fields.pressed())
+        case "tablet.frame":
+            event = .tabletFrame
         default:
             throw fail("unknown kind \"\(kind)\"")
         }
@@ -200,6 +240,20 @@ private struct Fields {
         guard let value = object[key] else { throw parser.fail("missing \"\(key)\"") }
         guard case let .string(string) = value else { throw parser.fail("\"\(key)\" must be a string") }
         return string
+    }
+
+    func optionalString(_ key: String) throws -> String? {
+        guard object[key] != nil else { return nil }
+        return try string(key)
+    }
+
+    /// A contact's axis (wl_touch.shape), 0 to `SurfaceLimits.farthestCoordinate` logical pixels.
+    func length(_ key: String) throws -> Double {
+        let value = try number(key)
+        guard value >= 0, value <= SurfaceLimits.farthestCoordinate else {
+            throw parser.fail("\"\(key)\" must be from 0 to \(Int(SurfaceLimits.farthestCoordinate)) (logical pixels)")
+        }
+        return value
     }
 
     func bool(_ key: String, default fallback: Bool) throws -> Bool {
@@ -258,6 +312,19 @@ enum TraceLineWriter {
         case let .resize(width, height, scale):
             kind("resize"); add("width", "\(width)"); add("height", "\(height)")
             if let scale { add("scale", "\(scale.factor)") }
+        case let .touchShape(id, major, minor):
+            kind("touch.shape"); add("id", "\(id)"); add("major", format(major)); add("minor", format(minor))
+        case let .tabletProximityIn(tool): kind("tablet.proximity_in"); add("tool", "\"\(tool.rawValue)\"")
+        case .tabletProximityOut: kind("tablet.proximity_out")
+        case .tabletDown: kind("tablet.down")
+        case .tabletUp: kind("tablet.up")
+        case let .tabletMotion(p, pressure, tilt):
+            kind("tablet.motion"); add("x", format(p.x)); add("y", format(p.y))
+            if let pressure { add("pressure", format(pressure)) }
+            if let tilt { add("tilt_x", format(tilt.x)); add("tilt_y", format(tilt.y)) }
+        case let .tabletButton(button, pressed):
+            kind("tablet.button"); add("button", "\(button)"); add("state", pressed ? "\"pressed\"" : "\"released\"")
+        case .tabletFrame: kind("tablet.frame")
         }
         return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }

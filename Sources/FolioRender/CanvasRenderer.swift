@@ -36,9 +36,7 @@ public final class CanvasRenderer {
     public func rebuild(strokes: [Stroke]) -> PixelRect {
         liveIndex.reset()
         baked.fill(Self.paper)
-        for stroke in strokes {
-            ink.draw(stroke.path, style: stroke.style, into: baked, scale: scale, clip: pixelBounds(of: stroke))
-        }
+        for stroke in strokes { draw(stroke, into: baked) }
         frame.copy(baked.bounds, from: baked)
         liveDamage = PixelRect.empty
         return frame.bounds
@@ -46,22 +44,29 @@ public final class CanvasRenderer {
 
     /// Redraws the live stroke (its smoothed `path` and provisional `tail`) where it changed:
     /// `changed` is the logical area whose ink differs from the last frame (the new segment and
-    /// the old and new tails). Returns the damage.
+    /// the old and new tails). A pen's stroke gives its smoothed `pressures` (and their tail)
+    /// and the `curve` that makes them widths. Returns the damage.
     @discardableResult
-    public func drawLive(_ path: [PathElement], tail: PathElement?, style: InkStyle, changed: Rect) -> PixelRect {
+    public func drawLive(_ path: [PathElement], tail: PathElement?, style: InkStyle, changed: Rect,
+                         pressures: [PathElement] = [], pressureTail: PathElement? = nil, curve: PressureCurve? = nil) -> PixelRect {
         liveIndex.extend(to: path)
         let damage = PixelRect(covering: changed, scale: scale).intersection(frame.bounds)
         guard !damage.isEmpty else { return damage }
         frame.copy(damage, from: baked)
         // Only ink within half a width (and a pixel of antialiasing, and rounding) of the damage
         // can paint there: the rest of a long stroke is not even looked at.
-        let margin = style.width / 2 + 2
+        let margin = (curve?.maximum ?? style.width) / 2 + 2
         let near = Rect(x: Double(damage.x) / scale, y: Double(damage.y) / scale,
                         width: Double(damage.width) / scale, height: Double(damage.height) / scale)
             .insetBy(dx: -margin, dy: -margin)
         var elements = liveIndex.ranges(meeting: near)
         if tail != nil { elements.append(path.count..<(path.count + 1)) }
-        ink.draw(path, tail: tail, elements: elements, style: style, into: frame, scale: scale, clip: damage)
+        if let curve {
+            ink.drawPressure(path, pressures: pressures, tail: tail, pressureTail: pressureTail, elements: elements,
+                             curve: curve, color: style.color, into: frame, scale: scale, clip: damage)
+        } else {
+            ink.draw(path, tail: tail, elements: elements, style: style, into: frame, scale: scale, clip: damage)
+        }
         liveDamage = liveDamage.union(damage)
         return damage
     }
@@ -81,11 +86,22 @@ public final class CanvasRenderer {
     public func bake(_ stroke: Stroke) -> PixelRect {
         liveIndex.reset()
         let area = pixelBounds(of: stroke)
-        ink.draw(stroke.path, style: stroke.style, into: baked, scale: scale, clip: area)
+        draw(stroke, into: baked)
         let damage = area.union(liveDamage)
         frame.copy(damage, from: baked)
         liveDamage = PixelRect.empty
         return damage
+    }
+
+    /// Paints a finished stroke whole: at its fixed width, or along its pressures.
+    private func draw(_ stroke: Stroke, into bitmap: Bitmap) {
+        let clip = pixelBounds(of: stroke)
+        if stroke.hasPressure {
+            ink.drawPressure(stroke.path, pressures: stroke.pressurePath, curve: stroke.pressureCurve, color: stroke.style.color,
+                             into: bitmap, scale: scale, clip: clip)
+        } else {
+            ink.draw(stroke.path, style: stroke.style, into: bitmap, scale: scale, clip: clip)
+        }
     }
 
     private func pixelBounds(of stroke: Stroke) -> PixelRect {

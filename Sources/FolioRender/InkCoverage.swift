@@ -111,6 +111,32 @@ final class InkCoverage {
         }
     }
 
+    /// Adds a convex quadrilateral (buffer pixels) of a variable-width ribbon: `continuesRun` adds
+    /// it to the run before it (they share an edge exactly), otherwise it starts a new run.
+    func addQuad(_ a: Point, _ b: Point, _ c: Point, _ d: Point, continuesRun: Bool) {
+        if !continuesRun { endRun() }
+        guard Self.isSafe(a), Self.isSafe(b), Self.isSafe(c), Self.isSafe(d) else { return }
+        polygon.removeAll(keepingCapacity: true)
+        for p in [a, b, c, d] { polygon.append(Self.fixed(p)) }
+        rasterizePolygon()
+    }
+
+    /// Adds a disc of its own radius (buffer pixels), merged by max like a capsule.
+    func addDisc(centre: Point, radius: Double) {
+        endRun()
+        guard Self.isSafe(centre), radius > 0, radius.isFinite else { return }
+        let radius = min(radius, Self.maximumRadius)
+        let ratio = max(-1, 1 - Self.arcTolerance / radius)
+        let steps = max(6, Int((Double.pi / acos(ratio)).rounded(.up)))
+        polygon.removeAll(keepingCapacity: true)
+        for k in 0..<steps {
+            let angle = 2 * Double.pi * Double(k) / Double(steps)
+            polygon.append(Self.fixed(centre + Point(x: cos(angle), y: sin(angle)) * radius))
+        }
+        rasterizePolygon()
+        endRun()
+    }
+
     /// Merges the pieces added since the last round cap into the mask.
     func endRun() {
         for written in runWritten { merge(written: written) }

@@ -70,6 +70,74 @@ public final class InkRasterizer {
         coverage.composite(color: style.color, onto: target)
     }
 
+    /// Paints a pressure stroke: the filled outline `PressureOutline` builds around `path`
+    /// (and `tail`), its width from `pressures` (`Stroke.pressurePath`, and `pressureTail`)
+    /// along `curve`. `elements` limits the work as in `draw`; the pixels depend only on the
+    /// stroke, never on the clip.
+    public func drawPressure(_ path: [PathElement], pressures: [PathElement], tail: PathElement? = nil,
+                             pressureTail: PathElement? = nil, elements: [Range<Int>]? = nil, curve: PressureCurve,
+                             color: UInt32, into target: Bitmap, scale: Double, clip: PixelRect) {
+        let area = clip.intersection(target.bounds)
+        guard scale > 0, scale.isFinite, !area.isEmpty else { return }
+        let count = path.count + (tail == nil ? 0 : 1)
+        func element(_ index: Int) -> PathElement { index < path.count ? path[index] : tail ?? path[path.count - 1] }
+        func pressure(_ index: Int) -> PathElement? { index < pressures.count ? pressures[index] : pressureTail }
+        let reach = curve.maximum * scale / 2 + 1
+        // The mask spans the part of `area` the elements can touch.
+        var region = PixelRect.empty
+        let spans = elements ?? [0..<count]
+        for span in spans {
+            for index in max(span.lowerBound - 1, 0)..<min(span.upperBound + 1, count) {
+                let start = index > 0 ? element(index - 1).endPoint : element(index).endPoint
+                let box = element(index).controlBounds.union(Rect(origin: start, size: .zero))
+                region = region.union(Self.pixels(of: box, scale: scale, reach: reach, within: area))
+            }
+        }
+        guard !region.isEmpty else { return }
+        coverage.begin(region: region, radius: 0)
+        let limit = Rect(x: Double(region.x) - reach, y: Double(region.y) - reach,
+                         width: Double(region.width) + 2 * reach, height: Double(region.height) + 2 * reach)
+        for span in spans {
+            PressureOutline.pieces(count: count, element: element, pressure: pressure, curve: curve, elements: span) { piece in
+                switch piece {
+                case let .quad(a, b, c, d, continuesRun):
+                    let (a, b, c, d) = (a * scale, b * scale, c * scale, d * scale)
+                    guard Self.meets(Self.box(a, b, c, d), limit) else {
+                        if !continuesRun { coverage.endRun() }
+                        return
+                    }
+                    coverage.addQuad(a, b, c, d, continuesRun: continuesRun)
+                case let .disc(centre, radius):
+                    let c = centre * scale, r = radius * scale
+                    guard Self.meets(Rect(x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r), limit) else { return }
+                    coverage.addDisc(centre: c, radius: r)
+                }
+            }
+            coverage.endRun()
+        }
+        coverage.composite(color: color, onto: target)
+    }
+
+    /// Whether two boxes overlap or touch (a zero-size box counts).
+    private static func meets(_ a: Rect, _ b: Rect) -> Bool {
+        a.minX <= b.maxX && b.minX <= a.maxX && a.minY <= b.maxY && b.minY <= a.maxY
+    }
+
+    private static func box(_ a: Point, _ b: Point, _ c: Point, _ d: Point) -> Rect {
+        let minX = min(a.x, b.x, c.x, d.x), minY = min(a.y, b.y, c.y, d.y)
+        return Rect(x: minX, y: minY, width: max(a.x, b.x, c.x, d.x) - minX, height: max(a.y, b.y, c.y, d.y) - minY)
+    }
+
+    /// The pixels of `limit` a logical box may paint at `scale`, grown by `reach` buffer pixels.
+    private static func pixels(of box: Rect, scale: Double, reach: Double, within limit: PixelRect) -> PixelRect {
+        let x0 = max((box.minX * scale - reach).rounded(.down), Double(limit.x))
+        let y0 = max((box.minY * scale - reach).rounded(.down), Double(limit.y))
+        let x1 = min((box.maxX * scale + reach).rounded(.up), Double(limit.maxX))
+        let y1 = min((box.maxY * scale + reach).rounded(.up), Double(limit.maxY))
+        guard x1 > x0, y1 > y0 else { return PixelRect.empty }
+        return PixelRect(x: Int(x0), y: Int(y0), width: Int(x1 - x0), height: Int(y1 - y0))
+    }
+
     // MARK: - The path in buffer pixels
 
     /// One drawable piece of a path in buffer pixels.

@@ -1,36 +1,78 @@
 /// One sheet of the sketchbook: its strokes, in drawing order, with undo and redo.
 public struct Sheet: Hashable, Sendable, Codable {
     public private(set) var strokes: [Stroke]
-    /// Strokes taken back by undo, newest last; a new stroke clears it.
-    public private(set) var redoStack: [Stroke]
+    /// What undo takes back, oldest first: every stroke drawn, and every eraser pass.
+    private var history: [Edit]
+    /// Edits taken back by undo, newest last; a new edit clears it.
+    public private(set) var redoStack: [Edit]
+
+    /// One undoable change to a sheet.
+    public enum Edit: Hashable, Sendable, Codable {
+        /// A stroke was drawn; it is the sheet's newest stroke while this edit stands.
+        case drew(Stroke)
+        /// One eraser pass took these strokes away, each from its index (ascending) at the time.
+        case erased([ErasedStroke])
+    }
+
+    public struct ErasedStroke: Hashable, Sendable, Codable {
+        public var index: Int
+        public var stroke: Stroke
+    }
 
     public init(strokes: [Stroke] = []) {
         self.strokes = strokes
+        self.history = strokes.map(Edit.drew)
         self.redoStack = []
     }
 
     public mutating func append(_ stroke: Stroke) {
-        strokes.append(stroke)
+        apply(.drew(stroke))
         redoStack.removeAll()
     }
 
-    /// Takes the newest stroke back; returns it, or nil when there is nothing to undo.
+    /// Removes the strokes at `indices` as one undoable edit; returns false when none is valid.
     @discardableResult
-    public mutating func undo() -> Stroke? {
-        guard let stroke = strokes.popLast() else { return nil }
-        redoStack.append(stroke)
-        return stroke
+    public mutating func erase(_ indices: Set<Int>) -> Bool {
+        let valid = indices.filter(strokes.indices.contains).sorted()
+        guard !valid.isEmpty else { return false }
+        apply(.erased(valid.map { ErasedStroke(index: $0, stroke: strokes[$0]) }))
+        redoStack.removeAll()
+        return true
     }
 
-    /// Puts back the stroke undo took most recently; nil when there is nothing to redo.
+    /// Takes the newest edit back; returns it, or nil when there is nothing to undo.
     @discardableResult
-    public mutating func redo() -> Stroke? {
-        guard let stroke = redoStack.popLast() else { return nil }
-        strokes.append(stroke)
-        return stroke
+    public mutating func undo() -> Edit? {
+        guard let edit = history.popLast() else { return nil }
+        switch edit {
+        case .drew:
+            strokes.removeLast()
+        case let .erased(removed):
+            for item in removed { strokes.insert(item.stroke, at: item.index) }
+        }
+        redoStack.append(edit)
+        return edit
     }
 
-    public var canUndo: Bool { !strokes.isEmpty }
+    /// Does again the edit undo took back most recently; nil when there is nothing to redo.
+    @discardableResult
+    public mutating func redo() -> Edit? {
+        guard let edit = redoStack.popLast() else { return nil }
+        apply(edit)
+        return edit
+    }
+
+    private mutating func apply(_ edit: Edit) {
+        switch edit {
+        case let .drew(stroke):
+            strokes.append(stroke)
+        case let .erased(removed):
+            for item in removed.reversed() { strokes.remove(at: item.index) }
+        }
+        history.append(edit)
+    }
+
+    public var canUndo: Bool { !history.isEmpty }
     public var canRedo: Bool { !redoStack.isEmpty }
     /// No ink on it (strokes taken back by undo do not count).
     public var isBlank: Bool { strokes.isEmpty }

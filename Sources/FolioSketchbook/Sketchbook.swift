@@ -104,6 +104,15 @@ public struct Sketchbook: Hashable, Sendable, Codable {
         deletedSheets.removeAll()
     }
 
+    /// Removes the current sheet's strokes at `indices` as one undoable edit (one eraser pass);
+    /// deletions become final. Returns whether any stroke went.
+    @discardableResult
+    public mutating func erase(_ indices: Set<Int>) -> Bool {
+        guard sheets[currentSheet].erase(indices) else { return false }
+        deletedSheets.removeAll()
+        return true
+    }
+
     /// What `undo()` would do now; nil when there is nothing to undo.
     public var nextUndo: Undo? {
         if !deletedSheets.isEmpty { return .restoreSheet }
@@ -111,7 +120,7 @@ public struct Sketchbook: Hashable, Sendable, Codable {
     }
 
     /// Undoes the book's newest action (a deletion) first, otherwise the current sheet's newest
-    /// stroke; returns what it did, or nil when there was nothing to undo.
+    /// edit (a stroke, or an eraser pass); returns what it did, or nil when there was nothing to undo.
     @discardableResult
     public mutating func undo() -> Undo? {
         guard let deleted = deletedSheets.popLast() else {

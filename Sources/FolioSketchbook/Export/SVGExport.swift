@@ -19,6 +19,10 @@ public enum SVGExport {
 
         """
         for stroke in sheet.strokes {
+            if stroke.hasPressure {
+                svg += "<path d=\"\(outlineData(stroke))\" fill=\"\(hex(stroke.style.color))\" fill-rule=\"nonzero\"/>\n"
+                continue
+            }
             svg += "<path d=\"\(pathData(stroke.path))\" fill=\"none\" stroke=\"\(hex(stroke.style.color))\" "
             svg += "stroke-width=\"\(number(stroke.style.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
         }
@@ -38,6 +42,52 @@ public enum SVGExport {
         // A lone move is a tap: a zero-length line with round caps draws the dot.
         if path.count == 1 { parts.append("l0 0") }
         return parts.joined(separator: " ")
+    }
+
+    /// A pressure stroke's filled outline: every piece `PressureOutline` makes, as one subpath
+    /// each, all turning the same way so the nonzero rule fills their union. A run of quads that
+    /// share edges becomes one polygon (its first side forward, its other side back).
+    static func outlineData(_ stroke: Stroke) -> String {
+        var parts: [String] = []
+        var left: [Point] = [], right: [Point] = []
+        func closeRun() {
+            guard !left.isEmpty else { return }
+            var ring = left + right.reversed()
+            if signedArea(ring) < 0 { ring.reverse() }
+            parts.append("M" + ring.map(pair).joined(separator: " L") + " Z")
+            left.removeAll()
+            right.removeAll()
+        }
+        PressureOutline.pieces(path: stroke.path, pressures: stroke.pressurePath, curve: stroke.pressureCurve) { piece in
+            switch piece {
+            case let .quad(a, b, c, d, continuesRun):
+                if !continuesRun {
+                    closeRun()
+                    left = [a]
+                    right = [d]
+                }
+                left.append(b)
+                right.append(c)
+            case let .disc(centre, radius):
+                closeRun()
+                // Two half-circle arcs, clockwise on screen like the rings above.
+                let r = number(radius)
+                parts.append("M\(pair(Point(x: centre.x - radius, y: centre.y))) A\(r) \(r) 0 1 1 \(pair(Point(x: centre.x + radius, y: centre.y)))"
+                             + " A\(r) \(r) 0 1 1 \(pair(Point(x: centre.x - radius, y: centre.y))) Z")
+            }
+        }
+        closeRun()
+        return parts.joined(separator: " ")
+    }
+
+    /// Twice the signed area of a ring, positive when it turns clockwise on screen (y down).
+    private static func signedArea(_ ring: [Point]) -> Double {
+        var sum = 0.0
+        for i in ring.indices {
+            let p = ring[i], q = ring[(i + 1) % ring.count]
+            sum += p.x * q.y - q.x * p.y
+        }
+        return sum
     }
 
     private static func pair(_ p: Point) -> String { "\(number(p.x)) \(number(p.y))" }

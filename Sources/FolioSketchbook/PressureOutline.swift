@@ -1,0 +1,215 @@
+import Foundation
+import FolioGeometry
+
+/// One convex piece of a pressure stroke's filled outline, in logical pixels.
+public enum OutlinePiece: Hashable, Sendable {
+    /// A slice of the ribbon around the centre line: `a`, `b` on one side, `c`, `d` on the other
+    /// (`d` across from `a`). When `continuesRun`, it shares its `a`–`d` edge exactly with the
+    /// previous quad, so the two tile the ribbon without overlap.
+    case quad(Point, Point, Point, Point, continuesRun: Bool)
+    /// A round end or joint: where the stroke begins and ends, and where it bends too sharply
+    /// for the ribbon to go on.
+    case disc(centre: Point, radius: Double)
+}
+
+/// The filled outline of a variable-width stroke, built around the seed's smoothed centre line:
+/// the path is sampled finely, each sample gets the radius its smoothed pressure gives, and
+/// the samples are joined by a ribbon of quads whose shared edges lie along the bisectors of
+/// their joints, so slow strokes show no seams or beads; discs round the ends and the sharp
+/// bends. The union of the pieces is the ink. The renderer fills exactly these pieces and the
+/// SVG export writes them as paths, so screen, PNG and SVG agree.
+public enum PressureOutline {
+    /// Largest distance between the sampled centre line and the smoothed curve (logical px).
+    static let flatteningTolerance = 0.02
+    /// Longest step between samples (logical px), so the width follows pressure smoothly.
+    static let longestStep = 2.0
+    /// Most samples one path element may become.
+    static let maximumSamples = 4096
+    /// Largest distance a bisector cut may stand out of the round joint it replaces (logical px).
+    static let mitreTolerance = 0.02
+
+    struct Sample {
+        var point: Point
+        var radius: Double
+    }
+
+    /// Calls `visit` with the pieces of the stroke's outline. `elements` (indices into `path`,
+    /// which may include a live stroke's tail) limits the work to those elements and one
+    /// neighbour either side; pieces of the neighbours may then differ from the whole stroke's
+    /// at their far ends, so callers pass every element near what they draw.
+    public static func pieces(path: [PathElement], pressures: [PathElement], curve: PressureCurve,
+                              elements: Range<Int>? = nil, visit: (OutlinePiece) -> Void) {
+        pieces(count: path.count, element: { path[$0] }, pressure: { $0 < pressures.count ? pressures[$0] : nil },
+               curve: curve, elements: elements, visit: visit)
+    }
+
+    /// The same, reading elements by index (`pressure` nil where it has none): a live stroke's
+    /// path and tail are read where they are, without copying the path.
+    public static func pieces(count: Int, element: (Int) -> PathElement, pressure: (Int) -> PathElement?, curve: PressureCurve,
+                              elements: Range<Int>? = nil, visit: (OutlinePiece) -> Void) {
+        let path = (count: count, at: element)
+        let all = 0..<count
+        let span = elements.map { max($0.lowerBound - 1, 0)..<min($0.upperBound + 1, count) } ?? all
+        guard !span.isEmpty else { return }
+        var samples: [Sample] = []
+        let pressureAt = pressure
+        var pressure = pressureEnd(pressureAt, 0), point = Point.zero
+        if span.lowerBound > 0 {
+            point = path.at(span.lowerBound - 1).endPoint
+            pressure = pressureEnd(pressureAt, span.lowerBound - 1)
+            if case .move = path.at(span.lowerBound - 1) {} else {
+                samples.append(Sample(point: point, radius: radius(curve, pressure)))
+            }
+        }
+        for index in span {
+            let element = path.at(index)
+            let pressureElement = pressureAt(index) ?? .line(to: Point(x: pressure, y: 0))
+            if case let .move(p) = element {
+                emit(samples, visit: visit)
+                samples.removeAll(keepingCapacity: true)
+                point = p
+                pressure = pressureElement.endPoint.x
+                samples.append(Sample(point: p, radius: radius(curve, pressure)))
+                continue
+            }
+            sample(element, from: point, pressure: pressureElement, from: pressure) { p, q in
+                let last = samples.last?.point ?? point
+                let d = p - last
+                if samples.isEmpty || d.x * d.x + d.y * d.y > 1e-6 {
+                    samples.append(Sample(point: p, radius: radius(curve, q)))
+                } else {
+                    // A repeated point: the later pressure stands.
+                    samples[samples.count - 1].radius = radius(curve, q)
+                }
+            }
+            point = element.endPoint
+            pressure = pressureElement.endPoint.x
+        }
+        emit(samples, visit: visit)
+    }
+
+    private static func radius(_ curve: PressureCurve, _ pressure: Double) -> Double { curve.width(at: pressure) / 2 }
+
+    private static func pressureEnd(_ pressure: (Int) -> PathElement?, _ index: Int) -> Double {
+        pressure(index)?.endPoint.x ?? 0
+    }
+
+    /// Calls `visit(point, pressure)` along `element` from `start`, `start` excluded, at steps no
+    /// longer than `longestStep` and within `flatteningTolerance` of the curve. The pressure
+    /// element is evaluated at the same parameter (it has the same shape of control points).
+    private static func sample(_ element: PathElement, from start: Point, pressure: PathElement, from startPressure: Double,
+                               visit: (Point, Double) -> Void) {
+        let controls: [Point]
+        switch element {
+        case .move: return
+        case let .line(p): controls = [start, p]
+        case let .quad(c, p): controls = [start, c, p]
+        case let .curve(c1, c2, p): controls = [start, c1, c2, p]
+        }
+        var pressureControls: [Double]
+        switch pressure {
+        case let .line(p): pressureControls = [startPressure, p.x]
+        case let .quad(c, p): pressureControls = [startPressure, c.x, p.x]
+        case let .curve(c1, c2, p): pressureControls = [startPressure, c1.x, c2.x, p.x]
+        case let .move(p): pressureControls = [p.x, p.x]
+        }
+        if pressureControls.count != controls.count {
+            pressureControls = controls.indices.map { $0 == 0 ? startPressure : pressure.endPoint.x }
+        }
+        // Samples: enough for the tolerance (Wang's formula) and for the longest step.
+        var hull = 0.0, bend = 0.0
+        for i in 1..<controls.count { hull += controls[i].distance(to: controls[i - 1]) }
+        if controls.count >= 3 {
+            for i in 0..<(controls.count - 2) {
+                let dd = controls[i] - controls[i + 1] * 2 + controls[i + 2]
+                bend = max(bend, (dd.x * dd.x + dd.y * dd.y).squareRoot())
+            }
+        }
+        let degree = Double(controls.count - 1)
+        let wang = (degree * (degree - 1) / 8 * bend / flatteningTolerance).squareRoot()
+        let wanted = max(wang, hull / longestStep, 1).rounded(.up)
+        let n = wanted.isFinite ? min(Int(wanted), maximumSamples) : maximumSamples
+        for i in 1...n {
+            let t = Double(i) / Double(n)
+            visit(i == n ? controls[controls.count - 1] : bezier(controls, t), bezier(pressureControls, t))
+        }
+    }
+
+    private static func bezier(_ c: [Point], _ t: Double) -> Point {
+        let mt = 1 - t
+        switch c.count {
+        case 2: return c[0] * mt + c[1] * t
+        case 3: return c[0] * (mt * mt) + c[1] * (2 * mt * t) + c[2] * (t * t)
+        default: return c[0] * (mt * mt * mt) + c[1] * (3 * mt * mt * t) + c[2] * (3 * mt * t * t) + c[3] * (t * t * t)
+        }
+    }
+
+    private static func bezier(_ c: [Double], _ t: Double) -> Double {
+        let mt = 1 - t
+        switch c.count {
+        case 2: return c[0] * mt + c[1] * t
+        case 3: return c[0] * (mt * mt) + c[1] * (2 * mt * t) + c[2] * (t * t)
+        default: return c[0] * (mt * mt * mt) + c[1] * (3 * mt * mt * t) + c[2] * (3 * mt * t * t) + c[3] * (t * t * t)
+        }
+    }
+
+    /// The ribbon and discs around consecutive, distinct samples.
+    private static func emit(_ samples: [Sample], visit: (OutlinePiece) -> Void) {
+        guard let first = samples.first else { return }
+        visit(.disc(centre: first.point, radius: first.radius))
+        guard samples.count >= 2 else { return }
+        var directions: [(unit: Point, length: Double)] = []
+        directions.reserveCapacity(samples.count - 1)
+        for i in 0..<(samples.count - 1) {
+            let d = samples[i + 1].point - samples[i].point
+            let length = (d.x * d.x + d.y * d.y).squareRoot()
+            directions.append((Point(x: d.x / length, y: d.y / length), length))
+        }
+        func square(_ s: Sample, _ u: Point) -> (Point, Point) {
+            let n = Point(x: -u.y, y: u.x) * s.radius
+            return (s.point + n, s.point - n)
+        }
+        var start = square(first, directions[0].unit)
+        var continues = false
+        for i in 0..<directions.count {
+            let b = samples[i + 1]
+            let joint = i + 1 < directions.count ? gentleJoint(b, directions[i], directions[i + 1]) : nil
+            let end = joint ?? square(b, directions[i].unit)
+            visit(.quad(start.0, end.0, end.1, start.1, continuesRun: continues))
+            if let joint {
+                start = joint
+                continues = true
+            } else {
+                visit(.disc(centre: b.point, radius: b.radius))
+                if i + 1 < directions.count { start = square(b, directions[i + 1].unit) }
+                continues = false
+            }
+        }
+    }
+
+    /// The cut along the bisector at `s` between two directions, when the bend is gentle: the
+    /// mitre stays within `mitreTolerance` of a round joint, the cut fits in half of either
+    /// step, and both head into the same quarter of the compass (so a run never comes back over
+    /// itself, and its quads never overlap).
+    private static func gentleJoint(_ s: Sample, _ d1: (unit: Point, length: Double), _ d2: (unit: Point, length: Double))
+        -> (Point, Point)? {
+        guard quarter(d1.unit) == quarter(d2.unit) else { return nil }
+        let n1 = Point(x: -d1.unit.y, y: d1.unit.x), n2 = Point(x: -d2.unit.y, y: d2.unit.x)
+        let sum = n1 + n2
+        let sumLength = (sum.x * sum.x + sum.y * sum.y).squareRoot()
+        guard sumLength > 1 else { return nil }
+        let bisector = sum * (1 / sumLength)
+        let cosHalf = bisector.x * n1.x + bisector.y * n1.y
+        let tanHalf = max(0, 1 - cosHalf * cosHalf).squareRoot() / cosHalf
+        let r = s.radius
+        guard cosHalf >= r / (r + mitreTolerance), r * tanHalf <= min(d1.length, d2.length) / 2 else { return nil }
+        let mitre = bisector * (r / cosHalf)
+        return (s.point + mitre, s.point - mitre)
+    }
+
+    /// Which quarter of the compass a direction points into: right, down, left or up (y down).
+    private static func quarter(_ d: Point) -> Int {
+        let turns = (atan2(d.y, d.x) + Double.pi / 4) / (Double.pi / 2)
+        return ((Int(turns.rounded(.down)) % 4) + 4) % 4
+    }
+}
