@@ -8,7 +8,7 @@ final class Registry {
     static let supported: [String: UInt32] = [
         "wl_compositor": 4, "wl_shm": 1, "wl_seat": 7, "wl_output": 4, "xdg_wm_base": 5,
         "wp_viewporter": 1, "wp_fractional_scale_manager_v1": 1, "zwp_pointer_gestures_v1": 1,
-        "wp_presentation": 1,
+        "wp_presentation": 1, "zwp_tablet_manager_v2": 1,
     ]
 
     private let registry: OpaquePointer
@@ -26,6 +26,9 @@ final class Registry {
     private(set) var viewporter: OpaquePointer?
     private(set) var fractionalScaleManager: OpaquePointer?
     private(set) var pointerGestures: OpaquePointer?
+    private(set) var tabletManager: OpaquePointer?
+    /// The tablet manager was bound (it may come after the seats).
+    var onTabletManager: ((OpaquePointer) -> Void)?
     private(set) var presentation: Presentation?
 
     /// A global output or seat appeared (proxy, registry name, bound version).
@@ -55,7 +58,7 @@ final class Registry {
 
     deinit {
         presentation = nil  // destroyed here, while the connection is surely up
-        for proxy in [viewporter, fractionalScaleManager, pointerGestures, shm, compositor, wmBase] {
+        for proxy in [viewporter, fractionalScaleManager, pointerGestures, tabletManager, shm, compositor, wmBase] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
         wl_registry_destroy(registry)
@@ -75,6 +78,10 @@ final class Registry {
         case "wp_viewporter": replace(&viewporter, with: proxy)
         case "wp_fractional_scale_manager_v1": replace(&fractionalScaleManager, with: proxy)
         case "zwp_pointer_gestures_v1": replace(&pointerGestures, with: proxy)
+        case "zwp_tablet_manager_v2":
+            guard tabletManager == nil else { return wl_proxy_destroy(proxy) }
+            tabletManager = proxy
+            onTabletManager?(proxy)
         case "wp_presentation":
             guard presentation == nil else { return wl_proxy_destroy(proxy) }
             presentation = Presentation(proxy: proxy)

@@ -18,6 +18,7 @@ final class Seat {
     private var touch: Touch?
     private var pointer: Pointer?
     private var keyboard: Keyboard?
+    private var tablets: TabletSeat?
     private var listener: HeapListener<wl_seat_listener>?
 
     init(proxy: OpaquePointer, name: UInt32, version: UInt32, pointerGestures: @escaping () -> OpaquePointer?,
@@ -39,6 +40,7 @@ final class Seat {
     }
 
     deinit {
+        tablets = nil
         touch = nil
         pointer = nil
         keyboard = nil
@@ -47,7 +49,14 @@ final class Seat {
 
     /// The seat went away: ends what its devices were doing (a stroke is kept) and lets them go.
     func unplug() {
+        tablets = nil
         update(capabilities: 0)
+    }
+
+    /// Follows this seat's tablets through `manager` (zwp_tablet_manager_v2), once.
+    func attachTablets(manager: OpaquePointer) {
+        guard tablets == nil else { return }
+        tablets = try? TabletSeat(manager: manager, seat: proxy, sink: sink)
     }
 
     private func update(capabilities: UInt32) {

@@ -43,7 +43,10 @@ final class Touch {
                 touch.contacts.removeAll()
                 touch.sink(.touchCancel, nil)
             },
-            shape: { _, _, _, _, _ in },
+            shape: { data, _, id, major, minor in
+                guard let touch: Touch = owner(data) else { return }
+                touch.sink(.touchShape(id: id, major: wl_fixed_to_double(major), minor: wl_fixed_to_double(minor)), nil)
+            },
             orientation: { _, _, _, _ in }))
         self.listener = listener
         wl_touch_add_listener(proxy, listener.pointer, userData(self))

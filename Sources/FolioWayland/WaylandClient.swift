@@ -47,9 +47,14 @@ public final class WaylandClient {
             outputs.append(output)
         }
         registry.onSeat = { [unowned self] proxy, name, version in
-            seats.append(Seat(proxy: proxy, name: name, version: version, pointerGestures: { [unowned self] in registry.pointerGestures },
-                              sink: { [unowned self] event, time in deliver(event, time: time) },
-                              setCursor: { [unowned self] pointer, serial in showCursor(on: pointer, serial: serial) }))
+            let seat = Seat(proxy: proxy, name: name, version: version, pointerGestures: { [unowned self] in registry.pointerGestures },
+                            sink: { [unowned self] event, time in deliver(event, time: time) },
+                            setCursor: { [unowned self] pointer, serial in showCursor(on: pointer, serial: serial) })
+            if let manager = registry.tabletManager { seat.attachTablets(manager: manager) }
+            seats.append(seat)
+        }
+        registry.onTabletManager = { [unowned self] manager in
+            for seat in seats { seat.attachTablets(manager: manager) }
         }
         registry.onRemove = { [unowned self] name in
             if let index = outputs.firstIndex(where: { $0.name == name }) {
