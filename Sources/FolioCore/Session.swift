@@ -167,6 +167,13 @@ public final class Session {
         }
     }
 
+    /// Runs a command as if its key were pressed at `time` (ms): for touch controls such as the
+    /// toolbar (`.fingerErases` and `.fingerDraws` switch what a finger does).
+    public func handle(_ command: Command, at time: Double) {
+        now = max(now, time)
+        transition(.command(command), at: time)
+    }
+
     /// The one gate for positions from outside: points are clamped to
     /// `SurfaceLimits.farthestCoordinate` (a compositor's wl_fixed reaches ±8388608, and a NaN or
     /// infinity would spread through strokes, pinches and page turns), reported once per stroke,
@@ -632,7 +639,8 @@ struct LiveStroke {
             stroke.pressures?.append(pressure)
             if let last = stroke.tilts?.last { stroke.tilts?.append(sample.tilt ?? last) }
         }
-        let margin = (pressureCurve?.maximum ?? stroke.style.width) / 2 + 1
+        // A pen's outline changes up to a sample step back from where the path's end changed.
+        let margin = pressureCurve.map { $0.maximum / 2 + PressureOutline.longestStep + 1 } ?? stroke.style.width / 2 + 1
         return changed.insetBy(dx: -margin, dy: -margin)
     }
 }

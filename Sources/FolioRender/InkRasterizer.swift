@@ -97,23 +97,20 @@ public final class InkRasterizer {
         coverage.begin(region: region, radius: 0)
         let limit = Rect(x: Double(region.x) - reach, y: Double(region.y) - reach,
                          width: Double(region.width) + 2 * reach, height: Double(region.height) + 2 * reach)
-        for span in spans {
-            PressureOutline.pieces(count: count, element: element, pressure: pressure, curve: curve, elements: span) { piece in
-                switch piece {
-                case let .quad(a, b, c, d, continuesRun):
-                    let (a, b, c, d) = (a * scale, b * scale, c * scale, d * scale)
-                    guard Self.meets(Self.box(a, b, c, d), limit) else {
-                        if !continuesRun { coverage.endRun() }
-                        return
-                    }
-                    coverage.addQuad(a, b, c, d, continuesRun: continuesRun)
-                case let .disc(centre, radius):
-                    let c = centre * scale, r = radius * scale
-                    guard Self.meets(Rect(x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r), limit) else { return }
-                    coverage.addDisc(centre: c, radius: r)
+        PressureOutline.pieces(count: count, element: element, pressure: pressure, curve: curve, elements: elements) { piece in
+            switch piece {
+            case let .quad(a, b, c, d, continuesRun):
+                let (a, b, c, d) = (a * scale, b * scale, c * scale, d * scale)
+                guard Self.meets(Self.box(a, b, c, d), limit) else {
+                    if !continuesRun { coverage.endRun() }
+                    return
                 }
+                coverage.addQuad(a, b, c, d, continuesRun: continuesRun)
+            case let .disc(centre, radius):
+                let c = centre * scale, r = radius * scale
+                guard Self.meets(Rect(x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r), limit) else { return }
+                coverage.addDisc(centre: c, radius: r)
             }
-            coverage.endRun()
         }
         coverage.composite(color: color, onto: target)
     }

@@ -21,8 +21,9 @@ public enum OutlinePiece: Hashable, Sendable {
 public enum PressureOutline {
     /// Largest distance between the sampled centre line and the smoothed curve (logical px).
     static let flatteningTolerance = 0.02
-    /// Longest step between samples (logical px), so the width follows pressure smoothly.
-    static let longestStep = 2.0
+    /// Longest step between samples (logical px), so the width follows pressure smoothly. A
+    /// path's new end changes the outline up to this far back along the path, plus the radius.
+    public static let longestStep = 2.0
     /// Most samples one path element may become.
     static let maximumSamples = 4096
     /// Largest distance a bisector cut may stand out of the round joint it replaces (logical px).
@@ -33,12 +34,12 @@ public enum PressureOutline {
         var radius: Double
     }
 
-    /// Calls `visit` with the pieces of the stroke's outline. `elements` (indices into `path`,
-    /// which may include a live stroke's tail) limits the work to those elements and one
+    /// Calls `visit` with the pieces of the stroke's outline. `elements` (ranges of indices into
+    /// `path`, which may include a live stroke's tail) limits the work to those elements and one
     /// neighbour either side; pieces of the neighbours may then differ from the whole stroke's
     /// at their far ends, so callers pass every element near what they draw.
     public static func pieces(path: [PathElement], pressures: [PathElement], curve: PressureCurve,
-                              elements: Range<Int>? = nil, visit: (OutlinePiece) -> Void) {
+                              elements: [Range<Int>]? = nil, visit: (OutlinePiece) -> Void) {
         pieces(count: path.count, element: { path[$0] }, pressure: { $0 < pressures.count ? pressures[$0] : nil },
                curve: curve, elements: elements, visit: visit)
     }
@@ -46,25 +47,37 @@ public enum PressureOutline {
     /// The same, reading elements by index (`pressure` nil where it has none): a live stroke's
     /// path and tail are read where they are, without copying the path.
     public static func pieces(count: Int, element: (Int) -> PathElement, pressure: (Int) -> PathElement?, curve: PressureCurve,
-                              elements: Range<Int>? = nil, visit: (OutlinePiece) -> Void) {
-        let path = (count: count, at: element)
-        let all = 0..<count
-        let span = elements.map { max($0.lowerBound - 1, 0)..<min($0.upperBound + 1, count) } ?? all
-        guard !span.isEmpty else { return }
+                              elements: [Range<Int>]? = nil, visit: (OutlinePiece) -> Void) {
+        // Each range grows by a neighbour either side; ranges that then meet are walked as one.
+        var spans: [Range<Int>] = []
+        for range in elements ?? [0..<count] {
+            let span = max(range.lowerBound - 1, 0)..<min(range.upperBound + 1, count)
+            guard !span.isEmpty else { continue }
+            if let last = spans.last, span.lowerBound <= last.upperBound {
+                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+            } else {
+                spans.append(span)
+            }
+        }
+        for span in spans { walk(span, element: element, pressure: pressure, curve: curve, visit: visit) }
+    }
+
+    private static func walk(_ span: Range<Int>, element: (Int) -> PathElement, pressure: (Int) -> PathElement?,
+                             curve: PressureCurve, visit: (OutlinePiece) -> Void) {
         var samples: [Sample] = []
         let pressureAt = pressure
         var pressure = pressureEnd(pressureAt, 0), point = Point.zero
         if span.lowerBound > 0 {
-            point = path.at(span.lowerBound - 1).endPoint
+            point = element(span.lowerBound - 1).endPoint
             pressure = pressureEnd(pressureAt, span.lowerBound - 1)
-            if case .move = path.at(span.lowerBound - 1) {} else {
+            if case .move = element(span.lowerBound - 1) {} else {
                 samples.append(Sample(point: point, radius: radius(curve, pressure)))
             }
         }
         for index in span {
-            let element = path.at(index)
+            let current = element(index)
             let pressureElement = pressureAt(index) ?? .line(to: Point(x: pressure, y: 0))
-            if case let .move(p) = element {
+            if case let .move(p) = current {
                 emit(samples, visit: visit)
                 samples.removeAll(keepingCapacity: true)
                 point = p
@@ -72,7 +85,7 @@ public enum PressureOutline {
                 samples.append(Sample(point: p, radius: radius(curve, pressure)))
                 continue
             }
-            sample(element, from: point, pressure: pressureElement, from: pressure) { p, q in
+            sample(current, from: point, pressure: pressureElement, from: pressure) { p, q in
                 let last = samples.last?.point ?? point
                 let d = p - last
                 if samples.isEmpty || d.x * d.x + d.y * d.y > 1e-6 {
@@ -82,7 +95,7 @@ public enum PressureOutline {
                     samples[samples.count - 1].radius = radius(curve, q)
                 }
             }
-            point = element.endPoint
+            point = current.endPoint
             pressure = pressureElement.endPoint.x
         }
         emit(samples, visit: visit)
