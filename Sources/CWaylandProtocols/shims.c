@@ -43,6 +43,9 @@ static const struct {
     {"zwp_pointer_gesture_swipe_v1", &zwp_pointer_gesture_swipe_v1_interface},
     {"zwp_pointer_gesture_hold_v1", &zwp_pointer_gesture_hold_v1_interface},
     {"zwp_tablet_manager_v2", &zwp_tablet_manager_v2_interface},
+    {"zwp_tablet_seat_v2", &zwp_tablet_seat_v2_interface},
+    {"zwp_tablet_v2", &zwp_tablet_v2_interface},
+    {"zwp_tablet_tool_v2", &zwp_tablet_tool_v2_interface},
 };
 
 const struct wl_interface *folio_interface(const char *name) {

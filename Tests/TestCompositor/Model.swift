@@ -131,6 +131,8 @@ public struct Observation: Sendable {
     public var keyboardObjects = 0
     /// Touchpad pinch objects (zwp_pointer_gesture_pinch_v1) the client holds now.
     public var pinchGestureObjects = 0
+    /// Tablet seats (zwp_tablet_seat_v2) the client holds now.
+    public var tabletSeatObjects = 0
     /// Distinct wl_buffers ever attached, and how many still exist.
     public var buffersSeen = 0
     public var buffersAlive = 0

@@ -15,6 +15,8 @@ public struct TestCompositorOptions: Sendable {
     public var framePacing: FramePacing = .immediate
     /// Keep a copy of every committed buffer (memory grows with each commit: for small windows).
     public var captureBuffers = false
+    /// Offer zwp_tablet_manager_v2: every tablet seat gets one tablet with a pen and an eraser.
+    public var tablet = false
 
     public init() {}
 }
@@ -25,6 +27,7 @@ final class Server: @unchecked Sendable {
     let options: TestCompositorOptions
     let display: OpaquePointer
     let implementations = Implementations()
+    let tabletImplementations = TabletImplementations()
 
     let condition = NSCondition()
     private var observationStorage = Observation()
@@ -43,6 +46,9 @@ final class Server: @unchecked Sendable {
     private var seats: [SeatBinding] = []
     private var devices: [InputDevice] = []
     private var pinchGestures: [PinchGesture] = []
+    var tabletSeats: [TabletSeatObject] = []
+    /// The tool tablet events come from (the last proximity_in's).
+    var tabletTool = TestTabletTool.pen
     private var outputs: [OutputBinding] = []
     private var fractionalScales: [FractionalScale] = []
     private lazy var preferredScale: UInt32 = options.fractionalScale ?? 120
@@ -212,6 +218,13 @@ final class Server: @unchecked Sendable {
                 InertObject(resource: resource, compositor: server).install(server.implementations.fractionalScaleManager)
             }))
         }
+        if options.tablet {
+            globals.append(("zwp_tablet_manager_v2", 1, { client, data, version, id in
+                guard let data, let resource = makeResource(client, "zwp_tablet_manager_v2", version: Int32(version), id: id) else { return }
+                let server = Unmanaged<Server>.fromOpaque(data).takeUnretainedValue()
+                InertObject(resource: resource, compositor: server).install(server.tabletImplementations.manager)
+            }))
+        }
         for (name, version, bind) in globals {
             guard wl_global_create(display, interface(name), version, me, bind) != nil else {
                 throw TestCompositorError("wl_global_create(\(name)) failed")
@@ -227,6 +240,9 @@ final class Server: @unchecked Sendable {
         surface.install(implementations.surface)
         surfaces.append(surface)
     }
+
+    /// The surface input goes to.
+    var focusedSurface: Surface? { focus }
 
     func surfaceDestroyed(_ surface: Surface) {
         surfaces.removeAll { $0 === surface }

@@ -117,6 +117,11 @@ public final class TestCompositor: @unchecked Sendable {
         guard try onLoop({ $0.sendPointer(events) }) else { throw TestCompositorError("no mapped surface for the pointer") }
     }
 
+    /// Sends tablet tool events (tablet-v2) to the mapped surface's client.
+    public func sendTablet(_ events: [TabletEvent]) throws {
+        guard try onLoop({ $0.sendTablet(events) }) else { throw TestCompositorError("no mapped surface for the pen") }
+    }
+
     /// Sends touchpad pinch events (pointer-gestures) to the surface under the pointer.
     public func sendPinch(_ events: [PinchGestureEvent]) throws {
         guard try onLoop({ $0.sendPinch(events) }) else { throw TestCompositorError("the pointer is over no mapped surface") }

@@ -14,7 +14,7 @@ final class FolioUnderTest {
 
     init(width: Int32 = 640, height: Int32 = 480, capabilities: SeatCapabilities = [.touch, .pointer],
          outputScale: Int32 = 1, fractionalScale: UInt32? = nil, pacing: FramePacing = .immediate, captureBuffers: Bool = false,
-         waitForTouch: Bool = true, arguments: [String] = []) throws {
+         waitForTouch: Bool = true, tablet: Bool = false, arguments: [String] = []) throws {
         var options = TestCompositorOptions()
         options.configureWidth = width
         options.configureHeight = height
@@ -23,12 +23,14 @@ final class FolioUnderTest {
         options.fractionalScale = fractionalScale
         options.framePacing = pacing
         options.captureBuffers = captureBuffers
+        options.tablet = tablet
         compositor = try TestCompositor(options: options)
         dataHome = try Self.temporaryDirectory()
         client = try compositor.launch(try ClientProcess.folioExecutable(), arguments: arguments, environment: ["XDG_DATA_HOME": dataHome])
         let needsTouch = waitForTouch && capabilities.contains(.touch)
-        _ = try waitWhileRunning("folio's window\(needsTouch ? " and its wl_touch" : "")") { observation in
-            observation.toplevel?.mapped == true && (!needsTouch || observation.touchObjects > 0) ? true : nil
+        _ = try waitWhileRunning("folio's window\(needsTouch ? " and its wl_touch" : "")\(tablet ? " and its tablet seat" : "")") { observation in
+            observation.toplevel?.mapped == true && (!needsTouch || observation.touchObjects > 0)
+                && (!tablet || observation.tabletSeatObjects > 0) ? true : nil
         }
     }
 
