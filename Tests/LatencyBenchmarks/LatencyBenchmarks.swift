@@ -1,6 +1,8 @@
 import Foundation
 import FolioBench
+import FolioCore
 import FolioGeometry
+import FolioInput
 import FolioPixels
 import FolioReplay
 import TestCompositor
@@ -13,7 +15,8 @@ import TestCompositor
 enum LatencyBenchmarks {
     static let width: Int32 = 1920
     static let height: Int32 = 1200
-    static let names = ["stroke.segment", "pinch.frame", "startup.first_frame"]
+    static let names = ["stroke.segment", "pen.segment", "pen.long_stroke.first", "pen.long_stroke.last", "pinch.frame",
+                        "startup.first_frame"]
 
     /// The benchmarks among `names` that `wanted` accepts, run against `executable` in turn.
     static func run(_ executable: String, scale: BufferScale = 1, wanted: (String) -> Bool) throws -> [BenchResult] {
@@ -26,6 +29,10 @@ enum LatencyBenchmarks {
         }
         var results: [BenchResult] = []
         if wanted("stroke.segment") { results.append(try fresh { try strokeSegment(executable, scale: scale, dataHome: $0) }) }
+        if wanted("pen.segment") { results.append(try fresh { try penSegment(executable, scale: scale, dataHome: $0) }) }
+        if wanted("pen.long_stroke.first") || wanted("pen.long_stroke.last") {
+            results += longPenStroke(scale: scale).filter { wanted($0.name) }
+        }
         if wanted("pinch.frame") { results.append(try fresh { try pinchFrame(executable, scale: scale, dataHome: $0) }) }
         if wanted("startup.first_frame") { results.append(try fresh { try firstFrame(executable, scale: scale, dataHome: $0) }) }
         return results.map { result in
@@ -71,6 +78,78 @@ enum LatencyBenchmarks {
             settle(compositor)
         }
         return BenchResult(name: "stroke.segment", width: Int(width), height: Int(height), samples: samples)
+    }
+
+    /// Tablet frame (pen motion and pressure) sent and flushed by the compositor -> the commit
+    /// carrying its buffer, at 1920x1200, over 5 pen strokes of 60 segments with pressure rising
+    /// and falling; the pen's counterpart of `stroke.segment`.
+    static func penSegment(_ executable: String, scale: BufferScale, dataHome: String, strokes: Int = 5, segments: Int = 60) throws -> BenchResult {
+        var options = options(scale: scale)
+        options.capabilities = [.touch]
+        options.tablet = true
+        let compositor = try TestCompositor(options: options)
+        defer { compositor.stop() }
+        let client = try compositor.launch(executable, environment: ["XDG_DATA_HOME": dataHome])
+        defer { client.terminate() }
+        try compositor.waitForToplevel()
+        _ = try compositor.wait(for: "the client's tablet seat") { $0.tabletSeatObjects > 0 ? true : nil }
+
+        var samples: [Double] = []
+        for stroke in 0..<strokes {
+            let y = 200.0 + Double(stroke) * 180
+            try compositor.sendTablet([.proximityIn(.pen), .motion(x: 300, y: y), .pressure(20000), .frame, .down, .frame])
+            settle(compositor)
+            for segment in 1...segments {
+                let x = 300.0 + Double(segment) * 20, wobble = 40 * sin(Double(segment) / 6)
+                let pressure = UInt32(32767 + 30000 * sin(Double(segment) / 9))
+                let last = compositor.lastCommitIndex
+                let sent = try compositor.sendTablet([.motion(x: x, y: y + wobble), .pressure(pressure), .frame])
+                let point = PixelRect(x: Int(x * scale.factor), y: Int((y + wobble) * scale.factor), width: 1, height: 1)
+                let commit = try compositor.wait(for: "a commit damaging (\(Int(x)), \(Int(y + wobble)))", timeout: .seconds(5)) { observation in
+                    observation.commits.dropFirst(last + 1).first { commit in
+                        commit.attached && commit.damage.contains { $0.intersection(point) == point }
+                    }
+                }
+                samples.append((commit.receivedAt - sent).milliseconds)
+            }
+            try compositor.sendTablet([.up, .frame, .proximityOut, .frame])
+            settle(compositor)
+        }
+        return BenchResult(name: "pen.segment", width: Int(width), height: Int(height), samples: samples)
+    }
+
+    /// In process, no compositor: the cost of one more pen segment (input handled, live ink
+    /// redrawn where it changed, the frame's damage taken) over the first 200 samples of a
+    /// 10,000-sample pen stroke, and over its last 200. The stroke zigzags across a 1920x1200
+    /// canvas with pressure rising and falling, so its end lies over its own earlier ink.
+    static func longPenStroke(scale: BufferScale, samples count: Int = 10_000, timed: Int = 200) -> [BenchResult] {
+        let session = Session(width: Int(width), height: Int(height), scale: scale)
+        func point(_ i: Int) -> Point {
+            let row = i / 500, along = Double(i % 500) / 500
+            let x = 100 + 1700 * (row % 2 == 0 ? along : 1 - along)
+            return Point(x: x, y: 100 + Double(row % 20) * 50 + 20 * sin(Double(i) / 15))
+        }
+        func pressure(_ i: Int) -> Double { 0.5 + 0.45 * sin(Double(i) / 40) }
+        var t = 0.0
+        session.handle(.tabletProximityIn(tool: .pen), at: t)
+        session.handle(.tabletMotion(to: point(0), pressure: pressure(0), tilt: nil), at: t)
+        session.handle(.tabletFrame, at: t)
+        session.handle(.tabletDown, at: t)
+        session.handle(.tabletFrame, at: t)
+        _ = session.renderFrame()
+        var first: [Double] = [], last: [Double] = []
+        for i in 1..<count {
+            t += 4
+            let start = ContinuousClock.now
+            session.handle(.tabletMotion(to: point(i), pressure: pressure(i), tilt: nil), at: t)
+            session.handle(.tabletFrame, at: t)
+            _ = session.renderFrame()
+            let elapsed = (ContinuousClock.now - start).milliseconds
+            if i <= timed { first.append(elapsed) }
+            if i >= count - timed { last.append(elapsed) }
+        }
+        return [BenchResult(name: "pen.long_stroke.first", width: Int(width), height: Int(height), samples: first),
+                BenchResult(name: "pen.long_stroke.last", width: Int(width), height: Int(height), samples: last)]
     }
 
     /// A 1920x1200 test compositor with a touch seat, and `folio` running in it with its wl_touch bound.

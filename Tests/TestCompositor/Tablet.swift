@@ -94,9 +94,9 @@ extension Server {
     }
 
     /// Sends tablet events to the focused surface's client, from the tool the last
-    /// `proximityIn` named; false when no surface is mapped.
-    func sendTablet(_ events: [TabletEvent]) -> Bool {
-        guard let surface = focusedSurface else { return false }
+    /// `proximityIn` named; when they were flushed, or nil when no surface is mapped.
+    func sendTablet(_ events: [TabletEvent]) -> ContinuousClock.Instant? {
+        guard let surface = focusedSurface else { return nil }
         let seats = tabletSeats.filter { $0.client == surface.client }
         for event in events {
             if case let .proximityIn(kind) = event { tabletTool = kind }
@@ -119,6 +119,6 @@ extension Server {
             }
         }
         wl_display_flush_clients(display)
-        return true
+        return .now
     }
 }

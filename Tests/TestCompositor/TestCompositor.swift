@@ -117,9 +117,12 @@ public final class TestCompositor: @unchecked Sendable {
         guard try onLoop({ $0.sendPointer(events) }) else { throw TestCompositorError("no mapped surface for the pointer") }
     }
 
-    /// Sends tablet tool events (tablet-v2) to the mapped surface's client.
-    public func sendTablet(_ events: [TabletEvent]) throws {
-        guard try onLoop({ $0.sendTablet(events) }) else { throw TestCompositorError("no mapped surface for the pen") }
+    /// Sends tablet tool events (tablet-v2) to the mapped surface's client; returns when the
+    /// loop flushed them.
+    @discardableResult
+    public func sendTablet(_ events: [TabletEvent]) throws -> ContinuousClock.Instant {
+        guard let sent = try onLoop({ $0.sendTablet(events) }) else { throw TestCompositorError("no mapped surface for the pen") }
+        return sent
     }
 
     /// Sends touchpad pinch events (pointer-gestures) to the surface under the pointer.
