@@ -40,6 +40,9 @@ struct AppCommand: ParsableCommand {
     @Flag(help: "Start fullscreen (F11 toggles).")
     var fullscreen = false
 
+    @Flag(help: "Only a pen draws: fingers pinch and turn pages but never draw.")
+    var penOnly = false
+
     @Option(help: ArgumentHelp("The sketchbook folder (default: $XDG_DATA_HOME/folio).", valueName: "dir"))
     var book: String?
 
@@ -57,7 +60,7 @@ struct AppCommand: ParsableCommand {
     }
 
     func run() throws {
-        let options = LiveOptions(fullscreen: fullscreen, bookDirectory: book, demo: demo, demoTrace: trace)
+        let options = LiveOptions(fullscreen: fullscreen, bookDirectory: book, demo: demo, demoTrace: trace, penOnly: penOnly)
         try LiveApp(options: options).run()
     }
 }
@@ -68,4 +71,5 @@ struct LiveOptions {
     var bookDirectory: String?
     var demo: Bool
     var demoTrace: String?
+    var penOnly = false
 }

@@ -24,6 +24,7 @@ struct LiveApp {
         }
         let demo: DemoPlayer? = options.demo ? DemoPlayer(trace: trace) : nil
         let controller = LiveController(client: client, demo: demo, book: book, writer: writer)
+        controller.penOnly = options.penOnly
         do {
             try controller.run()
         } catch let error as WaylandError {

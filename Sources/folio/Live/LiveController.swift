@@ -31,6 +31,12 @@ final class LiveController {
         savedRevision = session.revision
     }
 
+    /// Fingers never draw (`--pen-only`).
+    var penOnly: Bool {
+        get { session.penOnly }
+        set { session.penOnly = newValue }
+    }
+
     func run() throws {
         client.onInput = { [unowned self] event, time in
             drive { try frameLoop.inputArrived(event, at: time) }
