@@ -109,62 +109,40 @@ public enum PressureOutline {
 
     /// Calls `visit(point, pressure)` along `element` from `start`, `start` excluded, at steps no
     /// longer than `longestStep` and within `flatteningTolerance` of the curve. The pressure
-    /// element is evaluated at the same parameter (it has the same shape of control points).
+    /// element (its x is the pressure) is evaluated at the same parameter: it comes from the same
+    /// smoother, so it has the same shape of control points.
     private static func sample(_ element: PathElement, from start: Point, pressure: PathElement, from startPressure: Double,
                                visit: (Point, Double) -> Void) {
-        let controls: [Point]
+        // Samples: enough for the tolerance (Wang's formula) and for the longest step.
+        let hull: Double, wang: Double
         switch element {
         case .move: return
-        case let .line(p): controls = [start, p]
-        case let .quad(c, p): controls = [start, c, p]
-        case let .curve(c1, c2, p): controls = [start, c1, c2, p]
+        case let .line(p):
+            hull = start.distance(to: p)
+            wang = 0
+        case let .quad(c, p):
+            hull = start.distance(to: c) + c.distance(to: p)
+            wang = (magnitude(start - c * 2 + p) / (4 * flatteningTolerance)).squareRoot()
+        case let .curve(c1, c2, p):
+            hull = start.distance(to: c1) + c1.distance(to: c2) + c2.distance(to: p)
+            let bend = max(magnitude(start - c1 * 2 + c2), magnitude(c1 - c2 * 2 + p))
+            wang = (0.75 * bend / flatteningTolerance).squareRoot()
         }
-        var pressureControls: [Double]
-        switch pressure {
-        case let .line(p): pressureControls = [startPressure, p.x]
-        case let .quad(c, p): pressureControls = [startPressure, c.x, p.x]
-        case let .curve(c1, c2, p): pressureControls = [startPressure, c1.x, c2.x, p.x]
-        case let .move(p): pressureControls = [p.x, p.x]
+        let sameShape = switch (element, pressure) {
+        case (.line, .line), (.quad, .quad), (.curve, .curve): true
+        default: false
         }
-        if pressureControls.count != controls.count {
-            pressureControls = controls.indices.map { $0 == 0 ? startPressure : pressure.endPoint.x }
-        }
-        // Samples: enough for the tolerance (Wang's formula) and for the longest step.
-        var hull = 0.0, bend = 0.0
-        for i in 1..<controls.count { hull += controls[i].distance(to: controls[i - 1]) }
-        if controls.count >= 3 {
-            for i in 0..<(controls.count - 2) {
-                let dd = controls[i] - controls[i + 1] * 2 + controls[i + 2]
-                bend = max(bend, (dd.x * dd.x + dd.y * dd.y).squareRoot())
-            }
-        }
-        let degree = Double(controls.count - 1)
-        let wang = (degree * (degree - 1) / 8 * bend / flatteningTolerance).squareRoot()
+        let pressureStart = Point(x: startPressure, y: 0), pressureEnd = pressure.endPoint.x
         let wanted = max(wang, hull / longestStep, 1).rounded(.up)
         let n = wanted.isFinite ? min(Int(wanted), maximumSamples) : maximumSamples
         for i in 1...n {
             let t = Double(i) / Double(n)
-            visit(i == n ? controls[controls.count - 1] : bezier(controls, t), bezier(pressureControls, t))
+            let q = sameShape ? pressure.point(at: t, from: pressureStart).x : startPressure + (pressureEnd - startPressure) * t
+            visit(i == n ? element.endPoint : element.point(at: t, from: start), q)
         }
     }
 
-    private static func bezier(_ c: [Point], _ t: Double) -> Point {
-        let mt = 1 - t
-        switch c.count {
-        case 2: return c[0] * mt + c[1] * t
-        case 3: return c[0] * (mt * mt) + c[1] * (2 * mt * t) + c[2] * (t * t)
-        default: return c[0] * (mt * mt * mt) + c[1] * (3 * mt * mt * t) + c[2] * (3 * mt * t * t) + c[3] * (t * t * t)
-        }
-    }
-
-    private static func bezier(_ c: [Double], _ t: Double) -> Double {
-        let mt = 1 - t
-        switch c.count {
-        case 2: return c[0] * mt + c[1] * t
-        case 3: return c[0] * (mt * mt) + c[1] * (2 * mt * t) + c[2] * (t * t)
-        default: return c[0] * (mt * mt * mt) + c[1] * (3 * mt * mt * t) + c[2] * (3 * mt * t * t) + c[3] * (t * t * t)
-        }
-    }
+    private static func magnitude(_ v: Point) -> Double { (v.x * v.x + v.y * v.y).squareRoot() }
 
     /// The ribbon and discs around consecutive, distinct samples.
     private static func emit(_ samples: [Sample], visit: (OutlinePiece) -> Void) {
