@@ -292,6 +292,8 @@ public final class Session {
         switch (state, command) {
         case (.turning, .undo), (.turning, .redo), (.settlingTurn, .undo), (.settlingTurn, .redo):
             break  // the sheets on screen are turning: their pictures stay as they are
+        case (.erasing, .undo), (.erasing, .redo):
+            break  // the eraser's pass is not an edit yet
         case (_, .undo):
             // Undo restores deleted sheets before strokes (`Sketchbook`); a sheet comes back
             // only on the idle canvas, never under a stroke or the curtain.
@@ -473,10 +475,7 @@ public final class Session {
         }
         pass.last = p
         state = .erasing(pass)
-        if crossed {
-            let kept = book.sheet.strokes.enumerated().filter { !pass.crossed.contains($0.offset) }.map(\.element)
-            damage = damage.union(canvas.rebuild(strokes: kept))
-        }
+        if crossed { damage = damage.union(canvas.rebuild(strokes: visibleStrokes)) }
     }
 
     private func endErase(at time: Double) {
@@ -526,8 +525,14 @@ public final class Session {
                                               curve: live.pressureCurve))
     }
 
+    /// The current sheet's strokes as the screen shows them: without those an eraser pass crossed.
+    private var visibleStrokes: [Stroke] {
+        guard case let .erasing(pass) = state, !pass.crossed.isEmpty else { return book.sheet.strokes }
+        return book.sheet.strokes.enumerated().filter { !pass.crossed.contains($0.offset) }.map(\.element)
+    }
+
     private func redrawAll() {
-        damage = damage.union(canvas.rebuild(strokes: book.sheet.strokes))
+        damage = damage.union(canvas.rebuild(strokes: visibleStrokes))
         if case let .drawing(live) = state { draw(live, changed: live.stroke.bounds) }
     }
 
