@@ -192,6 +192,7 @@ public final class Session {
         case let .touchDown(id, p): return .touchDown(id: id, at: clamp(p))
         case let .touchMotion(id, p): return .touchMotion(id: id, to: clamp(p))
         case let .pointerMotion(p): return .pointerMotion(to: clamp(p))
+        case let .tabletMotion(p, pressure, tilt): return .tabletMotion(to: clamp(p), pressure: pressure, tilt: tilt)
         case let .pinchUpdate(scale, _, _, _) where scale.isNaN: return nil
         default: return event
         }

@@ -228,7 +228,8 @@ public struct GestureRecognizer: Sendable {
                 pen.leftAt = time
             case let .tabletMotion(p, pressure, tilt):
                 pen.sample.point = p
-                if let pressure { pen.sample.pressure = min(max(pressure, 0), 1) }
+                // 0–1; anything else is taken at the nearer end (a NaN as the lightest touch).
+                if let pressure { pen.sample.pressure = pressure.isNaN ? 0 : min(max(pressure, 0), 1) }
                 if let tilt { pen.sample.tilt = tilt }
                 moved = true
             case .tabletDown:
