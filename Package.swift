@@ -35,9 +35,11 @@ let package = Package(
         .target(name: "FolioSketchbook", dependencies: ["FolioGeometry"]),
         .target(name: "FolioGestures", dependencies: ["FolioGeometry", "FolioInput"]),
         .target(name: "FolioLayers", dependencies: ["FolioGeometry"]),
-        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "CFoldKernels", "CPixman", "CPNG"]),
+        // The touch controls as data: layout, palette, shown/pressed/chosen state.
+        .target(name: "FolioToolbar", dependencies: ["FolioGeometry"]),
+        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "CFoldKernels", "CPixman", "CPNG"]),
         .target(name: "FolioCore", dependencies: [
-            "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender",
+            "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender", "FolioToolbar",
         ]),
         .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioInput", "FolioPixels", "FolioRender"]),
         // Benchmark figures and the memory-copy floor they are compared with, as `folio bench` and
@@ -50,6 +52,7 @@ let package = Package(
         ]),
         .executableTarget(name: "folio", dependencies: [
             "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
+            "FolioToolbar",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -75,6 +78,7 @@ let package = Package(
         .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender"]),
+        .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook"]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),

@@ -5,12 +5,16 @@ import FolioLayers
 import FolioPixels
 import FolioRender
 import FolioSketchbook
+import FolioToolbar
 
 /// Folio without a screen: input in, frames out. The live Wayland app and `folio replay`
 /// both drive this one class, so a replayed trace ends exactly where the live app would.
 public final class Session {
     public private(set) var book: Sketchbook {
-        didSet { revision += 1 }
+        didSet {
+            revision += 1
+            refreshDisabledControls()
+        }
     }
     /// Counts changes to `book`, so a saver knows when there is something new to write.
     public private(set) var revision = 0
@@ -24,6 +28,18 @@ public final class Session {
     public private(set) var scale: Int
     /// Called when the session needs the window to do something (fullscreen, quit, save).
     public var onRequest: ((SessionRequest) -> Void)?
+    /// The touch controls: what is shown, pressed and chosen. Drawn on a layer of its own.
+    public private(set) var toolbar: Toolbar {
+        didSet {
+            guard toolbar != oldValue else { return }
+            toolbarNeedsFrame = true
+            recognizer.controlAreas = toolbar.touchAreas
+            if toolbar.isShown != oldValue.isShown { record(toolbar.isShown ? "toolbar.shown" : "toolbar.hidden", at: now) }
+        }
+    }
+    /// Whether the toolbar looks different from its last `renderToolbar()`.
+    public private(set) var toolbarNeedsFrame = true
+    private var toolbarRenderer: ToolbarRenderer
 
     /// What the session is doing, with the data only that doing has (the stroke being drawn).
     private enum State {
@@ -71,7 +87,11 @@ public final class Session {
         fold = FoldController(width: Double(size.width), height: Double(size.height))
         turn = TurnController(width: Double(size.width), height: Double(size.height))
         recognizer.width = Double(size.width)
+        toolbar = Toolbar(layout: ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: Double(size.scale)))
+        toolbarRenderer = ToolbarRenderer(scale: Double(size.scale))
         damage = Region(canvas.rebuild(strokes: book.sheet.strokes))
+        recognizer.controlAreas = toolbar.touchAreas
+        refreshDisabledControls()
     }
 
     /// How fold frames are dressed (backdrop, shadows, render threads).
@@ -125,6 +145,32 @@ public final class Session {
     /// Whether the animation clock must keep ticking (frames wanted even without input).
     public var isAnimating: Bool { mode == .unfolding || mode == .settlingTurn || fold.isAnimating }
 
+    /// Whether the clock must tick even with nothing animating: the toolbar hides after a while.
+    public var needsClock: Bool { isAnimating || toolbar.isWaiting }
+
+    /// Draws the toolbar as it is now (buffer pixels) and where it goes (logical px).
+    public func renderToolbar() -> (image: Bitmap, origin: Point) {
+        toolbarNeedsFrame = false
+        return (toolbarRenderer.render(toolbar), toolbar.layout.shownBounds.origin)
+    }
+
+    /// The ink a new stroke is drawn with.
+    public var ink: InkStyle { InkStyle(width: toolbar.width, color: toolbar.color) }
+
+    /// Replaces the palette and the chosen ink (from settings).
+    public func applyChoices(palette: Palette, colorIndex: Int, widthIndex: Int) {
+        var updated = Toolbar(layout: toolbar.layout, palette: palette)
+        updated.choose(colorIndex: colorIndex, widthIndex: widthIndex)
+        updated.disabled = toolbar.disabled
+        toolbar = updated
+    }
+
+    /// An export asked for by `SessionRequest.exportSheet` finished: a brief confirmation shows.
+    public func exportFinished(succeeded: Bool) {
+        toolbar.showNotice(succeeded: succeeded, at: now)
+        record(succeeded ? "export.written" : "export.failed", at: now)
+    }
+
     /// Whether a finger (or the mouse) is drawing right now.
     public var isDrawing: Bool { mode == .drawing }
 
@@ -133,6 +179,7 @@ public final class Session {
         now = max(now, time)
         fold.advance(to: now)
         turn.advance(to: now)
+        _ = toolbar.advance(to: now)
         if case let .resize(width, height, scale) = event {
             resize(width: width, height: height, scale: scale ?? self.scale)
             return
@@ -171,6 +218,7 @@ public final class Session {
         now = max(now, time)
         fold.advance(to: now)
         turn.advance(to: now)
+        _ = toolbar.advance(to: now)
         if isAnimating { damageWholeFrame() }
     }
 
@@ -201,6 +249,16 @@ public final class Session {
         switch (state, gesture) {
         case let (_, .command(command)):
             perform(command)
+        case let (_, .controlPressed(p)):
+            toolbar.press(at: p, time: time)
+        case let (_, .controlReleased(p, cancelled)):
+            switch toolbar.release(at: p, cancelled: cancelled, time: time) {
+            case let .control(action):
+                record("control.\(action.name)", at: time)
+                perform(action)
+            case .handle, nil:
+                break
+            }
         case let (.idle, .strokeBegan(p)):
             beginStroke(at: p, time: time)
         case (.drawing, .strokeEnded):
@@ -223,7 +281,8 @@ public final class Session {
             }
             record("fold.ended", at: time)
         case let (.idle, .turnBegan(edge, p)):
-            beginTurn(edge == .right ? .forward : .backward, at: p, time: time)
+            // A finger turning the page hides the toolbar; its own sheet buttons keep it up.
+            if beginTurn(edge == .right ? .forward : .backward, at: p, time: time) { toolbar.hide() }
         case let (.turning(track), .turnMoved(p)):
             turn.track(angle(of: track, at: p))
             damageWholeFrame()
@@ -266,6 +325,8 @@ public final class Session {
             onRequest?(.quit)
         case (_, .save):
             onRequest?(.save)
+        case (_, .export):
+            onRequest?(.exportSheet)
         case (.idle, .nextSheet):
             turnByKey(.forward)
         case (.idle, .previousSheet):
@@ -290,6 +351,33 @@ public final class Session {
         }
     }
 
+    /// What a toolbar control does: the keyboard's command, or a new ink for the next stroke.
+    private func perform(_ action: ControlAction) {
+        switch action {
+        case .undo: perform(Command.undo)
+        case .redo: perform(Command.redo)
+        case .newSheet: perform(Command.newSheet)
+        case .previousSheet: perform(Command.previousSheet)
+        case .nextSheet: perform(Command.nextSheet)
+        case .deleteSheet: perform(Command.deleteSheet)
+        case .export: perform(Command.export)
+        case .fullscreen: perform(Command.toggleFullscreen)
+        case .color, .width: onRequest?(.choicesChanged)
+        }
+    }
+
+    /// Controls that would do nothing look disabled: nothing to undo or redo, no sheet before
+    /// this one, no sheet after a blank last one, nothing to delete.
+    private func refreshDisabledControls() {
+        var disabled: Set<ControlAction> = []
+        if book.nextUndo == nil { disabled.insert(.undo) }
+        if !book.canRedo { disabled.insert(.redo) }
+        if book.currentSheet == 0 { disabled.insert(.previousSheet) }
+        if book.isOnLastSheet && book.sheet.isBlank { disabled.insert(.nextSheet) }
+        if book.sheets.count == 1 && book.sheet.isBlank { disabled.insert(.deleteSheet) }
+        toolbar.disabled = disabled
+    }
+
     // MARK: - Sheets
 
     /// Applies a page turn or a new sheet to the book; when it changed something, the canvas
@@ -312,6 +400,7 @@ public final class Session {
 
     /// The pages take the canvas and the curtain goes up, driven by `driver`.
     private func openCurtain(_ driver: Mode.FoldDriver) {
+        toolbar.hide()
         fold.open(contents: canvas.baked)
         sceneRenderer().prepare(fold.scene.root)
         state = .folding(driver)
@@ -400,7 +489,8 @@ public final class Session {
     // MARK: - Strokes
 
     private func beginStroke(at p: Point, time: Double) {
-        let live = LiveStroke(start: p)
+        let live = LiveStroke(start: p, style: ink)
+        toolbar.hide()
         state = .drawing(live)
         record("stroke.began", at: time)
         draw(live, changed: live.stroke.bounds)
@@ -458,6 +548,9 @@ public final class Session {
         fold.resize(width: Double(width), height: Double(height), contents: mode.showsCurtain ? canvas.baked : nil)
         turn.resize(width: Double(width), height: Double(height))
         recognizer.width = Double(width)
+        toolbar.relayout(ToolbarLayout(width: Double(width), height: Double(height), scale: Double(scale)))
+        toolbarRenderer = ToolbarRenderer(scale: Double(scale))
+        toolbarNeedsFrame = true
         if mode.isTurning {
             // The pictures on the leaf were of the old size: the turn falls back at once.
             state = .idle
@@ -495,8 +588,8 @@ struct LiveStroke {
     private(set) var stroke: Stroke
     private var smoother: InkSmoother
 
-    init(start: Point) {
-        stroke = Stroke(points: [start])
+    init(start: Point, style: InkStyle) {
+        stroke = Stroke(points: [start], style: style)
         smoother = InkSmoother(start: start)
     }
 

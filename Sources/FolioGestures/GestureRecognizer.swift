@@ -19,6 +19,10 @@ public enum Gesture: Hashable, Sendable {
     case turnMoved(to: Point)
     /// Let go (or the compositor took the touch away: `cancelled`).
     case turnEnded(cancelled: Bool)
+    /// A finger or the mouse landed on the toolbar (`controlAreas`): it never draws.
+    case controlPressed(at: Point)
+    /// It lifted at `at`, or was taken away or into a pinch (`cancelled`).
+    case controlReleased(at: Point, cancelled: Bool)
     case command(Command)
 }
 
@@ -32,6 +36,8 @@ public enum Edge: Hashable, Sendable {
 public enum Command: String, Hashable, Sendable {
     case undo, redo, toggleFullscreen, quit, save, foldStep, unfoldStep
     case nextSheet, previousSheet, newSheet, deleteSheet
+    /// Exports the sheet on the easel as a PNG picture.
+    case export
 }
 
 /// Turns input events into gestures. Touch events take effect at `touch.frame`, so however a
@@ -44,6 +50,9 @@ public struct GestureRecognizer: Sendable {
 
     /// The window's logical width, for the edge zones (none while unknown).
     public var width: Double?
+    /// Where a touch or press belongs to the toolbar (logical px). The edge zones come first, so
+    /// a page turn still starts at the toolbar's height.
+    public var controlAreas: [Rect] = []
 
     private enum State: Hashable, Sendable {
         case idle
@@ -51,6 +60,8 @@ public struct GestureRecognizer: Sendable {
         case drawingPointer
         case turningTouch(id: Int32)
         case turningPointer
+        case pressingTouch(id: Int32)
+        case pressingPointer
         case pinchingTouch(first: Int32, second: Int32, startDistance: Double)
         case pinchingTouchpad
         /// After a pinch: fingers still down do nothing until every one has lifted.
@@ -64,6 +75,8 @@ public struct GestureRecognizer: Sendable {
     private var lastScale = 1.0
     /// The drawing finger's last point sent on, so a frame without motion sends nothing.
     private var lastDrawn: Point?
+    /// Where the finger on the toolbar is now.
+    private var pressPoint = Point.zero
 
     public init() {}
 
@@ -86,6 +99,9 @@ public struct GestureRecognizer: Sendable {
             switch state {
             case .drawingPointer: return [.strokeMoved(to: p)]
             case .turningPointer: return [.turnMoved(to: p)]
+            case .pressingPointer:
+                pressPoint = p
+                return []
             default: return []
             }
         case let .pointerButton(button, pressed):
@@ -95,6 +111,11 @@ public struct GestureRecognizer: Sendable {
                 if let edge = edge(at: pointer) {
                     state = .turningPointer
                     return [.turnBegan(edge: edge, at: pointer)]
+                }
+                if isControl(pointer) {
+                    state = .pressingPointer
+                    pressPoint = pointer
+                    return [.controlPressed(at: pointer)]
                 }
                 state = .drawingPointer
                 return [.strokeBegan(at: pointer)]
@@ -106,6 +127,10 @@ public struct GestureRecognizer: Sendable {
             if !pressed, state == .turningPointer {
                 state = .idle
                 return [.turnEnded(cancelled: false)]
+            }
+            if !pressed, state == .pressingPointer {
+                state = .idle
+                return [.controlReleased(at: pressPoint, cancelled: false)]
             }
             return []
         case .pinchBegin:
@@ -145,6 +170,7 @@ public struct GestureRecognizer: Sendable {
         case ([.ctrl], "n"): .newSheet
         // Ctrl guards a whole sheet against a stray Delete (it is undoable all the same).
         case ([.ctrl], "Delete"): .deleteSheet
+        case ([.ctrl], "e"): .export
         default: nil
         }
     }
@@ -167,6 +193,7 @@ public struct GestureRecognizer: Sendable {
                 }
                 if case .pinchingTouch = state { pinchMoved = true }
                 if case .turningTouch(id) = state { gestures.append(.turnMoved(to: p)) }
+                if case .pressingTouch(id) = state { pressPoint = p }
             case let .touchUp(id):
                 guard touches[id] != nil else { continue }
                 // The pinch's motion earlier in this frame counts before a finger lifts.
@@ -189,6 +216,11 @@ public struct GestureRecognizer: Sendable {
                 state = .turningTouch(id: id)
                 return [.turnBegan(edge: edge, at: p)]
             }
+            if isControl(p) {
+                state = .pressingTouch(id: id)
+                pressPoint = p
+                return [.controlPressed(at: p)]
+            }
             state = .drawingTouch(id: id, began: time)
             lastDrawn = p
             return [.strokeBegan(at: p)]
@@ -199,7 +231,14 @@ public struct GestureRecognizer: Sendable {
             state = .pinchingTouch(first: first, second: id, startDistance: max(a.distance(to: b), 1))
             lastScale = 1
             return [stroke, .pinchBegan]
-        case .drawingPointer, .pinchingTouch, .pinchingTouchpad, .waitingForLift, .turningTouch, .turningPointer:
+        case let .pressingTouch(first):
+            // A finger on the toolbar and a second one: a pinch, and the press counts for nothing.
+            guard let a = touches[first], let b = touches[id] else { return [] }
+            state = .pinchingTouch(first: first, second: id, startDistance: max(a.distance(to: b), 1))
+            lastScale = 1
+            return [.controlReleased(at: pressPoint, cancelled: true), .pinchBegan]
+        case .pressingPointer,
+             .drawingPointer, .pinchingTouch, .pinchingTouchpad, .waitingForLift, .turningTouch, .turningPointer:
             return []  // a third finger, a second during a turn, or touch during another gesture: ignored
         }
     }
@@ -215,6 +254,9 @@ public struct GestureRecognizer: Sendable {
         case let .turningTouch(turning) where turning == id:
             state = touches.isEmpty ? .idle : .waitingForLift
             return [.turnEnded(cancelled: false)]
+        case let .pressingTouch(pressing) where pressing == id:
+            state = touches.isEmpty ? .idle : .waitingForLift
+            return [.controlReleased(at: pressPoint, cancelled: false)]
         case .waitingForLift where touches.isEmpty:
             state = .idle
             return []
@@ -245,12 +287,19 @@ public struct GestureRecognizer: Sendable {
         case .turningTouch:
             state = .idle
             return [.turnEnded(cancelled: true)]
+        case .pressingTouch:
+            state = .idle
+            return [.controlReleased(at: pressPoint, cancelled: true)]
         case .waitingForLift:
             state = .idle
             return []
-        case .idle, .drawingPointer, .pinchingTouchpad, .turningPointer:
+        case .idle, .drawingPointer, .pinchingTouchpad, .turningPointer, .pressingPointer:
             return []
         }
+    }
+
+    private func isControl(_ p: Point) -> Bool {
+        controlAreas.contains { $0.contains(p) }
     }
 
     /// The edge zone `p` lies in, if any.

@@ -48,7 +48,7 @@ public final class Replay {
         func step(at time: Double, _ body: () throws -> Void) throws {
             let before = compositor.framesPresented
             try body()
-            if compositor.framesPresented > before { try onFrame(before, time, session.frame) }
+            if compositor.framesPresented > before { try onFrame(before, time, screen) }
         }
         let events = trace.events
         let stop = options.stopTime ?? .infinity
@@ -71,6 +71,9 @@ public final class Replay {
         }
     }
 
+    /// The screen as the compositor shows it: the session's frame with the toolbar over it.
+    public var screen: Bitmap { compositor.screen(session.frame, scale: Double(session.scale)) }
+
     /// The summary `folio replay` prints (`docs/trace-format.md`), as a JSON object.
     public func summary() -> [String: Any] {
         let sorted = frameMilliseconds.sorted()
@@ -82,7 +85,19 @@ public final class Replay {
             "fold": ["state": session.mode.foldState, "scale": session.foldScale],
             "events": session.timeline.map { ["t": $0.time, "event": $0.name] as [String: Any] },
             "frameMs": ["p50": percentile(sorted, 0.5), "p99": percentile(sorted, 0.99)],
+            "toolbar": ["shown": session.toolbar.isShown, "color": hexColor(session.ink.color), "width": session.ink.width],
         ]
+    }
+}
+
+/// `#RRGGBB` for 0xRRGGBB.
+public func hexColor(_ rgb: UInt32) -> String {
+    "#" + String(rgb & 0xFF_FFFF, radix: 16, uppercase: true).leftPadded(to: 6)
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }
 

@@ -53,15 +53,30 @@ struct ReplayCommand: ParsableCommand {
         let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale, stopTime: at),
                             book: store?.1 ?? Sketchbook())
         replay.session.foldOptions = look.renderOptions
-        replay.session.onRequest = { request in
-            if case let .warn(message) = request { warn(message) }
+        let exporter = SheetExporter(fallback: book ?? out)
+        replay.session.onRequest = { [unowned session = replay.session] request in
+            switch request {
+            case let .warn(message):
+                warn(message)
+            case .exportSheet:
+                do {
+                    let path = try exporter.export(session.book, width: session.width, height: session.height)
+                    warn("exported the sheet to \(path)")
+                    session.exportFinished(succeeded: true)
+                } catch {
+                    warn("\(error)")
+                    session.exportFinished(succeeded: false)
+                }
+            default:
+                break
+            }
         }
         try replay.run { index, _, frame in
             if frames, let out {
                 try PNG.write(frame, to: "\(out)/frame-\(String(format: "%05d", index)).png")
             }
         }
-        if let out { try PNG.write(replay.session.frame, to: "\(out)/final.png") }
+        if let out { try PNG.write(replay.screen, to: "\(out)/final.png") }
         if let (writer, _) = store {
             replay.session.finishActiveStroke()
             try writer.save(replay.session.book)

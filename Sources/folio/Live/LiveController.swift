@@ -60,10 +60,28 @@ final class LiveController {
                 saver?.save(session.book)  // every change is saved already; this makes it explicit
             case let .warn(message):
                 warn(message)
+            case .exportSheet:
+                exportSheet()
+            case .choicesChanged:
+                break
             }
         }
         try client.run()
         try saver?.finish(session.book)
+    }
+
+    /// The toolbar's export, into the pictures folder or beside the book; the confirmation on
+    /// screen says whether it worked, and a line in the log says where or why not.
+    private func exportSheet() {
+        let exporter = SheetExporter(fallback: bookPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+        do {
+            let path = try exporter.export(session.book, width: session.width, height: session.height)
+            warn("exported the sheet to \(path)")
+            session.exportFinished(succeeded: true)
+        } catch {
+            warn("\(error)")
+            session.exportFinished(succeeded: false)
+        }
     }
 
     /// Hands a changed book to the saver, which writes it in the background.

@@ -21,6 +21,10 @@ final class WindowSurface: FrameSurface {
         try client.present(frame, damage: damage)
     }
 
+    func presentToolbar(_ image: Bitmap, at origin: Point) throws {
+        try client.presentToolbar(image, at: origin)
+    }
+
     func requestFrame() {
         client.requestTick()
     }

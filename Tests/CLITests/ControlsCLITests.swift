@@ -1,0 +1,80 @@
+import Foundation
+import XCTest
+
+/// `folio controls` and traces that tap its layout through `folio replay`, as a test author would.
+extension CLITests {
+    private func controls(_ size: String, scale: String? = nil) throws -> (handle: [Double], controls: [String: [String: Any]]) {
+        let result = try run(["controls", "--size", size] + (scale.map { ["--scale", $0] } ?? []))
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let handle = object?["handle"] as? [Double] ?? []
+        var byName: [String: [String: Any]] = [:]
+        for entry in object?["controls"] as? [[String: Any]] ?? [] {
+            if let name = entry["name"] as? String { byName[name] = entry }
+        }
+        return (handle, byName)
+    }
+
+    /// A trace line pair tapping the middle of `rect` at `t`.
+    private func tap(_ rect: [Double], at t: Int) -> String {
+        let x = rect[0] + rect[2] / 2, y = rect[1] + rect[3] / 2
+        return """
+        {"t": \(t), "kind": "touch.down", "id": 1, "x": \(x), "y": \(y)}
+        {"t": \(t), "kind": "touch.frame"}
+        {"t": \(t + 50), "kind": "touch.up", "id": 1}
+        {"t": \(t + 50), "kind": "touch.frame"}
+        """
+    }
+
+    func testControlsPrintsEveryControlWithItsColourOrWidth() throws {
+        let layout = try controls("1280x800")
+        XCTAssertEqual(layout.handle.count, 4)
+        XCTAssertGreaterThanOrEqual(layout.handle[2], 48)
+        XCTAssertEqual(Set(layout.controls.keys), ["undo", "redo", "color.1", "color.2", "color.3", "color.4", "color.5", "color.6",
+                                                  "width.1", "width.2", "width.3", "sheet.new", "sheet.previous", "sheet.next",
+                                                  "sheet.delete", "export", "fullscreen"])
+        XCTAssertEqual(layout.controls["color.1"]?["color"] as? String, "#0000FF")
+        XCTAssertEqual(layout.controls["width.2"]?["width"] as? Double, 6)
+        for (name, entry) in layout.controls {
+            let rect = entry["rect"] as? [Double] ?? []
+            XCTAssertTrue(rect.count == 4 && rect[2] >= 48 && rect[3] >= 48, name)
+        }
+        let fractional = try controls("1001x701", scale: "1.5")
+        for entry in fractional.controls.values {
+            for v in entry["rect"] as? [Double] ?? [] { XCTAssertEqual(v * 1.5, (v * 1.5).rounded(), accuracy: 1e-9) }
+        }
+        for bad in [["--size", "0x10"], ["--size", "1280x800", "--scale", "0"], ["--size", "1280x800", "--scale", "nan"]] {
+            let result = try run(["controls"] + bad)
+            XCTAssertNotEqual(result.status, 0)
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
+        }
+    }
+
+    func testATraceTappingTheLayoutChoosesInkAndExportsIntoThePicturesFolder() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-controls-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let layout = try controls("1280x800")
+        func rect(_ name: String) -> [Double] { layout.controls[name]?["rect"] as? [Double] ?? [0, 0, 0, 0] }
+        let trace = [
+            tap(layout.handle, at: 0), tap(rect("color.3"), at: 200), tap(rect("width.1"), at: 400),
+            tap(rect("export"), at: 600),
+        ].joined(separator: "\n")
+        let tracePath = folder.appendingPathComponent("taps.jsonl").path
+        try Data(trace.utf8).write(to: URL(fileURLWithPath: tracePath))
+        let pictures = folder.appendingPathComponent("Pictures").path
+        let result = try run(["replay", tracePath, "--size", "1280x800"], environment: ["XDG_PICTURES_DIR": pictures])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let summary = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let toolbar = summary?["toolbar"] as? [String: Any]
+        XCTAssertEqual(toolbar?["color"] as? String, "#D81B1B")
+        XCTAssertEqual(toolbar?["width"] as? Double, 3)
+        XCTAssertEqual(summary?["strokes"] as? Int, 0, "taps on controls never draw")
+        let events = (summary?["events"] as? [[String: Any]] ?? []).compactMap { $0["event"] as? String }
+        XCTAssertTrue(events.contains("export.written"), "\(events)")
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pictures + "/Folio sheet 1.png"), result.stderr)
+        // A second export never replaces the first picture.
+        XCTAssertEqual(try run(["replay", tracePath, "--size", "1280x800"], environment: ["XDG_PICTURES_DIR": pictures]).status, 0)
+        XCTAssertTrue(FileManager.default.fileExists(atPath: pictures + "/Folio sheet 1 (2).png"))
+    }
+}
