@@ -18,7 +18,8 @@ public protocol FrameSurface: AnyObject {
     func requestFrame()
     /// Shows the toolbar's new `image` (buffer pixels) with its top-left at `origin` (logical
     /// px), on a layer of its own above the frame: the frame beneath is not drawn again.
-    func presentToolbar(_ image: Bitmap, at origin: Point) throws
+    /// `barShown` says whether the bar is up, not just its handle.
+    func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws
 }
 
 /// The one place that decides when a `Session` is drawn and committed: the live app (a Wayland
@@ -80,7 +81,7 @@ public final class FrameLoop {
         guard surface.isConfigured else { return }
         if session.toolbarNeedsFrame {
             let toolbar = session.renderToolbar()
-            try surface.presentToolbar(toolbar.image, at: toolbar.origin)
+            try surface.presentToolbar(toolbar.image, at: toolbar.origin, barShown: session.toolbar.isShown)
         }
         guard !surface.isFrameInFlight else { return }
         if session.needsFrame {

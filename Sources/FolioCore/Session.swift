@@ -165,6 +165,17 @@ public final class Session {
         toolbar = updated
     }
 
+    /// Settings: which gestures are on, and the fold's perspective distance (logical px,
+    /// clamped to 500–20000; applied from the next fold on).
+    public func configure(edgeTurn: Bool, pinch: Bool, foldPerspective: Double) {
+        recognizer.edgeTurns = edgeTurn
+        recognizer.pinches = pinch
+        let distance = foldPerspective.isNaN ? FoldScene.perspectiveDistance : min(max(foldPerspective, 500), 20000)
+        if !mode.showsCurtain {
+            fold.transaction.perform(disableActions: true) { fold.scene.distance = distance }
+        }
+    }
+
     /// An export asked for by `SessionRequest.exportSheet` finished: a brief confirmation shows.
     public func exportFinished(succeeded: Bool) {
         toolbar.showNotice(succeeded: succeeded, at: now)

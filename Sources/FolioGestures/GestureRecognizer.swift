@@ -53,6 +53,9 @@ public struct GestureRecognizer: Sendable {
     /// Where a touch or press belongs to the toolbar (logical px). The edge zones come first, so
     /// a page turn still starts at the toolbar's height.
     public var controlAreas: [Rect] = []
+    /// Settings: a touch by an edge turns the page; two fingers (or a touchpad pinch) fold.
+    public var edgeTurns = true
+    public var pinches = true
 
     private enum State: Hashable, Sendable {
         case idle
@@ -134,7 +137,7 @@ public struct GestureRecognizer: Sendable {
             }
             return []
         case .pinchBegin:
-            guard state == .idle || state == .drawingPointer else { return [] }
+            guard pinches, state == .idle || state == .drawingPointer else { return [] }
             let ended: [Gesture] = state == .drawingPointer ? [.strokeEnded] : []
             state = .pinchingTouchpad
             lastScale = 1
@@ -225,7 +228,7 @@ public struct GestureRecognizer: Sendable {
             lastDrawn = p
             return [.strokeBegan(at: p)]
         case let .drawingTouch(first, began):
-            guard let a = touches[first], let b = touches[id] else { return [] }
+            guard pinches, let a = touches[first], let b = touches[id] else { return [] }
             // The first finger's motion in this frame belongs to the pinch, not the stroke.
             let stroke: Gesture = time - began < Self.withdrawalWindow ? .strokeWithdrawn : .strokeEnded
             state = .pinchingTouch(first: first, second: id, startDistance: max(a.distance(to: b), 1))
@@ -233,7 +236,7 @@ public struct GestureRecognizer: Sendable {
             return [stroke, .pinchBegan]
         case let .pressingTouch(first):
             // A finger on the toolbar and a second one: a pinch, and the press counts for nothing.
-            guard let a = touches[first], let b = touches[id] else { return [] }
+            guard pinches, let a = touches[first], let b = touches[id] else { return [] }
             state = .pinchingTouch(first: first, second: id, startDistance: max(a.distance(to: b), 1))
             lastScale = 1
             return [.controlReleased(at: pressPoint, cancelled: true), .pinchBegan]
@@ -304,7 +307,7 @@ public struct GestureRecognizer: Sendable {
 
     /// The edge zone `p` lies in, if any.
     private func edge(at p: Point) -> Edge? {
-        guard let width, width > 2 * Self.edgeZone else { return nil }
+        guard edgeTurns, let width, width > 2 * Self.edgeZone else { return nil }
         if p.x >= width - Self.edgeZone { return .right }
         if p.x <= Self.edgeZone { return .left }
         return nil

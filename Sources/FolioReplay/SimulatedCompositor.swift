@@ -89,7 +89,7 @@ public final class SimulatedCompositor: FrameSurface {
     public private(set) var toolbar: (image: Bitmap, origin: Point)?
     public private(set) var toolbarCommits = 0
 
-    public func presentToolbar(_ image: Bitmap, at origin: Point) throws {
+    public func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws {
         guard isConfigured else { throw ProtocolViolation(description: "a toolbar committed before the first configure") }
         let copy = Bitmap(width: image.width, height: image.height)
         copy.copy(image.bounds, from: image)

@@ -116,9 +116,9 @@ public final class WaylandClient {
     }
 
     /// Shows the toolbar above the window, on a surface of its own (logical `origin`). Without
-    /// subsurfaces it cannot be shown: said once.
-    public func presentToolbar(_ image: Bitmap, at origin: Point) throws {
-        if try !window.presentToolbar(image, at: origin), !toldNoToolbar {
+    /// subsurfaces it cannot be shown: said once, when a person first asks for the bar.
+    public func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws {
+        if try !window.presentToolbar(image, at: origin), barShown, !toldNoToolbar {
             toldNoToolbar = true
             onWarning?("the compositor offers no wl_subcompositor, so the toolbar cannot be shown; the keyboard still works")
         }

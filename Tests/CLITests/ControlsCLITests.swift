@@ -78,3 +78,74 @@ extension CLITests {
         XCTAssertTrue(FileManager.default.fileExists(atPath: pictures + "/Folio sheet 1 (2).png"))
     }
 }
+
+/// `folio replay --config FILE`: settings in, the toolbar's choices back out.
+extension CLITests {
+    func testReplayReadsSettingsAndWritesTheToolbarsChoicesBack() throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-config-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let config = folder.appendingPathComponent("config.toml").path
+        try Data("""
+        [ink]
+        color = "#654321"
+        width = 10.0
+        [palette]
+        colors = ["#0000FF", "#654321", "#D81B1B", "#138A36", "#E67E00", "#7B2FBE"]
+        widths = [2.0, 10.0, 20.0]
+        [gestures]
+        pinch = false
+        """.utf8).write(to: URL(fileURLWithPath: config))
+        // One stroke in the configured ink, a pinch that does nothing, then a tap on colour 3.
+        let layout = try run(["controls", "--size", "1280x800"])
+        let object = try JSONSerialization.jsonObject(with: Data(layout.stdout.utf8)) as? [String: Any]
+        let handle = object?["handle"] as? [Double] ?? []
+        let red = ((object?["controls"] as? [[String: Any]])?.first { $0["name"] as? String == "color.3" }?["rect"] as? [Double]) ?? []
+        let trace = """
+        {"t": 0, "kind": "touch.down", "id": 1, "x": 200, "y": 200}
+        {"t": 0, "kind": "touch.frame"}
+        {"t": 16, "kind": "touch.motion", "id": 1, "x": 260, "y": 230}
+        {"t": 16, "kind": "touch.frame"}
+        {"t": 500, "kind": "touch.down", "id": 2, "x": 400, "y": 300}
+        {"t": 500, "kind": "touch.frame"}
+        {"t": 520, "kind": "touch.motion", "id": 2, "x": 300, "y": 300}
+        {"t": 520, "kind": "touch.frame"}
+        {"t": 600, "kind": "touch.up", "id": 1}
+        {"t": 600, "kind": "touch.up", "id": 2}
+        {"t": 600, "kind": "touch.frame"}
+        {"t": 700, "kind": "touch.down", "id": 3, "x": \(handle[0] + 40), "y": \(handle[1] + 24)}
+        {"t": 700, "kind": "touch.frame"}
+        {"t": 750, "kind": "touch.up", "id": 3}
+        {"t": 750, "kind": "touch.frame"}
+        {"t": 900, "kind": "touch.down", "id": 4, "x": \(red[0] + 24), "y": \(red[1] + 24)}
+        {"t": 900, "kind": "touch.frame"}
+        {"t": 950, "kind": "touch.up", "id": 4}
+        {"t": 950, "kind": "touch.frame"}
+        """
+        let tracePath = folder.appendingPathComponent("t.jsonl").path
+        try Data(trace.utf8).write(to: URL(fileURLWithPath: tracePath))
+        let result = try run(["replay", tracePath, "--size", "1280x800", "--config", config])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        XCTAssertEqual(result.stderr, "")
+        let summary = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let events = (summary?["events"] as? [[String: Any]] ?? []).compactMap { $0["event"] as? String }
+        XCTAssertFalse(events.contains("fold.began"), "pinch = false: \(events)")
+        XCTAssertEqual((summary?["toolbar"] as? [String: Any])?["color"] as? String, "#D81B1B")
+        let written = try String(contentsOfFile: config, encoding: .utf8)
+        XCTAssertTrue(written.contains("color = \"#D81B1B\""), written)
+        XCTAssertTrue(written.contains("width = 10.0"), written)
+        XCTAssertTrue(written.contains("pinch = false"), written)
+        XCTAssertTrue(written.contains("\"#654321\""), "the palette is kept: \(written)")
+
+        // A bad value: one line with its line number, the default used, the replay runs; the
+        // file is left as its owner wrote it.
+        let bad = "[fold]\nperspective = -3\n"
+        try Data(bad.utf8).write(to: URL(fileURLWithPath: config))
+        let second = try run(["replay", tracePath, "--size", "1280x800", "--config", config])
+        XCTAssertEqual(second.status, 0, second.stderr)
+        let lines = second.stderr.split(separator: "\n")
+        XCTAssertEqual(lines.first, "folio: \(config):2: fold.perspective must be a number from 500 to 20000; using 2000")
+        XCTAssertEqual(lines.count, 2, second.stderr)
+        XCTAssertEqual(try String(contentsOfFile: config, encoding: .utf8), bad)
+    }
+}

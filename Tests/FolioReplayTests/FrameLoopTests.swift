@@ -27,7 +27,7 @@ private final class ScriptedSurface: FrameSurface {
         isFrameInFlight = true
     }
 
-    func presentToolbar(_ image: Bitmap, at origin: Point) throws {
+    func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws {
         XCTAssertTrue(isConfigured, "toolbar committed before configure")
     }
 

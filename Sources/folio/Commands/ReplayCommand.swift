@@ -4,6 +4,7 @@ import FolioGeometry
 import FolioInput
 import FolioRender
 import FolioReplay
+import FolioSettings
 import FolioSketchbook
 
 struct ReplayCommand: ParsableCommand {
@@ -32,6 +33,10 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var look: FoldLookOptions
 
+    @Option(help: ArgumentHelp("Read settings from this config.toml and write the toolbar's choices back to it, as the app does.",
+                               valueName: "file"))
+    var config: String?
+
     @Option(help: ArgumentHelp("Apply the trace to this sketchbook and save it, as the live app does.", valueName: "dir"))
     var book: String?
 
@@ -53,6 +58,8 @@ struct ReplayCommand: ParsableCommand {
         let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale, stopTime: at),
                             book: store?.1 ?? Sketchbook())
         replay.session.foldOptions = look.renderOptions
+        let settings = config.map { SettingsKeeper(file: SettingsFile(path: $0)) }
+        settings?.apply(to: replay.session)
         let exporter = SheetExporter(fallback: book ?? out)
         replay.session.onRequest = { [unowned session = replay.session] request in
             switch request {
@@ -67,6 +74,8 @@ struct ReplayCommand: ParsableCommand {
                     warn("\(error)")
                     session.exportFinished(succeeded: false)
                 }
+            case .choicesChanged:
+                settings?.choicesChanged(in: session)
             default:
                 break
             }

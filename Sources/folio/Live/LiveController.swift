@@ -18,7 +18,10 @@ final class LiveController {
     private let bookPath: String?
     private var savedRevision: Int
 
-    init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?) {
+    /// Nil when settings are neither read nor written (the demo without --book).
+    private let settings: SettingsKeeper?
+
+    init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?, settings: SettingsKeeper?) {
         self.client = client
         self.demo = demo
         saver = writer.map { AutoSaver(writer: $0) }
@@ -27,6 +30,8 @@ final class LiveController {
         session = Session(book: book, width: size.width, height: size.height, scale: size.scale)
         // Fold frames split their columns over two threads where there are two cores.
         session.foldOptions.threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        self.settings = settings
+        settings?.apply(to: session)
         frameLoop = FrameLoop(session: session, surface: WindowSurface(client: client))
         savedRevision = session.revision
     }
@@ -63,7 +68,7 @@ final class LiveController {
             case .exportSheet:
                 exportSheet()
             case .choicesChanged:
-                break
+                settings?.choicesChanged(in: session)
             }
         }
         try client.run()

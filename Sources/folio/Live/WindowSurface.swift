@@ -21,8 +21,8 @@ final class WindowSurface: FrameSurface {
         try client.present(frame, damage: damage)
     }
 
-    func presentToolbar(_ image: Bitmap, at origin: Point) throws {
-        try client.presentToolbar(image, at: origin)
+    func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws {
+        try client.presentToolbar(image, at: origin, barShown: barShown)
     }
 
     func requestFrame() {
