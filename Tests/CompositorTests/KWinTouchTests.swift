@@ -5,6 +5,7 @@ import XCTest
 /// protocol (Tests/Compositors/kwin_touch.py). One finger draws; two fingers pinch to 0.75 and
 /// hold, and the screen shows the fold; release, and the flat canvas with the ink is back.
 /// A finger dragged from the right edge turns to a new sheet, and a stroke lands on it.
+/// A tap on the toolbar's handle shows the bar, and a tap on undo takes a stroke away.
 final class KWinTouchTests: XCTestCase {
     /// kwin_touch.py's "cannot start" status.
     static let unavailable: Int32 = 77
@@ -15,6 +16,10 @@ final class KWinTouchTests: XCTestCase {
 
     func testPageTurnFromTheRightEdgeAddsASheetUnderKWin() throws {
         try runScenario("turn", artifacts: "kwin-turn")
+    }
+
+    func testToolbarHandleThenUndoTakesTheStrokeAwayUnderKWin() throws {
+        try runScenario("toolbar", artifacts: "kwin-toolbar")
     }
 
     /// Runs one kwin_touch.py scenario; its screenshots and logs go to .build/test-artifacts/`artifacts`.

@@ -6,11 +6,13 @@ org_kde_kwin_fake_input first (KWin gives the seat touch only once an injector e
 the client fullscreen, then plays a scenario of touches and takes screenshots through
 org.kde.KWin.ScreenShot2. Screenshots are written as PNG files into --out.
 
-    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn]
+    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar]
 
 fold: one finger draws, two fingers pinch and hold, the book opens again; one stroke is saved.
 turn: one finger draws, a finger dragged from the right edge turns to a new sheet (a screenshot
 mid-turn), one finger draws on it; two sheets of one stroke each are saved.
+toolbar: the handle shows; one finger draws; a tap on the handle shows the bar (laid out as
+`folio controls` prints it), a tap on undo takes the stroke away; an empty sheet is saved.
 
 Exit status 0 when every check of the scenario holds; 1 with one line per failed check;
 77 when KWin or a Python module is missing (the caller decides whether that fails).
@@ -369,9 +371,66 @@ def scenario_turn(kwin, injector, client, out, failures):
                  what="the stroke on the new sheet")
 
 
+def tap(injector, rect):
+    """A finger taps the middle of `rect` ([x, y, w, h] in logical px; the screen is at scale 1)."""
+    x, y = int(rect[0] + rect[2] / 2), int(rect[1] + rect[3] / 2)
+    injector.frame(downs=[(3, x, y)])
+    time.sleep(0.05)
+    injector.frame(ups=[3])
+
+
+def scenario_toolbar(kwin, injector, client, out, failures):
+    """The handle is on screen; a stroke; tap the handle, the bar shows; tap undo, the stroke is gone."""
+    import json
+
+    layout = json.loads(subprocess.run([client.args[0], "controls", "--size", f"{WIDTH}x{HEIGHT}"],
+                                       capture_output=True, text=True, check=True).stdout)
+    handle = layout["handle"]
+    controls = {entry["name"]: entry["rect"] for entry in layout["controls"]}
+    tab = (int(handle[0] + handle[2] / 2) - 30, int(handle[1] + handle[3]) - 4)
+
+    # The handle is drawn on its own surface over the white canvas.
+    canvas = wait_for(lambda im: is_white(im.rgb(WIDTH // 2, HEIGHT // 2)) and not is_white(im.rgb(*tab)), 15, out,
+                      "0-no-handle.png")
+    if canvas is None:
+        failures.append("the toolbar's handle never showed at the bottom edge")
+        return
+    canvas.save_png(os.path.join(out, "0-handle.png"))
+
+    stroke_y = 300
+    along = range(320, 880, 40)
+    if draw_and_see(injector, stroke_y, 300, 900, along, out, "1", failures) is None:
+        return
+
+    undo = controls["undo"]
+    undo_inside = (int(undo[0]) + 4, int(undo[1]) + 4)
+    tap(injector, handle)
+    shown = wait_for(lambda im: not is_white(im.rgb(*undo_inside)), 15, out, "2-no-toolbar.png")
+    if shown is None:
+        failures.append("a tap on the handle did not show the toolbar")
+        return
+    shown.save_png(os.path.join(out, "2-toolbar.png"))
+    if not all(is_ink(shown.rgb(x, stroke_y)) for x in along):
+        failures.append("showing the toolbar changed the canvas")
+    blue = controls["color.1"]
+    if not is_ink(shown.rgb(int(blue[0] + blue[2] / 2), int(blue[1] + blue[3] / 2))):
+        failures.append("the first colour swatch is not the seed's blue")
+
+    tap(injector, undo)
+    undone = wait_for(lambda im: not any(is_ink(im.rgb(x, stroke_y)) for x in along), 15, out, "3-not-undone.png")
+    if undone is None:
+        failures.append("a tap on undo did not take the stroke away")
+        return
+    undone.save_png(os.path.join(out, "3-undone.png"))
+    stray = [name for name, r in controls.items() if is_ink(undone.rgb(int(r[0] + 2), int(r[1] + 2)))]
+    if stray:
+        failures.append(f"taps on the toolbar left ink at {stray}")
+
+
 SCENARIOS = {
     "fold": (scenario_fold, '{"sheets":[{"strokes":1}]}'),
     "turn": (scenario_turn, '{"sheets":[{"strokes":1},{"strokes":1}]}'),
+    "toolbar": (scenario_toolbar, '{"sheets":[{"strokes":0}]}'),
 }
 
 
@@ -410,8 +469,11 @@ def main():
         client_log = open(os.path.join(args.out, "client.log"), "w")
         # A book of its own: a test never touches the sketchbook of whoever runs it.
         book = os.path.join(workdir, "book")
+        # Settings of its own too: the toolbar's choices are written there, not into the user's.
         client = subprocess.Popen([args.client, "--fullscreen", "--book", book], stdout=client_log,
-                                  stderr=subprocess.STDOUT, env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket))
+                                  stderr=subprocess.STDOUT,
+                                  env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket,
+                                           XDG_CONFIG_HOME=os.path.join(workdir, "config")))
         scenario, expected_book = SCENARIOS[args.scenario]
         scenario(kwin, injector, client, args.out, failures)
         if client.poll() is not None:

@@ -122,6 +122,18 @@ final class ToolbarReplayTests: XCTestCase {
         XCTAssertEqual(names(toggled), ["toolbar.shown", "toolbar.hidden"])
     }
 
+    func testShowingAndPressingTheToolbarNeverRepaintsTheCanvas() throws {
+        let stroke = try replay(["stroke 200"])
+        let framesForStroke = stroke.compositor.framesPresented
+        let toolbarCommits = stroke.compositor.toolbarCommits
+        // The same stroke, then the handle, a colour and the bar hiding by itself: toolbar commits
+        // only, not one canvas frame more.
+        let shown = try replay(["stroke 200", "tap handle", "tap color.2"])
+        XCTAssertEqual(shown.compositor.framesPresented, framesForStroke)
+        XCTAssertGreaterThanOrEqual(shown.compositor.toolbarCommits, toolbarCommits + 4, "shown, pressed, chosen, hidden")
+        XCTAssertFalse(shown.session.toolbar.isShown)
+    }
+
     func testAStrokeFromTheCanvasKeepsDrawingUnderTheToolbar() throws {
         let bar = layout.bar
         var script = events(["tap handle"])
