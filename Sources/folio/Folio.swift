@@ -51,7 +51,7 @@ struct AppCommand: ParsableCommand {
 
     mutating func validate() throws {
         if let trace, !demo {
-            throw ValidationError("unknown command \"\(trace)\": the commands are render, replay, info, export and bench; "
+            throw ValidationError("unknown command \"\(trace)\": the commands are render, replay, info, export, controls and bench; "
                                   + "a trace is played live only with --demo")
         }
     }
