@@ -82,7 +82,7 @@ let package = Package(
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender"]),
         .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioToolbar"]),
-        .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook"]),
+        .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),

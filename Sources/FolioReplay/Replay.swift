@@ -42,13 +42,14 @@ public final class Replay {
     }
 
     /// Runs the trace: events at their times, display refreshes every 1/60 s, in time order (an
-    /// event at a refresh's instant first). `onFrame` sees every frame committed, with its time.
+    /// event at a refresh's instant first). `onFrame` sees every frame committed, with its time
+    /// (the session's frame: `screen` adds the toolbar over it).
     public func run(onFrame: (_ index: Int, _ time: Double, _ frame: Bitmap) throws -> Void) throws {
         // Each step tells the loop one thing; it commits at most one frame (one frame in flight).
         func step(at time: Double, _ body: () throws -> Void) throws {
             let before = compositor.framesPresented
             try body()
-            if compositor.framesPresented > before { try onFrame(before, time, screen) }
+            if compositor.framesPresented > before { try onFrame(before, time, session.frame) }
         }
         let events = trace.events
         let stop = options.stopTime ?? .infinity

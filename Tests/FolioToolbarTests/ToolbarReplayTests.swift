@@ -2,6 +2,7 @@ import FolioCore
 import FolioGeometry
 import FolioInput
 import FolioSketchbook
+import FolioLayers
 import FolioToolbar
 import XCTest
 @testable import FolioReplay
@@ -207,5 +208,48 @@ final class ToolbarReplayTests: XCTestCase {
         keys.session.onRequest = { if $0 == .exportSheet { requests += 1 } }
         try keys.run { _, _, _ in }
         XCTAssertEqual(requests, 2)
+    }
+}
+
+/// Settings the session takes: gestures on or off, and the fold's perspective.
+final class SessionSettingsTests: XCTestCase {
+    private func play(_ events: [TimedInputEvent], edgeTurn: Bool = true, pinch: Bool = true, perspective: Double = 2000) throws -> Replay {
+        // A sheet with ink, so a forward turn has somewhere to go.
+        var book = Sketchbook()
+        book.append(Stroke(points: [Point(x: 100, y: 100)]))
+        let replay = Replay(trace: Trace(events: events), options: .init(width: 1280, height: 800), book: book)
+        replay.session.configure(edgeTurn: edgeTurn, pinch: pinch, foldPerspective: perspective)
+        try replay.run { _, _, _ in }
+        return replay
+    }
+
+    private func drag(from a: Point, to b: Point) -> [TimedInputEvent] {
+        [TimedInputEvent(time: 0, event: .touchDown(id: 1, at: a)), TimedInputEvent(time: 0, event: .touchFrame),
+         TimedInputEvent(time: 50, event: .touchMotion(id: 1, to: b)), TimedInputEvent(time: 50, event: .touchFrame),
+         TimedInputEvent(time: 100, event: .touchUp(id: 1)), TimedInputEvent(time: 100, event: .touchFrame)]
+    }
+
+    func testEdgeTurnsOffMakeAnEdgeTouchDraw() throws {
+        let from = Point(x: 1270, y: 300), to = Point(x: 600, y: 300)
+        XCTAssertTrue(try play(drag(from: from, to: to)).session.timeline.map(\.name).contains("flip.began"))
+        let off = try play(drag(from: from, to: to), edgeTurn: false)
+        XCTAssertEqual(off.session.timeline.map(\.name), ["stroke.began", "stroke.ended"])
+    }
+
+    func testThePerspectiveSettingChangesTheFold() throws {
+        let pinch: [TimedInputEvent] = [
+            TimedInputEvent(time: 0, event: .touchDown(id: 1, at: Point(x: 440, y: 400))),
+            TimedInputEvent(time: 0, event: .touchDown(id: 2, at: Point(x: 840, y: 400))),
+            TimedInputEvent(time: 0, event: .touchFrame),
+            TimedInputEvent(time: 20, event: .touchMotion(id: 1, to: Point(x: 490, y: 400))),
+            TimedInputEvent(time: 20, event: .touchMotion(id: 2, to: Point(x: 790, y: 400))),
+            TimedInputEvent(time: 20, event: .touchFrame),
+        ]
+        let standard = try play(pinch).session.fold.leftPageTransform
+        let near = try play(pinch, perspective: 800).session.fold.leftPageTransform
+        XCTAssertEqual(standard, FoldScene.pageTransform(scale: 0.75, side: .left))
+        XCTAssertEqual(near, FoldScene.pageTransform(scale: 0.75, side: .left, distance: 800))
+        XCTAssertNotEqual(near, standard)
+        XCTAssertFalse(try play(pinch, pinch: false).session.timeline.map(\.name).contains("fold.began"))
     }
 }

@@ -80,9 +80,9 @@ struct ReplayCommand: ParsableCommand {
                 break
             }
         }
-        try replay.run { index, _, frame in
+        try replay.run { index, _, _ in
             if frames, let out {
-                try PNG.write(frame, to: "\(out)/frame-\(String(format: "%05d", index)).png")
+                try PNG.write(replay.screen, to: "\(out)/frame-\(String(format: "%05d", index)).png")
             }
         }
         if let out { try PNG.write(replay.screen, to: "\(out)/final.png") }
