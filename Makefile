@@ -3,10 +3,11 @@
 
 SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
-# Build needs, then the real compositors the tests drive: Weston (screens) and KWin (real touch).
+# Build needs, then the real compositors the tests drive: Weston (screens), KWin (real touch,
+# fractional scales) and Mutter (GNOME; pointer and keys through its remote-desktop D-Bus interface).
 DEB_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev libpng-dev \
                 xkb-data weston
-TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols dbus python3-venv
+TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols mutter dbus python3-venv
 # The KWin touch injector speaks Wayland and D-Bus from Python. Debian's own python3 refuses
 # pip installs (PEP 668), so the modules go into a virtual environment inside the build folder,
 # and the tests run the injector with its python (FOLIO_TEST_PYTHON).

@@ -13,10 +13,13 @@ public struct BenchResult {
     public var progress: Double?
     public var threads: Int?
     public var kernels: String?
+    /// Buffer pixels per logical pixel, where a figure was taken at a buffer scale (`width`×`height`
+    /// is then the logical size).
+    public var bufferScale: Double?
     public var samples: [Double]
 
     public init(name: String, width: Int, height: Int, scale: Double? = nil, progress: Double? = nil, threads: Int? = nil,
-                kernels: String? = nil, samples: [Double]) {
+                kernels: String? = nil, bufferScale: Double? = nil, samples: [Double]) {
         self.name = name
         self.width = width
         self.height = height
@@ -24,6 +27,7 @@ public struct BenchResult {
         self.progress = progress
         self.threads = threads
         self.kernels = kernels
+        self.bufferScale = bufferScale
         self.samples = samples
     }
 
@@ -35,6 +39,7 @@ public struct BenchResult {
         if let progress { object["progress"] = progress }
         if let threads { object["threads"] = threads }
         if let kernels { object["kernels"] = kernels }
+        if let bufferScale { object["buffer_scale"] = bufferScale }
         return object
     }
 }
@@ -63,6 +68,7 @@ public func report(_ results: [BenchResult], json: Bool) {
         for r in results {
             let sorted = r.samples.sorted()
             var label = "\(r.name) \(r.width)x\(r.height)"
+            if let b = r.bufferScale { label += "@\(b)x" }
             if let s = r.scale { label += " s=\(s)" }
             if let q = r.progress { label += " q=\(q)" }
             if let t = r.threads { label += " threads=\(t)" }

@@ -55,7 +55,7 @@ public final class FrameLoop {
     }
 
     /// The compositor configured the surface: the first time, or with a new size or scale.
-    public func configured(width: Int, height: Int, scale: Int) throws {
+    public func configured(width: Int, height: Int, scale: BufferScale) throws {
         // Time 0: a size is not an event on the session's clock, and the clock never goes back.
         session.handle(.resize(width: width, height: height, scale: scale), at: 0)
         try drawIfReady()

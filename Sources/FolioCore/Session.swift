@@ -24,8 +24,8 @@ public final class Session {
     /// Logical size in surface pixels.
     public private(set) var width: Int
     public private(set) var height: Int
-    /// Buffer pixels per logical pixel.
-    public private(set) var scale: Int
+    /// Buffer pixels per logical pixel (fractional where the compositor prefers it).
+    public private(set) var scale: BufferScale
     /// Called when the session needs the window to do something (fullscreen, quit, save).
     public var onRequest: ((SessionRequest) -> Void)?
     /// The touch controls: what is shown, pressed and chosen. Drawn on a layer of its own.
@@ -77,18 +77,19 @@ public final class Session {
 
     /// A session for a window of `width`×`height` logical pixels at `scale` (fitted to
     /// `SurfaceLimits`: callers report what they asked for beyond them).
-    public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: Int = 1) {
+    public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: BufferScale = 1) {
         let size = SurfaceLimits.fit(width: width, height: height, scale: scale)
         self.book = book
         self.width = size.width
         self.height = size.height
         self.scale = size.scale
-        canvas = CanvasRenderer(width: size.width, height: size.height, scale: Double(size.scale))
-        fold = FoldController(width: Double(size.width), height: Double(size.height))
-        turn = TurnController(width: Double(size.width), height: Double(size.height))
+        canvas = CanvasRenderer(width: size.width, height: size.height, scale: size.scale.factor)
+        let scene = Self.sceneSize(of: canvas)
+        fold = FoldController(width: scene.width, height: scene.height)
+        turn = TurnController(width: scene.width, height: scene.height)
         recognizer.width = Double(size.width)
-        toolbar = Toolbar(layout: ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: Double(size.scale)))
-        toolbarRenderer = ToolbarRenderer(scale: Double(size.scale))
+        toolbar = Toolbar(layout: ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: size.scale.factor))
+        toolbarRenderer = ToolbarRenderer(scale: size.scale.factor)
         damage = Region(canvas.rebuild(strokes: book.sheet.strokes))
         recognizer.controlAreas = toolbar.touchAreas
         refreshDisabledControls()
@@ -119,6 +120,17 @@ public final class Session {
         case .folding: fold.trackedScale
         case .unfolding: fold.animatedScale
         }
+    }
+
+    /// The logical size the page scenes (fold, turn) span: the buffer over the scale. A fractional
+    /// scale rounds the buffer to whole pixels (1281 px at 1.25 is 1601 px, not 1601.25), and the
+    /// compositor stretches that buffer over the window; scenes of this size put canvas pixels
+    /// exactly on buffer pixels, so an open page is the canvas itself. Within 1/2 buffer pixel
+    /// of `width`×`height`; the same at whole scales.
+    public var sceneSize: Size { Self.sceneSize(of: canvas) }
+
+    private static func sceneSize(of canvas: CanvasRenderer) -> Size {
+        Size(width: Double(canvas.frame.width) / canvas.scale, height: Double(canvas.frame.height) / canvas.scale)
     }
 
     /// The frame the screen shows, as of the last `renderFrame()`.
@@ -432,17 +444,27 @@ public final class Session {
         switch direction {
         case .forward:
             if book.isOnLastSheet && book.sheet.isBlank { return false }
-            let next = book.isOnLastSheet ? [] : book.sheets[book.currentSheet + 1].strokes
-            turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: 0, scale: Double(scale))
         case .backward:
             guard book.currentSheet > 0 else { return false }
-            let previous = book.sheets[book.currentSheet - 1].strokes
-            turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: -Double.pi, scale: Double(scale))
         }
-        sceneRenderer().prepare(turn.scene.root)
+        showLeaf(direction, at: direction == .forward ? 0 : -Double.pi)
         state = .turning(TurnTrack(direction: direction, start: p))
         record("flip.began", at: time)
         return true
+    }
+
+    /// The leaf between this sheet and the next (forward) or previous one (backward), at `angle`,
+    /// its pictures drawn at the current size and scale.
+    private func showLeaf(_ direction: Mode.TurnDirection, at angle: Double) {
+        switch direction {
+        case .forward:
+            let next = book.isOnLastSheet ? [] : book.sheets[book.currentSheet + 1].strokes
+            turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: angle, scale: scale.factor)
+        case .backward:
+            let previous = book.sheets[book.currentSheet - 1].strokes
+            turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: angle, scale: scale.factor)
+        }
+        sceneRenderer().prepare(turn.scene.root)
     }
 
     /// Page Down / Page Up: the same turn, played through on its own.
@@ -490,7 +512,7 @@ public final class Session {
         if let stored = otherSheetStorage, stored.baked.width == pixelWidth, stored.baked.height == pixelHeight {
             other = stored
         } else {
-            other = CanvasRenderer(width: width, height: height, scale: Double(scale))
+            other = CanvasRenderer(width: width, height: height, scale: scale.factor)
             otherSheetStorage = other
         }
         _ = other.rebuild(strokes: strokes)
@@ -545,24 +567,28 @@ public final class Session {
         damage = damage.union(canvas.frame.bounds)
     }
 
-    private func resize(width requestedWidth: Int, height requestedHeight: Int, scale requestedScale: Int) {
+    private func resize(width requestedWidth: Int, height requestedHeight: Int, scale requestedScale: BufferScale) {
         let (width, height, scale, adjusted) = SurfaceLimits.fit(width: requestedWidth, height: requestedHeight, scale: requestedScale)
         if adjusted {
             onRequest?(.warn(SurfaceLimits.explain(width: requestedWidth, height: requestedHeight, scale: requestedScale,
                                                    fittedTo: (width, height, scale))))
         }
         guard width != self.width || height != self.height || scale != self.scale else { return }
+        let onlyScale = width == self.width && height == self.height
+        let leafAngle = turn.angle
         self.width = width
         self.height = height
         self.scale = scale
-        canvas = CanvasRenderer(width: width, height: height, scale: Double(scale))
-        fold.resize(width: Double(width), height: Double(height), contents: mode.showsCurtain ? canvas.baked : nil)
-        turn.resize(width: Double(width), height: Double(height))
+        canvas = CanvasRenderer(width: width, height: height, scale: scale.factor)
+        let scene = Self.sceneSize(of: canvas)
+        fold.resize(width: scene.width, height: scene.height, contents: mode.showsCurtain ? canvas.baked : nil)
+        turn.resize(width: scene.width, height: scene.height)
         recognizer.width = Double(width)
-        toolbar.relayout(ToolbarLayout(width: Double(width), height: Double(height), scale: Double(scale)))
-        toolbarRenderer = ToolbarRenderer(scale: Double(scale))
+        toolbar.relayout(ToolbarLayout(width: Double(width), height: Double(height), scale: scale.factor))
+        toolbarRenderer = ToolbarRenderer(scale: scale.factor)
         toolbarNeedsFrame = true
-        if mode.isTurning {
+        let heldTurn: Mode.TurnDirection? = if case let .turning(track) = state, onlyScale { track.direction } else { nil }
+        if mode.isTurning && heldTurn == nil {
             // The pictures on the leaf were of the old size: the turn falls back at once.
             state = .idle
             record("flip.cancelled", at: now)
@@ -570,13 +596,16 @@ public final class Session {
         // The whole new frame changes; damage of the old size means nothing now.
         damage = Region.empty
         redrawAll()
+        // A new scale alone (the window moved to another output) keeps a leaf the finger holds:
+        // drawn again, crisp at the new scale, where the finger has it.
+        if let heldTurn { showLeaf(heldTurn, at: leafAngle) }
     }
 
     private func sceneRenderer() -> PageRenderer {
         if let renderer = sceneRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight {
             return renderer
         }
-        let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: Double(scale))
+        let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale.factor)
         if mode.showsCurtain { renderer.prepare(fold.scene.root) }
         sceneRendererStorage = renderer
         return renderer

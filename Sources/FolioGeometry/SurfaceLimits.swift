@@ -1,10 +1,11 @@
 /// The sizes Folio renders, whatever a compositor, a trace or a command line asks: a buffer side
 /// of at most 8192 pixels (an 8K screen; each frame-sized bitmap is then at most 256 MiB, and a
-/// session keeps a few) and an integer buffer scale of 1 to 8. Larger requests are fitted, never
-/// trusted: a compositor that configures 100000×100000 gets a window Folio can draw.
+/// session keeps a few) and a buffer scale of 1 to 8 in steps of 1/120 (wp_fractional_scale_v1's
+/// unit). Larger requests are fitted, never trusted: a compositor that configures 100000×100000
+/// gets a window Folio can draw.
 public enum SurfaceLimits {
     public static let maximumBufferSide = 8192
-    public static let scales = 1...8
+    public static let scales = BufferScale(1)...BufferScale(8)
     /// The smallest logical size drawn (a page needs a column on each side of the spine).
     public static let minimumSide = 2
     /// The farthest a stroke point may lie from the surface origin on either axis, in logical
@@ -23,21 +24,26 @@ public enum SurfaceLimits {
     }
 
     /// A logical size and buffer scale within the limits: the scale is lowered first (a sharp
-    /// window beats a cropped one), then the size. `adjusted` says whether anything changed.
-    public static func fit(width: Int, height: Int, scale: Int)
-        -> (width: Int, height: Int, scale: Int, adjusted: Bool) {
+    /// window beats a cropped one) to the largest that fits, then the size. A whole scale stays
+    /// whole (it may be a wl_surface buffer scale, which takes integers only); a fractional one
+    /// goes down in 1/120 steps. `adjusted` says whether anything changed.
+    public static func fit(width: Int, height: Int, scale: BufferScale)
+        -> (width: Int, height: Int, scale: BufferScale, adjusted: Bool) {
         let side = minimumSide...maximumBufferSide
-        var w = min(max(width, side.lowerBound), side.upperBound)
-        var h = min(max(height, side.lowerBound), side.upperBound)
+        let w = min(max(width, side.lowerBound), side.upperBound)
+        let h = min(max(height, side.lowerBound), side.upperBound)
         var s = min(max(scale, scales.lowerBound), scales.upperBound)
-        while s > 1 && max(w, h) * s > maximumBufferSide { s -= 1 }
-        w = min(w, maximumBufferSide / s)
-        h = min(h, maximumBufferSide / s)
+        // At scale 1 any side within the limits fits, so this ends there at the latest.
+        let step = s.isInteger ? BufferScale.denominator : 1
+        while s > scales.lowerBound && s.pixels(max(w, h)) > maximumBufferSide {
+            s = BufferScale(numerator: s.numerator - step)
+        }
         return (w, h, s, (w, h, s) != (width, height, scale))
     }
 
     /// The log's words for a request `fit` changed: what was asked, and what is drawn instead.
-    public static func explain(width: Int, height: Int, scale: Int, fittedTo fit: (width: Int, height: Int, scale: Int)) -> String {
+    public static func explain(width: Int, height: Int, scale: BufferScale,
+                               fittedTo fit: (width: Int, height: Int, scale: BufferScale)) -> String {
         "a \(width)x\(height) window at scale \(scale) is beyond what Folio draws (buffers up to \(maximumBufferSide) px a side); "
             + "drawing \(fit.width)x\(fit.height) at scale \(fit.scale)"
     }

@@ -18,7 +18,7 @@ public enum InputEvent: Hashable, Sendable {
     /// A key after xkbcommon, named like the trace does: `ctrl+z`, `F11`, `bracketright`.
     case key(KeyChord, pressed: Bool)
     /// The compositor configured a new logical size, and perhaps a preferred buffer scale.
-    case resize(width: Int, height: Int, scale: Int?)
+    case resize(width: Int, height: Int, scale: BufferScale?)
 }
 
 public enum PointerButton: String, Hashable, Sendable, CaseIterable {

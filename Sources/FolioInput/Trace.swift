@@ -152,11 +152,14 @@ private struct TraceLineParser {
             event = .key(chord, pressed: try fields.pressed())
         case "resize":
             let width = try fields.dimension("width"), height = try fields.dimension("height")
-            let scale = try fields.optionalNumber("scale")
-            if let scale, !(scale >= 1 && scale <= 8 && scale == scale.rounded()) {
-                throw fail("\"scale\" must be an integer from 1 to 8")
+            // Any number from 1 to 8, taken at the nearest 1/120 (wp_fractional_scale_v1's unit).
+            let scale = try fields.optionalNumber("scale").map { number in
+                guard let scale = BufferScale(nearest: number), SurfaceLimits.scales.contains(scale) else {
+                    throw fail("\"scale\" must be a number from 1 to 8")
+                }
+                return scale
             }
-            event = .resize(width: width, height: height, scale: scale.map { Int($0) })
+            event = .resize(width: width, height: height, scale: scale)
         default:
             throw fail("unknown kind \"\(kind)\"")
         }
@@ -254,7 +257,7 @@ enum TraceLineWriter {
             kind("key"); add("keys", "\"\(chord.description)\""); add("state", pressed ? "\"pressed\"" : "\"released\"")
         case let .resize(width, height, scale):
             kind("resize"); add("width", "\(width)"); add("height", "\(height)")
-            if let scale { add("scale", "\(scale)") }
+            if let scale { add("scale", "\(scale.factor)") }
         }
         return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
     }

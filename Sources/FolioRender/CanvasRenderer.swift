@@ -23,7 +23,10 @@ public final class CanvasRenderer {
     public init(width: Int, height: Int, scale: Double) {
         size = Size(width: Double(width), height: Double(height))
         self.scale = scale
-        let pixelWidth = Int((Double(width) * scale).rounded()), pixelHeight = Int((Double(height) * scale).rounded())
+        // Sized as wp_fractional_scale_v1 rounds (the scale taken at its nearest 1/120).
+        let exact = BufferScale(nearest: scale)
+        let pixelWidth = exact?.pixels(width) ?? Int((Double(width) * scale).rounded())
+        let pixelHeight = exact?.pixels(height) ?? Int((Double(height) * scale).rounded())
         baked = Bitmap(width: pixelWidth, height: pixelHeight, color: Self.paper)
         frame = Bitmap(width: pixelWidth, height: pixelHeight, color: Self.paper)
     }

@@ -1,4 +1,5 @@
 import FolioCore
+import FolioGeometry
 import FolioInput
 import FolioPixels
 import FolioRender
@@ -11,11 +12,11 @@ public final class Replay {
     public struct Options: Sendable {
         public var width: Int
         public var height: Int
-        public var scale: Int
+        public var scale: BufferScale
         /// Stop at this moment of the trace (ms) instead of after the last event and animation.
         public var stopTime: Double?
 
-        public init(width: Int, height: Int, scale: Int = 1, stopTime: Double? = nil) {
+        public init(width: Int, height: Int, scale: BufferScale = 1, stopTime: Double? = nil) {
             self.width = width
             self.height = height
             self.scale = scale
@@ -73,7 +74,7 @@ public final class Replay {
     }
 
     /// The screen as the compositor shows it: the session's frame with the toolbar over it.
-    public var screen: Bitmap { compositor.screen(session.frame, scale: Double(session.scale)) }
+    public var screen: Bitmap { compositor.screen(session.frame, scale: session.scale.factor) }
 
     /// The summary `folio replay` prints (`docs/trace-format.md`), as a JSON object.
     public func summary() -> [String: Any] {

@@ -55,7 +55,7 @@ public struct ToolbarLayout: Hashable, Sendable {
     public let width: Double
     public let height: Double
     /// Buffer pixels per logical pixel: rectangles are snapped so their edges fall on whole
-    /// buffer pixels, at fractional scales too.
+    /// logical and whole buffer pixels, at fractional scales too.
     public let scale: Double
     public let handle: Rect
     /// The bar behind the controls (empty when none fits).
@@ -83,7 +83,11 @@ public struct ToolbarLayout: Hashable, Sendable {
         self.height = height
         let scale = scale.isFinite && scale > 0 ? scale : 1
         self.scale = scale
-        func snap(_ v: Double) -> Double { (v * scale).rounded() / scale }
+        // Edges go on whole logical px (a subsurface is placed in whole logical px), on multiples
+        // of the smallest step that is also whole buffer px where there is one up to 8 (1.5: 2 px,
+        // 1.25 and 1.75: 4 px), so the toolbar lands on the buffer's pixel grid.
+        let grid = Double((1...8).first { k in abs((Double(k) * scale).rounded() - Double(k) * scale) < 1e-9 } ?? 1)
+        func snap(_ v: Double) -> Double { (v / grid).rounded() * grid }
         func snapped(_ r: Rect) -> Rect {
             let x0 = snap(r.minX), y0 = snap(r.minY)
             return Rect(x: x0, y: y0, width: snap(r.maxX) - x0, height: snap(r.maxY) - y0)

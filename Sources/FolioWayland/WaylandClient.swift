@@ -21,7 +21,7 @@ public final class WaylandClient {
     /// An input event and when it happened, on `monotonicMilliseconds()`'s timeline.
     public var onInput: ((InputEvent, Double) -> Void)?
     /// The window's logical size or buffer scale changed (also sent once at the first configure).
-    public var onResize: ((_ width: Int, _ height: Int, _ scale: Int) -> Void)?
+    public var onResize: ((_ width: Int, _ height: Int, _ scale: BufferScale) -> Void)?
     /// A frame callback: the compositor is ready for the next frame. The time (same timeline) is
     /// when that frame should reach the screen, predicted from presentation feedback where the
     /// compositor offers it, else now: animations are computed for the moment they are seen.
@@ -94,7 +94,7 @@ public final class WaylandClient {
         if cursor == nil, let compositor = registry.compositor, let shm = registry.shm {
             cursor = Cursor(compositor: compositor, shm: shm)
         }
-        cursor?.show(on: pointer, serial: serial, scale: windowStorage?.scale ?? 1)
+        cursor?.show(on: pointer, serial: serial, scale: windowStorage?.scale.roundedUp ?? 1)
     }
 
     private func deliver(_ event: InputEvent, time: UInt32?) {
@@ -103,7 +103,7 @@ public final class WaylandClient {
     }
 
     /// Logical size and buffer scale of the window now.
-    public var size: (width: Int, height: Int, scale: Int) { (window.width, window.height, window.scale) }
+    public var size: (width: Int, height: Int, scale: BufferScale) { (window.width, window.height, window.scale) }
     public var isConfigured: Bool { window.isConfigured }
     /// A frame callback is outstanding: the next frame waits for it.
     public var isFrameInFlight: Bool { window.isFrameInFlight }

@@ -4,8 +4,9 @@ import FolioGeometry
 import FolioPixels
 
 /// The xdg-shell toplevel and its surface: configure and resize, fullscreen, close, the buffer
-/// scale (integer from the outputs entered, or fractional through a viewport), frame callbacks,
-/// and committing a frame into a pooled buffer with only the damage that changed.
+/// scale (integer from the outputs entered, or the exact fractional scale shown through a
+/// viewport at the logical size), frame callbacks, and committing a frame into a pooled buffer
+/// with only the damage that changed.
 public final class Window {
     public static let defaultSize = (width: 1280, height: 800)
     public static let minimumSize = (width: 360, height: 240)
@@ -14,7 +15,7 @@ public final class Window {
     public private(set) var width = Window.defaultSize.width
     public private(set) var height = Window.defaultSize.height
     /// Buffer pixels per logical pixel.
-    public private(set) var scale = 1
+    public private(set) var scale: BufferScale = 1
     public private(set) var isFullscreen = false
     /// The first configure has been acknowledged: a buffer may be attached.
     public private(set) var isConfigured = false
@@ -22,7 +23,7 @@ public final class Window {
     public private(set) var isFrameInFlight = false
 
     /// The size or scale changed (logical width, height, buffer scale).
-    var onResize: ((Int, Int, Int) -> Void)?
+    var onResize: ((Int, Int, BufferScale) -> Void)?
     /// A frame callback fired. (Its timestamp is ignored: its base is the compositor's own.)
     var onFrame: (() -> Void)?
     var onClose: (() -> Void)?
@@ -46,7 +47,7 @@ public final class Window {
     private var enteredOutputs: [OpaquePointer] = []
     private let outputScale: (OpaquePointer) -> Int?
     private var fractionalScale120: UInt32?
-    private var committedBufferScale = 1
+    private var committedBufferScale: BufferScale = 1
     private var committedDestination: (width: Int, height: Int)?
 
     /// Damage of a frame that found no buffer to go into: added to the next one's.
@@ -187,7 +188,7 @@ public final class Window {
 
     /// A size and scale Folio can draw: a compositor asking for more gets a fitted window, and a
     /// line in the log rather than a crash.
-    private func withinLimits(width: Int, height: Int, scale: Int) -> (width: Int, height: Int, scale: Int) {
+    private func withinLimits(width: Int, height: Int, scale: BufferScale) -> (width: Int, height: Int, scale: BufferScale) {
         let fit = SurfaceLimits.fit(width: width, height: height, scale: scale)
         if fit.adjusted {
             onWarning?("the compositor's configure: "
@@ -209,16 +210,16 @@ public final class Window {
         updateScale()
     }
 
-    /// Integer scale: the largest of the outputs entered. Fractional: rendered at the next integer
-    /// up, and the viewport shrinks it to the logical size.
+    /// Fractional: exactly the compositor's preferred scale (N/120), the buffer shown through the
+    /// viewport at the logical size. Integer: the largest scale of the outputs entered.
     private func updateScale() {
-        let newScale: Int
+        let newScale: BufferScale
         if let scale120 = fractionalScale120, viewport != nil {
-            newScale = max(1, Int((UInt64(scale120) + 119) / 120))
+            newScale = BufferScale(numerator: Int(scale120))
         } else {
             let scales = enteredOutputs.compactMap(outputScale)
             guard let largest = scales.max() else { return }  // off every output: keep the last scale
-            newScale = largest
+            newScale = BufferScale(largest)
         }
         let fit = withinLimits(width: width, height: height, scale: newScale)
         guard fit.width != width || fit.height != height || fit.scale != scale else { return }
@@ -235,7 +236,7 @@ public final class Window {
         pool?.canAcquire ?? true
     }
 
-    /// Commits `frame` (buffer pixels, `scale` times the logical size): copies into a free buffer
+    /// Commits `frame` (buffer pixels: the logical size times `scale`, rounded): copies into a free buffer
     /// the pixels it lacks, damages only `damage`, and asks for a frame callback.
     func present(_ frame: Bitmap, damage: Region) throws {
         if pool?.width != frame.width || pool?.height != frame.height {
@@ -267,7 +268,7 @@ public final class Window {
     /// compositor offers no subsurfaces.
     func presentToolbar(_ image: Bitmap, at origin: Point) throws -> Bool {
         guard let toolbar else { return false }
-        try toolbar.present(image, at: origin, scale: Double(scale))
+        try toolbar.present(image, at: origin, scale: scale.factor)
         return true
     }
 
@@ -309,7 +310,7 @@ public final class Window {
                 committedDestination = (width, height)
             }
         } else if committedBufferScale != scale {
-            wl_surface_set_buffer_scale(surface, Int32(scale))
+            wl_surface_set_buffer_scale(surface, Int32(scale.roundedUp))
             committedBufferScale = scale
         }
     }

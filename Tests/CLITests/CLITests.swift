@@ -294,6 +294,36 @@ final class CLITests: XCTestCase {
         }
     }
 
+    /// The width and height in a PNG file's header.
+    private func pngSize(_ path: String) throws -> [Int] {
+        let bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+        XCTAssertGreaterThanOrEqual(bytes.count, 24)
+        func int(_ at: Int) -> Int { bytes[at..<(at + 4)].reduce(0) { $0 << 8 | Int($1) } }
+        return [int(16), int(20)]
+    }
+
+    /// `--scale` takes fractions (1–8, at the nearest 1/120): frames are the logical size times
+    /// the scale, rounded as wp_fractional_scale_v1 rounds; anything else is one clear line.
+    func testReplayAndRenderTakeFractionalScales() throws {
+        let trace = try write("stroke.jsonl", stroke)
+        let out = folder.appendingPathComponent("replay").path
+        let replayed = try run(["replay", trace, "--size", "640x400", "--scale", "1.5", "--out", out])
+        XCTAssertEqual(replayed.status, 0, replayed.stderr)
+        XCTAssertEqual(try pngSize("\(out)/final.png"), [960, 600])
+        let folded = folder.appendingPathComponent("fold.png").path
+        let rendered = try run(["render", "--size", "641x401", "--scale", "1.25", "--fold", "0.75", "--trace", trace, "--out", folded])
+        XCTAssertEqual(rendered.status, 0, rendered.stderr)
+        XCTAssertEqual(try pngSize(folded), [801, 501])  // 801.25 and 501.25, rounded
+        for arguments in [["replay", trace, "--size", "640x400", "--scale", "0.5"], ["replay", trace, "--size", "640x400", "--scale", "8.5"],
+                          ["render", "--size", "640x400", "--scale", "one", "--out", folded],
+                          ["render", "--size", "6000x400", "--scale", "1.5", "--out", folded]] {
+            let result = try run(arguments)
+            XCTAssertNotEqual(result.status, 0, "\(arguments)")
+            XCTAssertTrue(result.stderr.hasPrefix("folio: "), "\(arguments): \(result.stderr)")
+            XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, "one line: \(result.stderr)")
+        }
+    }
+
     func testNoCompositorNamesWaylandDisplay() throws {
         let result = try run([], environment: ["WAYLAND_DISPLAY": "folio-test-no-such-socket",
                                                "XDG_RUNTIME_DIR": folder.path])

@@ -43,7 +43,7 @@ extension CLITests {
         for entry in fractional.controls.values {
             for v in entry["rect"] as? [Double] ?? [] { XCTAssertEqual(v * 1.5, (v * 1.5).rounded(), accuracy: 1e-9) }
         }
-        for bad in [["--size", "0x10"], ["--size", "1280x800", "--scale", "0"], ["--size", "1280x800", "--scale", "nan"]] {
+        for bad in [["--size", "0x10"], ["--size", "1280x800", "--scale", "0.5"], ["--size", "1280x800", "--scale", "nan"]] {
             let result = try run(["controls"] + bad)
             XCTAssertNotEqual(result.status, 0)
             XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)

@@ -6,6 +6,8 @@ import XCTest
 /// hold, and the screen shows the fold; release, and the flat canvas with the ink is back.
 /// A finger dragged from the right edge turns to a new sheet, and a stroke lands on it.
 /// A tap on the toolbar's handle shows the bar, and a tap on undo takes a stroke away.
+/// At KWin's fractional scales (1.5, 1.25) Folio's buffers are exactly the logical size times the
+/// scale, shown through a viewport at the logical size, and its ink is 6 × scale screen px wide.
 final class KWinTouchTests: XCTestCase {
     /// kwin_touch.py's "cannot start" status.
     static let unavailable: Int32 = 77
@@ -22,8 +24,17 @@ final class KWinTouchTests: XCTestCase {
         try runScenario("toolbar", artifacts: "kwin-toolbar")
     }
 
-    /// Runs one kwin_touch.py scenario; its screenshots and logs go to .build/test-artifacts/`artifacts`.
-    private func runScenario(_ scenario: String, artifacts: String) throws {
+    func testBuffersAndInkAtScaleOneAndAHalfUnderKWin() throws {
+        try runScenario("scale", artifacts: "kwin-scale-1.5", scale: "1.5")
+    }
+
+    func testBuffersAndInkAtScaleOneAndAQuarterUnderKWin() throws {
+        try runScenario("scale", artifacts: "kwin-scale-1.25", scale: "1.25")
+    }
+
+    /// Runs one kwin_touch.py scenario (KWin at output `scale`); its screenshots and logs go to
+    /// .build/test-artifacts/`artifacts`.
+    private func runScenario(_ scenario: String, artifacts: String, scale: String = "1") throws {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         let script = root.appendingPathComponent("Tests/Compositors/kwin_touch.py").path
         let folio = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
@@ -34,7 +45,7 @@ final class KWinTouchTests: XCTestCase {
         let python = ProcessInfo.processInfo.environment["FOLIO_TEST_PYTHON"] ?? "python3"
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["dbus-run-session", "--", python, script, "--client", folio, "--out", out, "--scenario", scenario]
+        process.arguments = ["dbus-run-session", "--", python, script, "--client", folio, "--out", out, "--scenario", scenario, "--scale", scale]
         let pipe = Pipe()
         process.standardOutput = pipe
         process.standardError = pipe

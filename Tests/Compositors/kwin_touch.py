@@ -6,13 +6,17 @@ org_kde_kwin_fake_input first (KWin gives the seat touch only once an injector e
 the client fullscreen, then plays a scenario of touches and takes screenshots through
 org.kde.KWin.ScreenShot2. Screenshots are written as PNG files into --out.
 
-    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar]
+    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar|scale] [--scale S]
 
 fold: one finger draws, two fingers pinch and hold, the book opens again; one stroke is saved.
 turn: one finger draws, a finger dragged from the right edge turns to a new sheet (a screenshot
 mid-turn), one finger draws on it; two sheets of one stroke each are saved.
 toolbar: the handle shows; one finger draws; a tap on the handle shows the bar (laid out as
 `folio controls` prints it), a tap on undo takes the stroke away; an empty sheet is saved.
+scale (with KWin at --scale S, e.g. 1.25 or 1.5, which sends wp_fractional_scale_v1's
+preferred_scale): Folio's buffers are the logical size times S (rounded as the protocol says),
+its viewport destination is the logical size (both read from the client's WAYLAND_DEBUG log),
+and a stroke's ink on the screenshot is 6 × S screen pixels wide; one stroke is saved.
 
 Exit status 0 when every check of the scenario holds; 1 with one line per failed check;
 77 when KWin or a Python module is missing (the caller decides whether that fails).
@@ -31,6 +35,8 @@ import zlib
 
 WIDTH, HEIGHT = 1280, 800
 SKIP = 77
+# KWin's output scale (--scale); screenshots are in screen pixels, WIDTH × SCALE wide.
+SCALE = 1.0
 
 
 def need_modules():
@@ -75,8 +81,8 @@ class KWin:
         self.env.pop("DISPLAY", None)
         self.log = open(os.path.join(workdir, "kwin.log"), "w")
         self.process = subprocess.Popen(
-            [self.binary, "--virtual", "--width", str(WIDTH), "--height", str(HEIGHT), "--socket", self.socket,
-             "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"],
+            [self.binary, "--virtual", "--width", str(WIDTH), "--height", str(HEIGHT), "--scale", str(SCALE),
+             "--socket", self.socket, "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"],
             env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
         path = os.path.join(self.runtime, self.socket)
         deadline = time.monotonic() + 30
@@ -427,10 +433,81 @@ def scenario_toolbar(kwin, injector, client, out, failures):
         failures.append(f"taps on the toolbar left ink at {stray}")
 
 
+def protocol_round(logical, scale120):
+    """wp_fractional_scale_v1's buffer size: logical × N/120, rounded halfway away from zero."""
+    return (logical * scale120 + 60) // 120
+
+
+def client_requests(log_path):
+    """The sizes of the buffers Folio attached to its window's surface and the destinations it set
+    on that surface's viewport, from its WAYLAND_DEBUG log (the toolbar's subsurface and the
+    cursor have surfaces, buffers and viewports of their own)."""
+    buffers, destinations = [], []
+    sizes, viewports, window = {}, {}, None
+    with open(log_path, errors="replace") as log:
+        for line in log:
+            if " -> " not in line:
+                continue
+            call = line.split(" -> ", 1)[1]
+            target = call.split(".", 1)[0]
+            args = [arg.strip().split(" ")[-1] for arg in call[call.find("(") + 1:call.rfind(")")].split(",")]
+            if ".create_buffer(" in call and call.startswith("wl_shm_pool@"):
+                sizes[args[0]] = (int(args[2]), int(args[3]))
+            elif ".get_xdg_surface(" in call and window is None:
+                window = args[1]
+            elif ".get_viewport(" in call:
+                viewports[args[0]] = args[1]
+            elif ".attach(" in call and target == window and args[0] in sizes:
+                buffers.append(sizes[args[0]])
+            elif ".set_destination(" in call and viewports.get(target) == window:
+                destinations.append((int(args[0]), int(args[1])))
+    return buffers, destinations
+
+
+def scenario_scale(kwin, injector, client, out, failures):
+    """KWin at a fractional scale: exact buffers through a viewport, and ink 6 × scale screen px wide."""
+    scale120 = round(SCALE * 120)
+    screen = lambda logical: int(logical * SCALE)
+    canvas = wait_for(lambda im: is_white(im.rgb(screen(WIDTH // 2), screen(HEIGHT // 2))), 15, out, "0-no-canvas.png")
+    if canvas is None:
+        failures.append("the white canvas never filled the screen")
+        return
+    if (canvas.width, canvas.height) != (screen(WIDTH), screen(HEIGHT)):
+        failures.append(f"the screenshot is {canvas.width}x{canvas.height}, not the screen's {screen(WIDTH)}x{screen(HEIGHT)}")
+        return
+    stroke_y = 200
+    draw_stroke(injector, stroke_y, 300, 900)
+    along = range(320, 880, 40)
+    drawn = wait_for(lambda im: all(is_ink(im.rgb(screen(x), screen(stroke_y))) for x in along), 15, out, "1-no-stroke.png")
+    if drawn is None:
+        failures.append(f"the stroke never showed along y={stroke_y}")
+        return
+    drawn.save_png(os.path.join(out, "1-stroke.png"))
+    # Blue ink on white: red is 255 × (1 − coverage). Summed down a column, the ink's width in screen px.
+    widths = []
+    for x in (400, 600, 800):
+        column = range(screen(stroke_y - 20), screen(stroke_y + 20))
+        widths.append(sum(1 - drawn.rgb(screen(x), y)[0] / 255 for y in column))
+    expected = 6 * scale120 / 120
+    print(f"kwin_touch: ink across the stroke: {', '.join(f'{w:.2f}' for w in widths)} screen px (expected {expected:g})")
+    if any(abs(w - expected) > 0.5 for w in widths):
+        failures.append(f"the ink is {widths} screen px wide, not {expected:g}")
+
+    buffers, destinations = client_requests(os.path.join(out, "client.log"))
+    want = (protocol_round(WIDTH, scale120), protocol_round(HEIGHT, scale120))
+    print(f"kwin_touch: buffers {sorted(set(buffers))}, viewport destinations {sorted(set(destinations))}")
+    window = buffers
+    if not window or any(size != want for size in window):
+        failures.append(f"the window's buffers are {sorted(set(window))}, not {want[0]}x{want[1]}")
+    if not destinations or destinations[-1] != (WIDTH, HEIGHT):
+        failures.append(f"the viewport destination is {destinations[-1:] or 'never set'}, not {WIDTH}x{HEIGHT}")
+
+
 SCENARIOS = {
     "fold": (scenario_fold, '{"sheets":[{"strokes":1}]}'),
     "turn": (scenario_turn, '{"sheets":[{"strokes":1},{"strokes":1}]}'),
     "toolbar": (scenario_toolbar, '{"sheets":[{"strokes":0}]}'),
+    "scale": (scenario_scale, '{"sheets":[{"strokes":1}]}'),
 }
 
 
@@ -455,7 +532,10 @@ def main():
     parser.add_argument("--client", required=True, help="the folio binary")
     parser.add_argument("--out", required=True, help="folder for screenshots and logs")
     parser.add_argument("--scenario", default="fold", choices=sorted(SCENARIOS))
+    parser.add_argument("--scale", type=float, default=1.0, help="KWin's output scale (1–3)")
     args = parser.parse_args()
+    global SCALE
+    SCALE = args.scale
     need_modules()
     os.makedirs(args.out, exist_ok=True)
     workdir = tempfile.mkdtemp(prefix="folio-kwin-")
@@ -469,11 +549,13 @@ def main():
         client_log = open(os.path.join(args.out, "client.log"), "w")
         # A book of its own: a test never touches the sketchbook of whoever runs it.
         book = os.path.join(workdir, "book")
+        # The scale scenario reads the buffers and viewport Folio asked for from its protocol log.
+        debug = {"WAYLAND_DEBUG": "1"} if args.scenario == "scale" else {}
         # Settings of its own too: the toolbar's choices are written there, not into the user's.
         client = subprocess.Popen([args.client, "--fullscreen", "--book", book], stdout=client_log,
                                   stderr=subprocess.STDOUT,
                                   env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket,
-                                           XDG_CONFIG_HOME=os.path.join(workdir, "config")))
+                                           XDG_CONFIG_HOME=os.path.join(workdir, "config"), **debug))
         scenario, expected_book = SCENARIOS[args.scenario]
         scenario(kwin, injector, client, args.out, failures)
         if client.poll() is not None:

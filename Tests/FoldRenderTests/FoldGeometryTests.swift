@@ -47,6 +47,42 @@ final class FoldGeometryTests: XCTestCase {
         }
     }
 
+    /// Fractional buffer scales (125 %, 150 %, 175 %): the window's logical geometry times the
+    /// scale, measured in buffer pixels, within 2 px; at 1920×1200 and 1.5 the reference corners too.
+    func testCornersWithinTwoPixelsAtFractionalScales() {
+        let cases = [(1280, 800, 150), (1280, 800, 180), (1280, 800, 210), (1920, 1200, 180)]
+        for (lw, lh, numerator) in cases {
+            let scale = BufferScale(numerator: numerator), k = scale.factor
+            let fixture = FoldFixture(width: lw, height: lh, scale: scale)
+            let (w, h) = (fixture.pixelWidth, fixture.pixelHeight)
+            XCTAssertEqual([w, h], [scale.pixels(lw), scale.pixels(lh)])
+            fixture.prepare(canvas: Bitmap(width: w, height: h, color: 0xFFFF_FFFF))
+            let target = Bitmap(width: w, height: h)
+            let scene = FoldScene(width: Double(lw), height: Double(lh))
+            for s in scales {
+                fixture.render(foldScale: s, into: target, options: .init(background: .flat(0), shadows: false))
+                scene.setScale(s)
+                for side in [FoldScene.Side.left, .right] {
+                    let page = scene.pages[side == .left ? 0 : 1]
+                    guard let logical = page.contentLayer.screenQuad else { return XCTFail("no quad at \(s)") }
+                    let expected = Quad(topLeft: logical.topLeft * k, topRight: logical.topRight * k,
+                                        bottomRight: logical.bottomRight * k, bottomLeft: logical.bottomLeft * k)
+                    let measured = measureCorners(target, side: side, expected: expected)
+                    for (m, e) in zip(measured, expected.corners) {
+                        XCTAssertEqual(m.x, e.x, accuracy: 2, "\(lw)x\(lh)@\(scale) s=\(s) \(side) corner x")
+                        XCTAssertEqual(m.y, e.y, accuracy: 2, "\(lw)x\(lh)@\(scale) s=\(s) \(side) corner y")
+                    }
+                    if lw == 1920, side == .left, let table = specTable[s] {
+                        for (m, e) in zip(measured, table) {
+                            XCTAssertEqual(m.x, e.x * k, accuracy: 2, "reference corners s=\(s) at \(scale)")
+                            XCTAssertEqual(m.y, e.y * k, accuracy: 2, "reference corners s=\(s) at \(scale)")
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     /// Corners (top-left, top-right, bottom-right, bottom-left) of one page measured in `frame`.
     /// The page's outer edge is vertical and its top and bottom edges straight: each is measured
     /// by summed coverage (brightness over the page's interior brightness) and the lines intersected.

@@ -1,5 +1,6 @@
 import XCTest
 import FolioRender
+import FolioGeometry
 import FolioPixels
 
 /// The vector kernels promise the portable kernels' bytes exactly; whole frames (backdrop,
@@ -10,13 +11,16 @@ final class FoldKernelTests: XCTestCase {
             if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail("this CPU has no vector fold kernels to test") }
             throw XCTSkip("this CPU has no AVX2: only the portable fold kernels run here")
         }
-        for (w, h) in [(640, 400), (333, 201)] {
+        // Logical sizes and buffer scales: whole, and fractional (1.5: 500×302 buffers, 1.25: 400×250).
+        for (lw, lh, scale) in [(640, 400, BufferScale(1)), (333, 201, 1), (333, 201, BufferScale(numerator: 180)),
+                                (320, 200, BufferScale(numerator: 150))] {
+            let (w, h) = (scale.pixels(lw), scale.pixels(lh))
             let canvas = makeTestCanvas(width: w, height: h)
-            let portable = FoldFixture(pixelWidth: w, pixelHeight: h, kernels: .portable)
+            let portable = FoldFixture(width: lw, height: lh, scale: scale, kernels: .portable)
             portable.prepare(canvas: canvas)
             let expected = Bitmap(width: w, height: h), frame = Bitmap(width: w, height: h)
             for vector in FoldKernels.vector {
-                let fast = FoldFixture(pixelWidth: w, pixelHeight: h, kernels: vector)
+                let fast = FoldFixture(width: lw, height: lh, scale: scale, kernels: vector)
                 fast.prepare(canvas: canvas)
                 for s in [1.0, 0.9, 0.75, 0.6, 0.48] {
                     for options in [PageRenderOptions(), PageRenderOptions(background: .flat(0x336699), shadows: false)] {
@@ -26,7 +30,7 @@ final class FoldKernelTests: XCTestCase {
                         for y in 0..<h {
                             for x in 0..<w where expected.pixel(x: x, y: y) != frame.pixel(x: x, y: y) { differing += 1 }
                         }
-                        XCTAssertEqual(differing, 0, "\(w)x\(h) s=\(s) \(options): \(vector.name) differs from portable")
+                        XCTAssertEqual(differing, 0, "\(lw)x\(lh)@\(scale) s=\(s) \(options): \(vector.name) differs from portable")
                     }
                 }
             }

@@ -28,12 +28,16 @@ final class FoldPixelTests: XCTestCase {
         XCTAssertGreaterThan(cornerPixelsShowingBackdrop, 4 * 100, "the rounded corners should show the backdrop")
     }
 
-    /// Odd widths (the spine inside a pixel), tiny windows and HiDPI buffers: every scale renders,
-    /// and the open book is still the canvas away from the rounded corners.
+    /// Odd widths (the spine inside a pixel), tiny windows and HiDPI buffers, whole and
+    /// fractional (1281×801 at 1.25 is a 1601×1001 buffer): every scale renders, and the open book
+    /// is still the canvas away from the rounded corners.
     func testOddTinyAndHiDPISizes() {
-        for (w, h, scale) in [(1281, 801, 1.0), (37, 23, 1.0), (640, 400, 2.0)] {
+        let cases: [(Int, Int, BufferScale)] = [(1281, 801, 1), (37, 23, 1), (320, 200, 2),
+                                                (1281, 801, BufferScale(numerator: 150)), (427, 267, BufferScale(numerator: 210))]
+        for (lw, lh, bufferScale) in cases {
+            let (w, h, scale) = (bufferScale.pixels(lw), bufferScale.pixels(lh), bufferScale.factor)
             let canvas = makeTestCanvas(width: w, height: h)
-            let renderer = FoldFixture(pixelWidth: w, pixelHeight: h, scale: scale)
+            let renderer = FoldFixture(width: lw, height: lh, scale: bufferScale)
             renderer.prepare(canvas: canvas)
             let target = Bitmap(width: w, height: h)
             for s in [0.48, 0.6, 0.75, 0.9] {
@@ -108,30 +112,33 @@ final class FoldPixelTests: XCTestCase {
     }
 
     /// The fast sampler against an exact per-pixel reference (double precision, the layer's
-    /// generic inverse mapping, bilinear filtering): max channel error ≤ 8 inside the pages.
+    /// generic inverse mapping, bilinear filtering): max channel error ≤ 8 inside the pages, at a
+    /// whole buffer scale and at 1.5.
     func testFastSamplerMatchesTheExactReference() {
-        let (w, h) = (1280, 800)
-        let canvas = makeTestCanvas(width: w, height: h)
-        let renderer = FoldFixture(pixelWidth: w, pixelHeight: h)
-        renderer.prepare(canvas: canvas)
-        let target = Bitmap(width: w, height: h)
         var worst = 0, compared = 0
-        for s in [0.9, 0.75, 0.6, 0.48] {
-            renderer.render(foldScale: s, into: target, options: .init(background: .flat(0), shadows: false))
-            let reference = ReferenceFold(renderer: renderer, scale: s)
-            for y in stride(from: 0, to: h, by: 3) {
-                for x in 0..<w {
-                    guard let exact = reference.interiorPixel(x: x, y: y) else { continue }
-                    let got = target.pixel(x: x, y: y)
-                    for shift: UInt32 in [0, 8, 16] {
-                        worst = max(worst, abs(Int((got >> shift) & 0xFF) - Int((exact >> shift) & 0xFF)))
+        for (lw, lh, scale) in [(1280, 800, BufferScale(1)), (800, 500, BufferScale(numerator: 180))] {
+            let (w, h) = (scale.pixels(lw), scale.pixels(lh))
+            let canvas = makeTestCanvas(width: w, height: h)
+            let renderer = FoldFixture(width: lw, height: lh, scale: scale)
+            renderer.prepare(canvas: canvas)
+            let target = Bitmap(width: w, height: h)
+            for s in [0.9, 0.75, 0.6, 0.48] {
+                renderer.render(foldScale: s, into: target, options: .init(background: .flat(0), shadows: false))
+                let reference = ReferenceFold(renderer: renderer, scale: s)
+                for y in stride(from: 0, to: h, by: 3) {
+                    for x in 0..<w {
+                        guard let exact = reference.interiorPixel(x: x, y: y) else { continue }
+                        let got = target.pixel(x: x, y: y)
+                        for shift: UInt32 in [0, 8, 16] {
+                            worst = max(worst, abs(Int((got >> shift) & 0xFF) - Int((exact >> shift) & 0xFF)))
+                        }
+                        compared += 1
                     }
-                    compared += 1
                 }
             }
         }
         print("fold accuracy: max channel error \(worst) over \(compared) interior pixels")
-        XCTAssertGreaterThan(compared, 100_000)
+        XCTAssertGreaterThan(compared, 200_000)
         XCTAssertLessThanOrEqual(worst, 8)
     }
 }

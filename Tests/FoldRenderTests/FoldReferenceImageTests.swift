@@ -1,24 +1,35 @@
 import Foundation
+import FolioGeometry
 import FolioPixels
 import XCTest
 import FolioRender
 
 /// Reviewed frames kept as PNGs in Tests/FoldReferences (outside the target: not resources): the fold at three scales, with the backdrop
-/// texture, shadows, lighting and (at 0.48) the paper backs. A change that moves the picture
-/// fails here; after looking at the new frames, FOLD_UPDATE_REFERENCES=1 rewrites them.
+/// texture, shadows, lighting and (at 0.48) the paper backs; and a 320×200 window at buffer scale
+/// 1.5 (`fold-S@1.5.png`), where shadows, corners and the weave are drawn at that scale. A change
+/// that moves the picture fails here; after looking at the new frames, FOLD_UPDATE_REFERENCES=1 rewrites them.
 final class FoldReferenceImageTests: XCTestCase {
     private static let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("FoldReferences")
 
     func testFramesMatchTheReviewedReferences() throws {
-        let (w, h) = (480, 300)
-        let renderer = FoldFixture(pixelWidth: w, pixelHeight: h)
+        try compare(width: 480, height: 300, scale: 1, foldScales: [0.9, 0.6, 0.48])
+    }
+
+    func testFramesAtAFractionalScaleMatchTheReviewedReferences() throws {
+        try compare(width: 320, height: 200, scale: BufferScale(numerator: 180), foldScales: [0.75, 0.48])
+    }
+
+    private func compare(width lw: Int, height lh: Int, scale: BufferScale, foldScales: [Double]) throws {
+        let (w, h) = (scale.pixels(lw), scale.pixels(lh))
+        let renderer = FoldFixture(width: lw, height: lh, scale: scale)
         renderer.prepare(canvas: makeTestCanvas(width: w, height: h))
         let frame = Bitmap(width: w, height: h)
         let update = ProcessInfo.processInfo.environment["FOLD_UPDATE_REFERENCES"] == "1"
-        for s in [0.9, 0.6, 0.48] {
+        for s in foldScales {
             renderer.render(foldScale: s, into: frame)
-            let path = Self.folder.appendingPathComponent("fold-\(s).png").path
+            let name = scale == 1 ? "fold-\(s).png" : "fold-\(s)@\(scale).png"
+            let path = Self.folder.appendingPathComponent(name).path
             if update {
                 try PNG.write(frame, to: path)
                 continue

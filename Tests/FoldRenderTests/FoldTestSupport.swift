@@ -51,6 +51,12 @@ final class FoldFixture {
         scene = FoldScene(width: Double(pixelWidth) / scale, height: Double(pixelHeight) / scale)
     }
 
+    /// A window of `width`×`height` logical pixels at `scale`, its buffer and scene sized as the app
+    /// sizes them (`Session.sceneSize`: the rounded buffer over the scale).
+    convenience init(width: Int, height: Int, scale: BufferScale, kernels: FoldKernels = .best) {
+        self.init(pixelWidth: scale.pixels(width), pixelHeight: scale.pixels(height), scale: scale.factor, kernels: kernels)
+    }
+
     /// The pages take their contents from `canvas`, as a pinch does when it begins.
     func prepare(canvas: Bitmap) {
         scene.setContents(canvas)

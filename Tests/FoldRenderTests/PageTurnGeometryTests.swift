@@ -10,16 +10,19 @@ import FolioPixels
 final class PageTurnGeometryTests: XCTestCase {
     private let red: UInt32 = 0xFFFF_0000, green: UInt32 = 0xFF00_FF00, blue: UInt32 = 0xFF00_00FF
 
-    private func frame(width: Int, height: Int, scale: Int, progress q: Double) -> (Bitmap, PageTurnScene) {
-        let (pw, ph) = (width * scale, height * scale)
+    /// The turn at progress `q` in a `width`×`height` window at `scale`, sized as the app sizes it
+    /// (the buffer rounded, the scene spanning it: `Session.sceneSize`).
+    private func frame(width: Int, height: Int, scale: BufferScale, progress q: Double) -> (Bitmap, PageTurnScene) {
+        let (pw, ph, k) = (scale.pixels(width), scale.pixels(height), scale.factor)
         // The earlier sheet: red, with a blue vertical line an eighth of the width right of the spine.
         let earlier = Bitmap(width: pw, height: ph, color: red)
-        earlier.fill(blue, in: PixelRect(x: pw / 2 + pw / 8 - 2 * scale, y: 0, width: 4 * scale, height: ph))
+        let line = Int((4 * k).rounded())
+        earlier.fill(blue, in: PixelRect(x: pw / 2 + pw / 8 - line / 2, y: 0, width: line, height: ph))
         let later = Bitmap(width: pw, height: ph, color: green)
-        let scene = PageTurnScene(width: Double(width), height: Double(height))
+        let scene = PageTurnScene(width: Double(pw) / k, height: Double(ph) / k)
         scene.setContents(earlier: earlier, later: later, leafBack: later)
         scene.setAngle(-q * Double.pi)
-        let renderer = PageRenderer(pixelWidth: pw, pixelHeight: ph, scale: Double(scale))
+        let renderer = PageRenderer(pixelWidth: pw, pixelHeight: ph, scale: k)
         let target = Bitmap(width: pw, height: ph)
         renderer.render(scene.root, into: target, options: .init(background: .flat(0), shadows: false))
         return (target, scene)
@@ -45,14 +48,16 @@ final class PageTurnGeometryTests: XCTestCase {
     }
 
     func testTheLeafsOuterEdgeAndInkLandOnTheLayerMath() throws {
-        for (width, height, scale) in [(640, 400, 1), (1280, 800, 1), (800, 500, 2)] {
+        let cases: [(Int, Int, BufferScale)] = [(640, 400, 1), (1280, 800, 1), (800, 500, 2),
+                                                (1280, 800, BufferScale(numerator: 180)), (801, 501, BufferScale(numerator: 150))]
+        for (width, height, scale) in cases {
             for q in [0.1, 0.3, 0.45, 0.6, 0.8, 0.95] {
                 let (image, scene) = frame(width: width, height: height, scale: scale, progress: q)
-                let k = Double(scale), y = height / 2 * scale
-                let mid = Double(height) / 2
+                let k = scale.factor, y = image.height / 2
+                let (sceneWidth, mid) = (Double(image.width) / k, Double(image.height) / k / 2)
                 let leafToScreen = scene.leafFront.transformToRoot
-                let outer = try XCTUnwrap(leafToScreen.project(Point(x: Double(width) / 2, y: mid))).x * k
-                let spine = width / 2 * scale
+                let outer = try XCTUnwrap(leafToScreen.project(Point(x: sceneWidth / 2, y: mid))).x * k
+                let spine = image.width / 2
                 if q < 0.5 {
                     // The leaf (red) from the spine to its outer edge, the later sheet (green) beyond.
                     guard outer < Double(image.width) - 2 else { continue }
@@ -61,8 +66,9 @@ final class PageTurnGeometryTests: XCTestCase {
                     // The ink on the leaf, an eighth of the width from the spine (while the leaf is not
                     // so steep that the line is thinner than a pixel).
                     guard q < 0.4 else { continue }
-                    let ink = try XCTUnwrap(leafToScreen.project(Point(x: Double(width) / 8, y: mid))).x * k
-                    let window = max(spine, Int(ink) - 8 * scale)..<min(image.width, Int(ink) + 8 * scale)
+                    let ink = try XCTUnwrap(leafToScreen.project(Point(x: sceneWidth / 8, y: mid))).x * k
+                    let reach = Int(8 * k)
+                    let window = max(spine, Int(ink) - reach)..<min(image.width, Int(ink) + reach)
                     let weights = window.map { x -> Double in
                         let c = channels(image.pixel(x: x, y: y))
                         return max(0, c.b / max(c.r + c.g + c.b, 1) - 0.5)

@@ -42,6 +42,8 @@ final class TraceTests: XCTestCase {
         {"t": 5, "kind": "key", "keys": "ctrl+shift+z", "state": "pressed"}
         {"t": 6, "kind": "resize", "width": 800, "height": 600, "scale": 2}
         {"t": 7, "kind": "resize", "width": 800, "height": 600}
+        {"t": 7, "kind": "resize", "width": 800, "height": 600, "scale": 1.25}
+        {"t": 7, "kind": "resize", "width": 800, "height": 600, "scale": 1.33}
         {"t": 8, "kind": "touch.cancel"}
         """
         let events = try Trace(parsing: text).events.map(\.event)
@@ -54,6 +56,8 @@ final class TraceTests: XCTestCase {
             .key(KeyChord(key: "z", modifiers: [.ctrl, .shift]), pressed: true),
             .resize(width: 800, height: 600, scale: 2),
             .resize(width: 800, height: 600, scale: nil),
+            .resize(width: 800, height: 600, scale: BufferScale(numerator: 150)),
+            .resize(width: 800, height: 600, scale: BufferScale(numerator: 160)),  // the nearest 1/120
             .touchCancel,
             .touchFrame,  // no frames in this trace: each touch line is its own frame
         ])
@@ -97,7 +101,8 @@ final class TraceTests: XCTestCase {
             ("{\"t\": 0, \"kind\": \"pinch.end\", \"cancelled\": 1}", 1, "true or false"),
             ("{\"t\": 0, \"kind\": \"pinch.update\", \"scale\": 0}", 1, "\"scale\" must be positive"),
             ("{\"t\": 0, \"kind\": \"resize\", \"width\": 0, \"height\": 10}", 1, "\"width\" must be"),
-            ("{\"t\": 0, \"kind\": \"resize\", \"width\": 10, \"height\": 10, \"scale\": 1.5}", 1, "\"scale\" must be"),
+            ("{\"t\": 0, \"kind\": \"resize\", \"width\": 10, \"height\": 10, \"scale\": 0.9}", 1, "\"scale\" must be a number from 1 to 8"),
+            ("{\"t\": 0, \"kind\": \"resize\", \"width\": 10, \"height\": 10, \"scale\": 8.01}", 1, "\"scale\" must be a number from 1 to 8"),
             ("{\"t\": 0, \"kind\": \"touch.down\", \"id\": 1, \"x\": 1e20, \"y\": 0}", 1, "within ±1000000"),
             ("{\"t\": 0, \"kind\": \"touch.motion\", \"id\": 1, \"x\": 0, \"y\": -1e308}", 1, "within ±1000000"),
             ("{\"t\": 0, \"kind\": \"pointer.motion\", \"x\": 1000000.5, \"y\": 0}", 1, "within ±1000000"),
@@ -124,6 +129,14 @@ final class TraceTests: XCTestCase {
         let trace = try Trace(parsing: Self.example)
         let again = try Trace(parsing: trace.serialized())
         XCTAssertEqual(trace.events, again.events)
+    }
+
+    /// A fractional scale is written as a number that reads back as the same 120ths.
+    func testFractionalScalesRoundTrip() throws {
+        let events = [121, 150, 180, 210, 959].map {
+            TimedInputEvent(time: 0, event: .resize(width: 640, height: 400, scale: BufferScale(numerator: $0)))
+        }
+        XCTAssertEqual(try Trace(parsing: Trace(events: events).serialized()).events, events)
     }
 
     /// Mutated traces either parse or throw a TraceError naming a real line: never crash or hang.

@@ -10,7 +10,7 @@ final class ReplayTests: XCTestCase {
     static let blue: UInt32 = 0xFF00_00FF
     static let white: UInt32 = 0xFFFF_FFFF
 
-    private func replay(_ text: String, width: Int = 640, height: Int = 400, scale: Int = 1,
+    private func replay(_ text: String, width: Int = 640, height: Int = 400, scale: BufferScale = 1,
                         stopTime: Double? = nil) throws -> Replay {
         let replay = Replay(trace: try Trace(parsing: text), options: .init(width: width, height: height, scale: scale, stopTime: stopTime))
         try replay.run { _, _, _ in }

@@ -39,7 +39,7 @@ final class SessionFuzzTests: XCTestCase {
                 case 11: event = random.next(2) == 0 ? .pinchUpdate(scale: Double(random.next(200)) / 100 + 0.01, dx: 0, dy: 0, rotation: 0)
                     : .pinchEnd(cancelled: random.next(2) == 0)
                 case 12: event = .key(keys[random.next(keys.count)], pressed: random.next(3) != 0)
-                default: event = .resize(width: 160 + random.next(320), height: 120 + random.next(200), scale: 1 + random.next(2))
+                default: event = .resize(width: 160 + random.next(320), height: 120 + random.next(200), scale: BufferScale(numerator: 120 + random.next(121)))
                 }
                 session.handle(event, at: time)
                 if random.next(3) == 0 {
@@ -77,7 +77,7 @@ final class SessionFuzzTests: XCTestCase {
         let scales: [Double] = [1e308, .leastNonzeroMagnitude, .infinity, .nan, 0, -1, 0.5, 1]
         // One side at an extreme, the other small: fitted windows stay quick to draw.
         let largeSides = [Int.max, Int.min, 16384, 8193, 0], smallSides = [Int.min, -1, 0, 1, 120]
-        let scaleValues = [Int.max, Int.min, 0, 1, 8]
+        let scaleValues = [BufferScale(numerator: .max), BufferScale(numerator: .min), 0, 1, 8, BufferScale(numerator: 179), BufferScale(numerator: 961)]
         let keys = ["ctrl+z", "ctrl+shift+z", "bracketright", "bracketleft", "Next", "Prior", "ctrl+n", "ctrl+Delete"]
             .compactMap(KeyChord.init(parsing:))
         for seed in 1...12 {
@@ -165,7 +165,7 @@ final class SessionFuzzTests: XCTestCase {
             Stroke(points: [Point(x: 5, y: 5), Point(x: 60, y: 40)], style: InkStyle(width: .leastNonzeroMagnitude)),
         ]
         let book = Sketchbook(sheets: [Sheet(strokes: strokes)], currentSheet: 0)
-        for scale in [1, 8] {
+        for scale: BufferScale in [1, BufferScale(numerator: 150), 8] {
             let session = Session(book: book, width: 80, height: 60, scale: scale)
             _ = session.renderFrame()
         }

@@ -30,10 +30,13 @@ final class ToolbarLayoutTests: XCTestCase {
     }
 
     func testRectanglesFallOnWholeBufferPixelsAtFractionalScales() {
-        let layout = ToolbarLayout(width: 1001, height: 701, scale: 1.5)
-        for rect in layout.controls.map(\.rect) + [layout.handle, layout.bar] {
-            for v in [rect.minX, rect.minY, rect.maxX, rect.maxY] {
-                XCTAssertEqual(v * 1.5, (v * 1.5).rounded(), accuracy: 1e-9)
+        for scale in [1.5, 1.25, 1.75, 2] {
+            let layout = ToolbarLayout(width: 1001, height: 701, scale: scale)
+            for rect in layout.controls.map(\.rect) + [layout.handle, layout.bar] {
+                for v in [rect.minX, rect.minY, rect.maxX, rect.maxY] {
+                    XCTAssertEqual(v, v.rounded(), "whole logical px at \(scale)")
+                    XCTAssertEqual(v * scale, (v * scale).rounded(), accuracy: 1e-9, "whole buffer px at \(scale)")
+                }
             }
         }
     }

@@ -27,7 +27,7 @@ final class ToolbarRenderTests: XCTestCase {
     private func argb(_ rgb: UInt32) -> UInt32 { 0xFF00_0000 | rgb }
 
     func testTheToolbarAtScalesOneTwoAndOneAndAHalf() throws {
-        for scale in [1.0, 2.0, 1.5] {
+        for scale in [1.0, 2.0, 1.5, 1.25] {
             let toolbar = shownToolbar(scale: scale)
             let image = ToolbarRenderer(scale: scale).render(toolbar)
             try keep(image, "toolbar-\(scale)")

@@ -95,6 +95,8 @@ public struct CommitRecord: Sendable {
     public var bufferDamage: [PixelRect]
     /// `damage` rectangles, in surface (logical) pixels, as sent.
     public var surfaceDamage: [PixelRect]
+    /// The surface's wp_viewport destination after this commit (logical size), if one is set.
+    public var viewportDestination: (width: Int, height: Int)?
     /// When the compositor's loop received it.
     public var receivedAt: ContinuousClock.Instant
     /// The whole buffer, when the compositor was asked to capture every commit.

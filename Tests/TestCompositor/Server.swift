@@ -9,6 +9,9 @@ public struct TestCompositorOptions: Sendable {
     public var configureHeight: Int32 = 0
     public var capabilities: SeatCapabilities = [.touch, .pointer]
     public var outputScale: Int32 = 1
+    /// Offer wp_viewporter and wp_fractional_scale_v1 with this preferred scale (N/120, e.g.
+    /// 180 for 1.5); nil offers neither, as compositors without fractional scaling do.
+    public var fractionalScale: UInt32?
     public var framePacing: FramePacing = .immediate
     /// Keep a copy of every committed buffer (memory grows with each commit: for small windows).
     public var captureBuffers = false
@@ -41,6 +44,8 @@ final class Server: @unchecked Sendable {
     private var devices: [InputDevice] = []
     private var pinchGestures: [PinchGesture] = []
     private var outputs: [OutputBinding] = []
+    private var fractionalScales: [FractionalScale] = []
+    private lazy var preferredScale: UInt32 = options.fractionalScale ?? 120
     private var buffers: [Resource: Int] = [:]
     private var bufferCount = 0
     private var waitingCallbacks: [FrameCallback] = []
@@ -169,7 +174,7 @@ final class Server: @unchecked Sendable {
 
     private func createGlobals() throws {
         let me = Unmanaged.passUnretained(self).toOpaque()
-        let globals: [(String, Int32, wl_global_bind_func_t)] = [
+        var globals: [(String, Int32, wl_global_bind_func_t)] = [
             ("wl_compositor", 5, { client, data, version, id in
                 guard let data, let resource = makeResource(client, "wl_compositor", version: Int32(version), id: id) else { return }
                 let server = Unmanaged<Server>.fromOpaque(data).takeUnretainedValue()
@@ -194,6 +199,19 @@ final class Server: @unchecked Sendable {
                 InertObject(resource: resource, compositor: server).install(server.implementations.pointerGestures)
             }),
         ]
+        if options.fractionalScale != nil {
+            globals.append(("wp_viewporter", 1, { client, data, version, id in
+                guard let data, let resource = makeResource(client, "wp_viewporter", version: Int32(version), id: id) else { return }
+                let server = Unmanaged<Server>.fromOpaque(data).takeUnretainedValue()
+                InertObject(resource: resource, compositor: server).install(server.implementations.viewporter)
+            }))
+            globals.append(("wp_fractional_scale_manager_v1", 1, { client, data, version, id in
+                guard let data, let resource = makeResource(client, "wp_fractional_scale_manager_v1", version: Int32(version), id: id)
+                else { return }
+                let server = Unmanaged<Server>.fromOpaque(data).takeUnretainedValue()
+                InertObject(resource: resource, compositor: server).install(server.implementations.fractionalScaleManager)
+            }))
+        }
         for (name, version, bind) in globals {
             guard wl_global_create(display, interface(name), version, me, bind) != nil else {
                 throw TestCompositorError("wl_global_create(\(name)) failed")
@@ -351,6 +369,19 @@ final class Server: @unchecked Sendable {
     }
 
     func outputUnbound(_ output: OutputBinding) { outputs.removeAll { $0 === output } }
+
+    func fractionalScaleCreated(_ object: FractionalScale) {
+        fractionalScales.append(object)
+        wp_fractional_scale_v1_send_preferred_scale(object.resource, preferredScale)
+    }
+
+    func fractionalScaleDestroyed(_ object: FractionalScale) { fractionalScales.removeAll { $0 === object } }
+
+    /// A new preferred scale (N/120) for every surface, as when a window moves to another output.
+    func setPreferredScale(_ scale: UInt32) {
+        preferredScale = scale
+        for object in fractionalScales { wp_fractional_scale_v1_send_preferred_scale(object.resource, scale) }
+    }
 
     func pinchGestureCreated(_ resource: Resource) {
         let gesture = PinchGesture(resource: resource, compositor: self)

@@ -18,6 +18,9 @@ final class Surface: ResourceObject {
     private var pendingBufferDamage: [PixelRect] = []
     private var pendingSurfaceDamage: [PixelRect] = []
     private var pendingScale: Int32?
+    /// The viewport destination set since the last commit: nil nothing set, .some(nil) unset.
+    private var pendingDestination: (width: Int, height: Int)??
+    private var destination: (width: Int, height: Int)?
     private var pendingCallbacks: [FrameCallback] = []
 
     /// The buffer the compositor holds (committed, not yet released).
@@ -46,12 +49,14 @@ final class Surface: ResourceObject {
     func damage(buffer rect: PixelRect) { pendingBufferDamage.append(rect) }
     func damage(surface rect: PixelRect) { pendingSurfaceDamage.append(rect) }
     func setScale(_ scale: Int32) { pendingScale = scale }
+    func setDestination(_ size: (width: Int, height: Int)?) { pendingDestination = .some(size) }
     func addFrameCallback(_ callback: FrameCallback) { pendingCallbacks.append(callback) }
     func forget(_ callback: FrameCallback) { pendingCallbacks.removeAll { $0 === callback } }
 
     func commit() {
         if let xdgSurface, !xdgSurface.allowsCommit(attachingBuffer: pendingAttached && pendingBuffer != nil) { return }
         if let pendingScale { scale = max(1, pendingScale) }
+        if let pendingDestination { destination = pendingDestination }
         if pendingAttached {
             if let buffer = pendingBuffer {
                 if buffer == heldBuffer {
@@ -67,7 +72,7 @@ final class Surface: ResourceObject {
         var record = CommitRecord(
             index: 0, surface: number, buffer: heldBuffer.map { compositor.identity(ofBuffer: $0) }, attached: pendingAttached,
             width: 0, height: 0, bufferScale: Int(scale), bufferDamage: pendingBufferDamage,
-            surfaceDamage: pendingSurfaceDamage, receivedAt: .now, pixels: nil)
+            surfaceDamage: pendingSurfaceDamage, viewportDestination: destination, receivedAt: .now, pixels: nil)
         if let held = heldBuffer, let shm = wl_shm_buffer_get(held) {
             readPixels(shm, into: &record)
         } else if heldBuffer == nil {
@@ -78,6 +83,7 @@ final class Surface: ResourceObject {
         pendingBufferDamage = []
         pendingSurfaceDamage = []
         pendingScale = nil
+        pendingDestination = nil
         let callbacks = pendingCallbacks
         pendingCallbacks = []
         compositor.committed(self, record: record, frameCallbacks: callbacks)
@@ -192,6 +198,7 @@ final class Implementations {
         xdgInit()
         seatInit()
         pointerGesturesInit()
+        fractionalScaleInit()
     }
 
     deinit {
@@ -201,6 +208,7 @@ final class Implementations {
         xdgDeinit()
         seatDeinit()
         pointerGesturesDeinit()
+        fractionalScaleDeinit()
     }
 
     // Filled by the XdgShell, Seat and PointerGestures files.
@@ -217,4 +225,8 @@ final class Implementations {
     let swipeGesture = UnsafeMutablePointer<zwp_pointer_gesture_swipe_v1_interface>.allocate(capacity: 1)
     let pinchGesture = UnsafeMutablePointer<zwp_pointer_gesture_pinch_v1_interface>.allocate(capacity: 1)
     let holdGesture = UnsafeMutablePointer<zwp_pointer_gesture_hold_v1_interface>.allocate(capacity: 1)
+    let viewporter = UnsafeMutablePointer<wp_viewporter_interface>.allocate(capacity: 1)
+    let viewport = UnsafeMutablePointer<wp_viewport_interface>.allocate(capacity: 1)
+    let fractionalScaleManager = UnsafeMutablePointer<wp_fractional_scale_manager_v1_interface>.allocate(capacity: 1)
+    let fractionalScale = UnsafeMutablePointer<wp_fractional_scale_v1_interface>.allocate(capacity: 1)
 }

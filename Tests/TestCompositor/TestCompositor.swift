@@ -7,8 +7,9 @@ import Glibc
 
 /// A real Wayland compositor on libwayland-server, for tests and benchmarks: a private socket in
 /// a private XDG_RUNTIME_DIR; wl_compositor, wl_shm, xdg_wm_base, a wl_seat whose capabilities
-/// change on demand, a wl_output, and pointer-gestures (touchpad pinch). Its event loop runs on
-/// its own thread; every method here is synchronous and waits with a timeout.
+/// change on demand, a wl_output, pointer-gestures (touchpad pinch) and, when asked, wp_viewporter
+/// with wp_fractional_scale_v1. Its event loop runs on its own thread; every method here is
+/// synchronous and waits with a timeout.
 public final class TestCompositor: @unchecked Sendable {
     public let options: TestCompositorOptions
     /// The private XDG_RUNTIME_DIR holding the socket.
@@ -131,6 +132,11 @@ public final class TestCompositor: @unchecked Sendable {
     /// Changes the seat's capabilities and tells every client.
     public func setCapabilities(_ capabilities: SeatCapabilities) throws {
         try onLoop { $0.setCapabilities(capabilities) }
+    }
+
+    /// Sends a new preferred fractional scale (N/120) to every surface (with `fractionalScale` set).
+    public func setPreferredScale(_ scale: UInt32) throws {
+        try onLoop { $0.setPreferredScale(scale) }
     }
 
     /// Answers the waiting frame callbacks (for `.manual` pacing).

@@ -13,13 +13,14 @@ final class FolioUnderTest {
     private let dataHome: String
 
     init(width: Int32 = 640, height: Int32 = 480, capabilities: SeatCapabilities = [.touch, .pointer],
-         outputScale: Int32 = 1, pacing: FramePacing = .immediate, captureBuffers: Bool = false,
+         outputScale: Int32 = 1, fractionalScale: UInt32? = nil, pacing: FramePacing = .immediate, captureBuffers: Bool = false,
          waitForTouch: Bool = true, arguments: [String] = []) throws {
         var options = TestCompositorOptions()
         options.configureWidth = width
         options.configureHeight = height
         options.capabilities = capabilities
         options.outputScale = outputScale
+        options.fractionalScale = fractionalScale
         options.framePacing = pacing
         options.captureBuffers = captureBuffers
         compositor = try TestCompositor(options: options)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import FolioBench
+import FolioGeometry
 import FolioPixels
 import FolioRender
 
@@ -24,9 +25,18 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run only this frame size (the floor too).", valueName: "WxH"))
     var size: PixelSize?
 
+    @Option(help: ArgumentHelp("Fold frames at this buffer scale (1 to 8, fractions too), the size taken as logical; repeat for several in one run (default 1).",
+                               valueName: "N"))
+    var scale: [ScaleArgument] = []
+
     @Option(help: ArgumentHelp("The fold's column kernels: \(FoldKernels.available.map(\.name).joined(separator: ", ")) (default: the fastest).",
                                valueName: "name"))
     var kernels: String?
+
+    func validate() throws {
+        let largest = size ?? PixelSize(width: FoldBenchmarks.sizes.map(\.0).max() ?? 1, height: FoldBenchmarks.sizes.map(\.1).max() ?? 1)
+        for s in scale { try s.validate(with: largest) }
+    }
 
     func run() throws {
         var chosen = FoldKernels.best
@@ -38,11 +48,18 @@ struct BenchCommand: ParsableCommand {
         }
         var results: [BenchResult] = []
         let sizes = FoldBenchmarks.sizes.filter { size == nil || ($0.0, $0.1) == (size?.width, size?.height) }
+        let scales = scale.isEmpty ? [BufferScale(1)] : scale.map(\.scale)
         for (w, h) in sizes {
-            results.append(memcpyFloor(width: w, height: h))
+            for s in scales {
+                var floor = memcpyFloor(width: s.pixels(w), height: s.pixels(h))
+                if s != 1 { (floor.width, floor.height, floor.bufferScale) = (w, h, s.factor) }
+                results.append(floor)
+            }
         }
         let wanted = { (name: String) in only.map { name.hasPrefix($0) || $0.hasPrefix(name) } ?? true }
-        if wanted("fold.") { results += FoldBenchmarks.run(sizes: sizes, kernels: chosen).filter { wanted($0.name) } }
+        if wanted("fold.") {
+            for s in scales { results += FoldBenchmarks.run(sizes: sizes, scale: s, kernels: chosen).filter { wanted($0.name) } }
+        }
         if wanted("flip.") { results += FlipBenchmarks.run(sizes: sizes, kernels: chosen).filter { wanted($0.name) } }
         report(results, json: json)
     }

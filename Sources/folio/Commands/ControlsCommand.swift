@@ -14,15 +14,15 @@ struct ControlsCommand: ParsableCommand {
     @Option(help: "Logical window size.")
     var size: PixelSize
 
-    @Option(help: "Buffer pixels per logical pixel (0.5-8, fractional too): rectangles fall on whole buffer pixels.")
-    var scale: Double = 1
+    @Option(help: "Buffer pixels per logical pixel, as replay takes it (1 to 8, fractions too): rectangles fall on whole buffer pixels.")
+    var scale = ScaleArgument(1)
 
     mutating func validate() throws {
-        guard scale.isFinite, (0.5...8).contains(scale) else { throw ValidationError("--scale must be a number from 0.5 to 8") }
+        try scale.validate(with: size)
     }
 
     func run() throws {
-        let layout = ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: scale)
+        let layout = ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: scale.scale.factor)
         let palette = Palette.standard
         func rect(_ r: Rect) -> [Double] { [r.minX, r.minY, r.width, r.height] }
         let controls: [[String: Any]] = layout.controls.map { slot in

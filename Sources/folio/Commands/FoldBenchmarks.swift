@@ -12,12 +12,16 @@ enum FoldBenchmarks {
     static let sizes = [(1280, 800), (1920, 1200), (2560, 1600)]
     static let scales = [1.0, 0.9, 0.75, 0.6, 0.48]
 
-    static func run(sizes: [(Int, Int)] = sizes, kernels: FoldKernels = .best, threads: [Int] = [1, 2],
+    /// `sizes` are logical; at a buffer `scale` other than 1 frames are that many times larger
+    /// (rounded as the app rounds its buffers) and the figures carry `buffer_scale`.
+    static func run(sizes: [(Int, Int)] = sizes, scale: BufferScale = 1, kernels: FoldKernels = .best, threads: [Int] = [1, 2],
                     frames: Int = 40) -> [BenchResult] {
         var results: [BenchResult] = []
-        for (w, h) in sizes {
-            let renderer = PageRenderer(pixelWidth: w, pixelHeight: h, kernels: kernels)
-            let scene = FoldScene(width: Double(w), height: Double(h))
+        let bufferScale = scale == 1 ? nil : scale.factor
+        for (lw, lh) in sizes {
+            let (w, h) = (scale.pixels(lw), scale.pixels(lh))
+            let renderer = PageRenderer(pixelWidth: w, pixelHeight: h, scale: scale.factor, kernels: kernels)
+            let scene = FoldScene(width: Double(w) / scale.factor, height: Double(h) / scale.factor)
             scene.setContents(sketch(width: w, height: h))
             let target = Bitmap(width: w, height: h)
             renderer.prepare(scene.root)
@@ -30,7 +34,8 @@ enum FoldBenchmarks {
                 renderer.render(scene.root, into: target)
                 gestures.append((ContinuousClock.now - start).milliseconds)
             }
-            results.append(BenchResult(name: "fold.prepare", width: w, height: h, kernels: kernels.name, samples: gestures))
+            results.append(BenchResult(name: "fold.prepare", width: lw, height: lh, kernels: kernels.name, bufferScale: bufferScale,
+                                       samples: gestures))
             for s in scales {
                 for t in threads {
                     let options = PageRenderOptions(background: .texture, shadows: true, threads: t)
@@ -43,8 +48,8 @@ enum FoldBenchmarks {
                         renderer.render(scene.root, into: target, options: options)
                         samples.append((ContinuousClock.now - start).milliseconds)
                     }
-                    results.append(BenchResult(name: "fold.frame", width: w, height: h, scale: s, threads: t,
-                                               kernels: kernels.name, samples: samples))
+                    results.append(BenchResult(name: "fold.frame", width: lw, height: lh, scale: s, threads: t,
+                                               kernels: kernels.name, bufferScale: bufferScale, samples: samples))
                 }
             }
         }

@@ -16,6 +16,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "Logical window size.")
     var size: PixelSize
 
+    @Option(help: "Buffer pixels per logical pixel: 1 to 8, fractions too (1.25, 1.5), in steps of 1/120.")
+    var scale = ScaleArgument(1)
+
     @Option(help: ArgumentHelp("Show the pinch fold at this scale (clamped to 0.48…1.0).", valueName: "S"))
     var fold: Double?
 
@@ -35,6 +38,7 @@ struct RenderCommand: ParsableCommand {
     var out: String
 
     mutating func validate() throws {
+        try scale.validate(with: size)
         if let fold, !fold.isFinite { throw ValidationError("--fold takes a scale such as 0.75") }
         if let flip, !(flip >= 0 && flip <= 1) { throw ValidationError("--flip takes a progress from 0 to 1, such as 0.25") }
         if fold != nil && flip != nil { throw ValidationError("--fold and --flip each render a whole frame: give one") }
@@ -47,7 +51,8 @@ struct RenderCommand: ParsableCommand {
             parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
         }
         let sketchbook = try book.map { try loadBook(at: $0) } ?? Sketchbook()
-        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height), book: sketchbook)
+        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale.scale),
+                            book: sketchbook)
         try replay.run { _, _, _ in }
         guard fold != nil || flip != nil else {
             try PNG.write(replay.session.frame, to: out)
@@ -60,17 +65,17 @@ struct RenderCommand: ParsableCommand {
             throw FolioError("\(trace ?? "the trace") ends inside a fold or a page turn; `folio replay` renders that")
         }
         let canvas = session.frame
-        let renderer = PageRenderer(pixelWidth: canvas.width, pixelHeight: canvas.height, scale: Double(session.scale))
+        let renderer = PageRenderer(pixelWidth: canvas.width, pixelHeight: canvas.height, scale: session.scale.factor)
         let frame = Bitmap(width: canvas.width, height: canvas.height)
         if let flip {
             let current = session.book.currentSheet, sheets = session.book.sheets
-            let next = CanvasRenderer(width: session.width, height: session.height, scale: Double(session.scale))
+            let next = CanvasRenderer(width: session.width, height: session.height, scale: session.scale.factor)
             _ = next.rebuild(strokes: current + 1 < sheets.count ? sheets[current + 1].strokes : [])
-            let turn = TurnController(width: Double(session.width), height: Double(session.height))
-            turn.begin(earlier: canvas, later: next.baked, angle: -flip * Double.pi, scale: Double(session.scale))
+            let turn = TurnController(width: session.sceneSize.width, height: session.sceneSize.height)
+            turn.begin(earlier: canvas, later: next.baked, angle: -flip * Double.pi, scale: session.scale.factor)
             renderer.render(turn.scene.root, into: frame, options: look.renderOptions)
         } else if let fold {
-            let scene = FoldScene(width: Double(session.width), height: Double(session.height))
+            let scene = FoldScene(width: session.sceneSize.width, height: session.sceneSize.height)
             scene.setContents(canvas)
             scene.setScale(fold)
             renderer.render(scene.root, into: frame, options: look.renderOptions)

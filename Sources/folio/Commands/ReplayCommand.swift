@@ -19,8 +19,8 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: "Logical window size.")
     var size: PixelSize
 
-    @Option(help: "Buffer pixels per logical pixel.")
-    var scale: Int = 1
+    @Option(help: "Buffer pixels per logical pixel: 1 to 8, fractions too (1.25, 1.5), in steps of 1/120.")
+    var scale = ScaleArgument(1)
 
     @Option(help: ArgumentHelp("Folder for final.png (and frames); nothing is written without it.", valueName: "dir"))
     var out: String?
@@ -41,10 +41,7 @@ struct ReplayCommand: ParsableCommand {
     var book: String?
 
     mutating func validate() throws {
-        guard SurfaceLimits.scales.contains(scale) else { throw ValidationError("--scale must be an integer from 1 to 8") }
-        guard max(size.width, size.height) * scale <= SurfaceLimits.maximumBufferSide else {
-            throw ValidationError("--size \(size) at --scale \(scale) needs buffers over \(SurfaceLimits.maximumBufferSide) px a side")
-        }
+        try scale.validate(with: size)
         if let at, !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in ms, 0 or more") }
         if frames && out == nil { throw ValidationError("--frames needs --out DIR") }
     }
@@ -55,7 +52,7 @@ struct ReplayCommand: ParsableCommand {
         // The book stays locked until this run has saved it.
         let store = try book.map { try openBook(at: $0) }
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
-        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale, stopTime: at),
+        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale.scale, stopTime: at),
                             book: store?.1 ?? Sketchbook())
         replay.session.foldOptions = look.renderOptions
         let settings = config.map { SettingsKeeper(file: SettingsFile(path: $0)) }

@@ -1,3 +1,4 @@
+import FolioGeometry
 import FolioInput
 import FolioWayland
 
@@ -21,7 +22,7 @@ final class DemoPlayer {
         self.trace = trace
     }
 
-    func frameShown(at time: Double, size: (width: Int, height: Int, scale: Int), player: LiveController) {
+    func frameShown(at time: Double, size: (width: Int, height: Int, scale: BufferScale), player: LiveController) {
         guard phase == .waitingForFirstFrame else { return }
         if trace == nil { trace = DemoTrace.trace(width: size.width, height: size.height) }
         start = time
