@@ -46,7 +46,6 @@ public final class ToolbarRenderer {
             image = target
         }
         target.fill(0)
-        drawHandle(layout.handle, shown: toolbar.isShown, pressed: toolbar.handlePressed, into: target)
         if toolbar.isShown, !layout.bar.isEmpty {
             roundedRect(layout.bar, radius: 14, color: Self.edgeColor, into: target)
             roundedRect(layout.bar.insetBy(dx: 1, dy: 1), radius: 13, color: Self.barColor, into: target)
@@ -54,28 +53,29 @@ public final class ToolbarRenderer {
                 drawControl(slot, toolbar: toolbar, into: target)
             }
         }
-        if let notice = toolbar.notice {
-            let r = layout.handle
-            let center = Point(x: (r.minX + r.maxX) / 2, y: r.minY - ToolbarLayout.target / 2 - 8)
-            dot(center, diameter: 40, color: notice.succeeded ? Self.successColor : Self.failureColor, into: target)
-            let mark: [[Point]] = notice.succeeded
-                ? [[Point(x: -9, y: 0), Point(x: -3, y: 7), Point(x: 10, y: -8)]]
-                : [[Point(x: -7, y: -7), Point(x: 7, y: 7)], [Point(x: 7, y: -7), Point(x: -7, y: 7)]]
-            for line in mark { polyline(line.map { $0 + center }, width: 4, color: 0xFFFFFF, into: target) }
-        }
+        drawHandle(layout.handle, toolbar: toolbar, into: target)
         return target
     }
 
     // MARK: - Pieces
 
-    private func drawHandle(_ r: Rect, shown: Bool, pressed: Bool, into target: Bitmap) {
+    /// The tab at the bottom edge: a chevron pointing where the bar goes, or for a moment after
+    /// an export its confirmation, a tick on green (a cross on red when it failed).
+    private func drawHandle(_ r: Rect, toolbar: Toolbar, into target: Bitmap) {
         // The visible tab is the lower part of the handle's 48 px target, attached to the edge.
         let tab = Rect(x: r.minX + 8, y: r.maxY - 30, width: r.width - 16, height: 42)
-        roundedRect(tab, radius: 12, color: Self.edgeColor, into: target)
-        roundedRect(tab.insetBy(dx: 1, dy: 1), radius: 11, color: pressed ? Self.pressedColor : Self.barColor, into: target)
         let c = Point(x: (r.minX + r.maxX) / 2, y: r.maxY - 15)
-        // A chevron pointing where the bar goes: up to show it, down to hide it.
-        let dy = shown ? 4.0 : -4.0
+        if let notice = toolbar.notice {
+            roundedRect(tab, radius: 12, color: notice.succeeded ? Self.successColor : Self.failureColor, into: target)
+            let mark: [[Point]] = notice.succeeded
+                ? [[Point(x: -8, y: 0), Point(x: -3, y: 6), Point(x: 9, y: -7)]]
+                : [[Point(x: -6, y: -6), Point(x: 6, y: 6)], [Point(x: 6, y: -6), Point(x: -6, y: 6)]]
+            for line in mark { polyline(line.map { $0 + c }, width: 3.5, color: 0xFFFFFF, into: target) }
+            return
+        }
+        roundedRect(tab, radius: 12, color: Self.edgeColor, into: target)
+        roundedRect(tab.insetBy(dx: 1, dy: 1), radius: 11, color: toolbar.handlePressed ? Self.pressedColor : Self.barColor, into: target)
+        let dy = toolbar.isShown ? 4.0 : -4.0
         polyline([c + Point(x: -10, y: -dy), c + Point(x: 0, y: dy), c + Point(x: 10, y: -dy)],
                  width: 3, color: Self.iconColor, into: target)
     }

@@ -83,8 +83,10 @@ final class ToolbarRenderTests: XCTestCase {
         toolbar.showNotice(succeeded: true, at: 0)
         image = renderer.render(toolbar)
         try keep(image, "toolbar-exported")
-        let check = image.pixel(x: Int(handle.minX - bounds.minX + handle.width / 2) - 14, y: Int(handle.minY - bounds.minY) - 32 - 12)
-        XCTAssertEqual(check, 0xFF1E_8E3E, "the confirmation's green disc")
+        // The tab turns green with a white tick; the bar's controls are not covered.
+        XCTAssertEqual(image.pixel(x: Int(handle.minX - bounds.minX) + 20, y: Int(handle.maxY - bounds.minY) - 5), 0xFF1E_8E3E)
+        let tick = Point(x: handle.minX + handle.width / 2 - 3 - bounds.minX, y: handle.maxY - 15 + 6 - bounds.minY)
+        XCTAssertEqual(image.pixel(x: Int(tick.x), y: Int(tick.y)), 0xFFFF_FFFF, "the tick")
         XCTAssertTrue(toolbar.advance(to: Toolbar.noticeDuration))
         XCTAssertNil(toolbar.notice)
     }
