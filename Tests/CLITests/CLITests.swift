@@ -76,7 +76,7 @@ final class CLITests: XCTestCase {
         let book = folder.appendingPathComponent("book")
         let good = try write("good.jsonl", stroke)
         XCTAssertEqual(try run(["replay", good, "--size", "640x400", "--book", book.path]).status, 0)
-        let saved = try Data(contentsOf: book.appendingPathComponent("book.json"))
+        let saved = try Data(contentsOf: book.appendingPathComponent("book.folio"))
 
         let bad = try write("bad.jsonl", stroke + "\n{\"t\": 40, \"kind\": \"touch.down\", \"id\": 2, \"x\": 1}\n")
         let result = try run(["replay", bad, "--size", "640x400", "--book", book.path])
@@ -84,7 +84,7 @@ final class CLITests: XCTestCase {
         let lines = result.stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("line 7"), result.stderr)
-        XCTAssertEqual(try Data(contentsOf: book.appendingPathComponent("book.json")), saved)
+        XCTAssertEqual(try Data(contentsOf: book.appendingPathComponent("book.folio")), saved)
     }
 
     func testInfoAndExportReadWhatReplaySaved() throws {
@@ -185,7 +185,7 @@ final class CLITests: XCTestCase {
             for _ in 0..<2 {
                 XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
                 XCTAssertEqual(try mode(book.path), 0o700, "umask \(String(mask, radix: 8))")
-                XCTAssertEqual(try mode(book.appendingPathComponent("book.json").path), 0o600)
+                XCTAssertEqual(try mode(book.appendingPathComponent("book.folio").path), 0o600)
             }
         }
     }
@@ -194,7 +194,7 @@ final class CLITests: XCTestCase {
         let book = folder.appendingPathComponent("book")
         let trace = try write("stroke.jsonl", stroke)
         XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
-        let file = book.appendingPathComponent("book.json")
+        let file = book.appendingPathComponent("book.folio")
         let saved = try Data(contentsOf: file)
 
         // This test process is the first writer: it holds the lock as the app would.
@@ -218,10 +218,11 @@ final class CLITests: XCTestCase {
     func testLinksInTheBookAreRefusedInOneLine() throws {
         let trace = try write("stroke.jsonl", stroke)
         let victim = try write("victim.json", "precious")
-        for destination in [victim, folder.appendingPathComponent("missing.json").path] {
+        let destinations = [victim, folder.appendingPathComponent("missing.json").path]
+        for (name, destination) in ["book.folio", "book.json"].flatMap({ name in destinations.map { (name, $0) } }) {
             let book = folder.appendingPathComponent("book-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)
-            let file = book.appendingPathComponent("book.json").path
+            let file = book.appendingPathComponent(name).path
             try FileManager.default.createSymbolicLink(atPath: file, withDestinationPath: destination)
             for arguments in [["info", "--book", book.path], ["replay", trace, "--size", "64x64", "--book", book.path]] {
                 let result = try run(arguments)
@@ -244,7 +245,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["info", "--book", book.path]).status, 0)
         XCTAssertTrue(FileManager.default.fileExists(atPath: orphan), "reading writes nothing")
         XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: book.path).sorted(), [".folio.lock", "book.json"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: book.path).sorted(), [".folio.lock", "book.folio"])
     }
 
     func testAFailedExportKeepsTheExistingFile() throws {
@@ -273,7 +274,7 @@ final class CLITests: XCTestCase {
         let book = folder.appendingPathComponent("book")
         let trace = try write("stroke.jsonl", stroke)
         XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
-        let file = book.appendingPathComponent("book.json").path
+        let file = book.appendingPathComponent("book.folio").path
         let saved = try Data(contentsOf: URL(fileURLWithPath: file))
         for arguments in [["--png", file], ["--svg", book.appendingPathComponent("sheet.svg").path]] {
             let result = try run(["export", "--book", book.path, "--sheet", "1"] + arguments)
@@ -281,7 +282,7 @@ final class CLITests: XCTestCase {
             XCTAssertEqual(result.stderr, "folio: \(arguments[1]) is inside the book folder \(book.path); export somewhere else\n")
         }
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: file)), saved)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: book.path).sorted(), [".folio.lock", "book.json"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: book.path).sorted(), [".folio.lock", "book.folio"])
     }
 
     func testBadArgumentsFailClearly() throws {

@@ -1,42 +1,29 @@
 import Foundation
 import FolioGeometry
 
-/// The sketchbook's file format: one JSON document, `book.json`, holding every sheet's strokes
-/// as their input points. Versioned so a newer Folio can read an older book.
+/// The sketchbook's format version 1: one JSON document, `book.json`, holding every sheet's
+/// strokes as their input points. Folio reads it and migrates it to `book.folio`; it no longer
+/// writes it.
 enum BookFile {
     static let format = "folio-sketchbook"
     static let version = 1
 
-    struct Document: Codable {
+    struct Document: Decodable {
         var format: String
         var version: Int
         var currentSheet: Int
         var sheets: [SheetRecord]
     }
 
-    struct SheetRecord: Codable {
+    struct SheetRecord: Decodable {
         var strokes: [StrokeRecord]
     }
 
     /// A stroke with its points flattened to `[x0, y0, x1, y1, …]`: compact and easy to read.
-    struct StrokeRecord: Codable {
+    struct StrokeRecord: Decodable {
         var width: Double
         var color: String
         var points: [Double]
-    }
-
-    static func encode(_ book: Sketchbook) throws -> Data {
-        let document = Document(
-            format: format, version: version, currentSheet: book.currentSheet,
-            sheets: book.sheets.map { sheet in
-                SheetRecord(strokes: sheet.strokes.map { stroke in
-                    StrokeRecord(width: stroke.style.width, color: hex(stroke.style.color),
-                                 points: stroke.points.flatMap { [$0.x, $0.y] })
-                })
-            })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(document)
     }
 
     /// Decodes and checks a book; every problem is a `BookError.damaged` naming what is wrong.

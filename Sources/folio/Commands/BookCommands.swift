@@ -11,13 +11,13 @@ func bookStore(at path: String?) -> BookStore {
 
 /// The book in `path` (or the default folder), read without locking it.
 func loadBook(at path: String?) throws -> Sketchbook {
-    try bookStore(at: path).load()
+    try bookStore(at: path).load(warning: warn)
 }
 
 /// The book in `path` (or the default folder), locked for writing until the writer is released.
 func openBook(at path: String?) throws -> (BookWriter, Sketchbook) {
-    let writer = try bookStore(at: path).openForWriting()
-    return (writer, try writer.store.load())
+    let writer = try bookStore(at: path).openForWriting(warning: warn)
+    return (writer, writer.book)
 }
 
 struct InfoCommand: ParsableCommand {
@@ -68,7 +68,7 @@ struct ExportCommand: ParsableCommand {
         guard !store.holds(target) else {
             throw FolioError("\(target) is inside the book folder \(store.directory.path); export somewhere else")
         }
-        let sketchbook = try store.load()
+        let sketchbook = try store.load(warning: warn)
         guard sheet <= sketchbook.sheets.count else {
             throw FolioError("the book has \(sketchbook.sheets.count) sheet(s); there is no sheet \(sheet)")
         }
