@@ -302,4 +302,65 @@ final class CLITests: XCTestCase {
         XCTAssertTrue(result.stderr.contains("WAYLAND_DISPLAY"), result.stderr)
         XCTAssertEqual(result.stderr.split(separator: "\n").count, 1, result.stderr)
     }
+
+    /// A trace of `strokes` strokes of `points` points each, 16 ms apart.
+    private func longTrace(strokes: Int, points: Int) -> String {
+        var lines: [String] = []
+        var t = 0
+        for index in 0..<strokes {
+            let y = 20 + (index * 7) % 300
+            lines.append(#"{"t": \#(t), "kind": "touch.down", "id": 1, "x": 40, "y": \#(y)}"#)
+            lines.append(#"{"t": \#(t), "kind": "touch.frame"}"#)
+            for step in 1..<points {
+                t += 16
+                lines.append(#"{"t": \#(t), "kind": "touch.motion", "id": 1, "x": \#(40 + step * 2), "y": \#(y + step % 5)}"#)
+                lines.append(#"{"t": \#(t), "kind": "touch.frame"}"#)
+            }
+            t += 16
+            lines.append(#"{"t": \#(t), "kind": "touch.up", "id": 1}"#)
+            lines.append(#"{"t": \#(t), "kind": "touch.frame"}"#)
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// kill -9 at random moments of runs that each add strokes and save (appends, the first
+    /// snapshot, compactions): every book left behind opens, holds every save that finished and
+    /// never less, and the next writer leaves no temporary file behind.
+    func testKillNineAtRandomMomentsLosesNothingSaved() throws {
+        let book = folder.appendingPathComponent("book")
+        let trace = try write("strokes.jsonl", longTrace(strokes: 40, points: 60))
+        let arguments = ["replay", trace, "--size", "400x340", "--book", book.path]
+        // How long one whole run takes here: kills land in its later part, where it loads and saves.
+        let started = Date()
+        XCTAssertEqual(try run(arguments).status, 0)
+        let runTime = Date().timeIntervalSince(started)
+        var saved = 40
+        var random = SystemRandomNumberGenerator()
+        var killedInsideASave = 0
+        for round in 0..<30 {
+            let process = Process()
+            process.executableURL = Self.folio
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            usleep(UInt32(Double.random(in: 0.6...1.02, using: &random) * runTime * 1_000_000))
+            kill(process.processIdentifier, SIGKILL)
+            process.waitUntilExit()
+            let info = try run(["info", "--book", book.path])
+            XCTAssertEqual(info.status, 0, "round \(round): \(info.stderr)")
+            if info.stderr.contains("cut short") { killedInsideASave += 1 }
+            let strokes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: [[String: Int]]])["sheets"]?
+                .compactMap { $0["strokes"] }.reduce(0, +)
+            let finished = process.terminationReason == .exit
+            XCTAssertTrue(strokes == saved || strokes == saved + 40, "round \(round): \(strokes ?? -1) strokes after \(saved) (finished: \(finished))")
+            saved = strokes ?? saved
+        }
+        XCTAssertEqual(try run(arguments).status, 0)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: book.path).sorted(), [".folio.lock", "book.folio"],
+                       "the next writer removed what the kills left")
+        let info = try run(["info", "--book", book.path])
+        XCTAssertTrue(info.stdout.contains("\(saved + 40)"), info.stdout)
+        print("kill -9 loop: one run \(Int(runTime * 1000)) ms; \(killedInsideASave) of 30 kills cut a save short")
+    }
 }

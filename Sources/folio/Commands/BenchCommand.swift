@@ -44,6 +44,7 @@ struct BenchCommand: ParsableCommand {
         let wanted = { (name: String) in only.map { name.hasPrefix($0) || $0.hasPrefix(name) } ?? true }
         if wanted("fold.") { results += FoldBenchmarks.run(sizes: sizes, kernels: chosen).filter { wanted($0.name) } }
         if wanted("flip.") { results += FlipBenchmarks.run(sizes: sizes, kernels: chosen).filter { wanted($0.name) } }
+        if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
         report(results, json: json)
     }
 }
