@@ -142,7 +142,8 @@ final class BookSafetyTests: XCTestCase {
         let target = try victim()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         try VersionOneBooks.encode(book(strokes: 2)).write(to: store.legacyFile)
-        let orphans = [".book.json.0123456789abcdef.tmp", ".book.json.4242.tmp"]
+        let orphans = [".book.json.0123456789abcdef.tmp", ".book.json.4242.tmp", ".book.folio.00000000deadbeef.tmp",
+                       ".sheet-0123456789abcdef.picture.fedcba9876543210.tmp"]
         for name in orphans { try Data(repeating: 7, count: 4096).write(to: folder.appendingPathComponent(name)) }
         let kept = [".book.json.notes.tmp", "notes.txt"]
         for name in kept { try Data("mine".utf8).write(to: folder.appendingPathComponent(name)) }

@@ -48,6 +48,30 @@ public struct BookStore: Sendable {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/share/folio")
     }
 
+    /// Where the kept picture of the strokes with `key` (`SheetPicture.key`) goes.
+    public func pictureFile(key: UInt64) -> URL {
+        let digits = String(key, radix: 16)
+        return directory.appendingPathComponent("sheet-\(String(repeating: "0", count: 16 - digits.count))\(digits).picture")
+    }
+
+    /// The picture files in the folder, with their keys.
+    public func pictureFiles() -> [(name: String, key: UInt64)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.compactMap { name in Self.pictureKey(name).map { (name, $0) } }
+    }
+
+    /// `sheet-KEY.picture` for a temporary file `.sheet-KEY.picture.R.tmp`.
+    private static func pictureTarget(ofTemporary name: String) -> String? {
+        guard name.hasPrefix("."), name.count > 1 + 30 else { return nil }
+        let target = String(name.dropFirst().prefix(30))
+        return pictureKey(target) != nil ? target : nil
+    }
+
+    static func pictureKey(_ name: String) -> UInt64? {
+        guard name.hasPrefix("sheet-"), name.hasSuffix(".picture"), name.count == 6 + 16 + 8 else { return nil }
+        return UInt64(name.dropFirst(6).dropLast(8), radix: 16)
+    }
+
     /// The saved book; a new empty one when the folder holds none yet. Reads without locking and
     /// writes nothing: a writer only appends whole records and renames whole snapshots into
     /// place, so this sees every save that finished. An incomplete last record (a crash, or a
@@ -66,7 +90,7 @@ public struct BookStore: Sendable {
 
     /// The whole file at `path`, or nil when there is none. Links and anything but a regular file
     /// are refused; a FIFO planted here does not hang the open (O_NONBLOCK).
-    static func readFile(_ path: String) throws -> [UInt8]? {
+    public static func readFile(_ path: String) throws -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
@@ -227,7 +251,9 @@ public struct BookStore: Sendable {
         } catch {
             throw BookError.io(path: directory.path, reason: "cannot list the folder: \(error.localizedDescription)")
         }
-        for name in names where [file, legacyFile].contains(where: { AtomicFile.isTemporary(name, for: $0.lastPathComponent) }) {
+        let targets = [file.lastPathComponent, legacyFile.lastPathComponent] + names.filter { Self.pictureKey($0) != nil }
+            + names.compactMap { Self.pictureTarget(ofTemporary: $0) }
+        for name in names where targets.contains(where: { AtomicFile.isTemporary(name, for: $0) }) {
             let path = directory.appendingPathComponent(name).path
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
