@@ -5,8 +5,9 @@ SWIFT ?= swift
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build needs, then the real compositors the tests drive: Weston (screens) and KWin (real touch).
 DEB_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev libpng-dev \
-                xkb-data weston
-TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols dbus python3-venv
+                libcairo2-dev xkb-data weston
+# poppler-utils: the PDF export's tests read the PDF back (pdfinfo, pdftoppm).
+TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols dbus python3-venv poppler-utils
 # The KWin touch injector speaks Wayland and D-Bus from Python. Debian's own python3 refuses
 # pip installs (PEP 668), so the modules go into a virtual environment inside the build folder,
 # and the tests run the injector with its python (FOLIO_TEST_PYTHON).

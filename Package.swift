@@ -16,6 +16,7 @@ let package = Package(
         // C libraries from Debian, seen through pkg-config.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
         .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server",
@@ -38,7 +39,7 @@ let package = Package(
         .target(name: "FolioSketchbook", dependencies: ["FolioGeometry", "CCRC32C"]),
         .target(name: "FolioGestures", dependencies: ["FolioGeometry", "FolioInput"]),
         .target(name: "FolioLayers", dependencies: ["FolioGeometry"]),
-        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "CFoldKernels", "CPixman", "CPNG"]),
+        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "CFoldKernels", "CPixman", "CPNG", "CCairo"]),
         .target(name: "FolioCore", dependencies: [
             "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender",
         ]),
@@ -81,7 +82,7 @@ let package = Package(
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
-        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook"]),
+        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels"]),
     ],
     swiftLanguageModes: [.v6]
 )

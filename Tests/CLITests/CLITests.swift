@@ -1,3 +1,5 @@
+import FolioPixels
+import FolioRender
 import FolioSketchbook
 import Foundation
 import XCTest
@@ -362,5 +364,91 @@ final class CLITests: XCTestCase {
         let info = try run(["info", "--book", book.path])
         XCTAssertTrue(info.stdout.contains("\(saved + 40)"), info.stdout)
         print("kill -9 loop: one run \(Int(runTime * 1000)) ms; \(killedInsideASave) of 30 kills cut a save short")
+    }
+
+    /// A poppler tool for reading PDFs back: missing fails under CI, and skips loudly elsewhere.
+    private func poppler(_ tool: String) throws -> String {
+        for folder in ["/usr/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: "\(folder)/\(tool)") {
+            return "\(folder)/\(tool)"
+        }
+        let reason = "\(tool) (Debian package poppler-utils, installed by make test) is not installed"
+        if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail(reason) }
+        print("SKIPPED: \(reason)")
+        throw XCTSkip(reason)
+    }
+
+    private func runTool(_ path: String, _ arguments: [String]) throws -> String {
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: path)
+        process.arguments = arguments
+        let out = Pipe()
+        process.standardOutput = out
+        try process.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 0, "\(path) \(arguments)")
+        return String(decoding: data, as: UTF8.self)
+    }
+
+    /// The whole book as a PDF: a page per sheet, vector paths (no images), and a page rendered by
+    /// poppler has ink where the PNG export of that sheet has it, and paper where it has paper.
+    func testThePDFHasAVectorPagePerSheetWithTheInkOfThePNGExport() throws {
+        let pdfinfo = try poppler("pdfinfo"), pdftoppm = try poppler("pdftoppm"), pdfimages = try poppler("pdfimages")
+        let book = folder.appendingPathComponent("book").path
+        let trace = try write("sheets.jsonl", stroke + """
+
+        {"t": 500, "kind": "key", "keys": "Next", "state": "pressed"}
+        {"t": 510, "kind": "key", "keys": "Next", "state": "released"}
+        {"t": 1000, "kind": "touch.down", "id": 1, "x": 300, "y": 100}
+        {"t": 1000, "kind": "touch.frame"}
+        {"t": 1016, "kind": "touch.motion", "id": 1, "x": 420, "y": 330}
+        {"t": 1016, "kind": "touch.frame"}
+        {"t": 1033, "kind": "touch.motion", "id": 1, "x": 100, "y": 300}
+        {"t": 1033, "kind": "touch.frame"}
+        {"t": 1050, "kind": "touch.up", "id": 1}
+        {"t": 1050, "kind": "touch.frame"}
+        {"t": 1100, "kind": "key", "keys": "Next", "state": "pressed"}
+        {"t": 1110, "kind": "key", "keys": "Next", "state": "released"}
+        {"t": 1600, "kind": "touch.down", "id": 1, "x": 50, "y": 50}
+        {"t": 1600, "kind": "touch.frame"}
+        {"t": 1633, "kind": "touch.up", "id": 1}
+        {"t": 1633, "kind": "touch.frame"}
+        """)
+        XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book]).status, 0)
+        let pdf = folder.appendingPathComponent("book.pdf").path
+        let export = try run(["export", "--book", book, "--pdf", pdf, "--size", "640x400"])
+        XCTAssertEqual(export.status, 0, export.stderr)
+        let info = try runTool(pdfinfo, [pdf])
+        XCTAssertTrue(info.contains("Pages:           3"), info)
+        XCTAssertTrue(info.contains("Page size:       480 x 300 pts"), info)
+        let images = try runTool(pdfimages, ["-list", pdf]).split(separator: "\n")
+        XCTAssertEqual(images.count, 2, "only pdfimages' two header lines, no image: \(images)")
+
+        for sheet in 1...3 {
+            let png = folder.appendingPathComponent("sheet\(sheet).png").path
+            XCTAssertEqual(try run(["export", "--book", book, "--sheet", "\(sheet)", "--png", png, "--size", "640x400"]).status, 0)
+            let prefix = folder.appendingPathComponent("page").path
+            _ = try runTool(pdftoppm, ["-r", "96", "-png", "-f", "\(sheet)", "-l", "\(sheet)", "-singlefile", pdf, prefix])
+            let page = try PNG.read(from: prefix + ".png"), expected = try PNG.read(from: png)
+            XCTAssertEqual([page.width, page.height], [640, 400])
+            // Away from the edges of strokes (where antialiasing may differ), ink and paper agree.
+            func red(_ bitmap: Bitmap, _ x: Int, _ y: Int) -> Int { Int((bitmap.pixel(x: x, y: y) >> 16) & 0xFF) }
+            var inked = 0, mismatches: [String] = []
+            for y in 1..<399 {
+                for x in 1..<639 {
+                    let around = (-1...1).flatMap { dy in (-1...1).map { dx in red(expected, x + dx, y + dy) } }
+                    if around.allSatisfy({ $0 < 40 }) {
+                        inked += 1
+                        if red(page, x, y) > 120 { mismatches.append("(\(x), \(y)) paper in the PDF") }
+                    } else if around.allSatisfy({ $0 > 250 }), red(page, x, y) < 200 {
+                        mismatches.append("(\(x), \(y)) ink in the PDF")
+                    }
+                }
+            }
+            XCTAssertGreaterThan(inked, 2, "sheet \(sheet) has ink (sheet 3 is a tap: a dot)")
+            XCTAssertEqual(mismatches.count, 0, "sheet \(sheet): \(mismatches.prefix(5))")
+        }
+        let refused = try run(["export", "--book", book, "--pdf", pdf, "--sheet", "1"])
+        XCTAssertEqual(refused.status, 64, refused.stderr)
     }
 }

@@ -39,13 +39,13 @@ struct InfoCommand: ParsableCommand {
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Export one sheet of a sketchbook as PNG or SVG.")
+        abstract: "Export one sheet of a sketchbook as PNG or SVG, or the whole book as PDF.")
 
     @Option(help: ArgumentHelp("The sketchbook folder.", valueName: "dir"))
     var book: String
 
-    @Option(help: "The sheet to export, counting from 1.")
-    var sheet: Int
+    @Option(help: "The sheet to export, counting from 1 (with --png or --svg).")
+    var sheet: Int?
 
     @Option(help: ArgumentHelp("Write the sheet as a PNG image.", valueName: "out"))
     var png: String?
@@ -53,22 +53,43 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the sheet's ink as SVG.", valueName: "out"))
     var svg: String?
 
-    @Option(help: "Canvas size in logical pixels (default: just large enough for the drawing).")
+    @Option(help: ArgumentHelp("Write the whole book as PDF, one vector page per sheet.", valueName: "out"))
+    var pdf: String?
+
+    @Option(help: "Canvas size in logical pixels (default: just large enough for the drawing; with --pdf, for every sheet's).")
     var size: PixelSize?
 
     mutating func validate() throws {
-        guard (png == nil) != (svg == nil) else { throw ValidationError("give exactly one of --png OUT and --svg OUT") }
-        guard sheet >= 1 else { throw ValidationError("--sheet counts from 1") }
+        guard [png, svg, pdf].compactMap({ $0 }).count == 1 else {
+            throw ValidationError("give exactly one of --png OUT, --svg OUT and --pdf OUT")
+        }
+        if pdf != nil {
+            guard sheet == nil else { throw ValidationError("--pdf writes every sheet; --sheet is for --png and --svg") }
+        } else {
+            guard let sheet else { throw ValidationError("--png and --svg need --sheet N") }
+            guard sheet >= 1 else { throw ValidationError("--sheet counts from 1") }
+        }
     }
 
     func run() throws {
         let store = bookStore(at: book)
-        let target = png ?? svg ?? ""
+        let target = png ?? svg ?? pdf ?? ""
         // An export written into the book folder could replace book.json: refused outright.
         guard !store.holds(target) else {
             throw FolioError("\(target) is inside the book folder \(store.directory.path); export somewhere else")
         }
         let sketchbook = try store.load(warning: warn)
+        if pdf != nil {
+            let extent = size.map { Size(width: Double($0.width), height: Double($0.height)) } ?? PDFExport.extent(of: sketchbook)
+            let data: Data
+            do {
+                data = try PDFExport.document(for: sketchbook, size: extent)
+            } catch {
+                throw FolioError("\(target): \(error) (nothing was replaced)")
+            }
+            return try AtomicFile.replace(target, with: data, mode: nil, failure: "cannot write (nothing was replaced)")
+        }
+        let sheet = self.sheet ?? 1
         guard sheet <= sketchbook.sheets.count else {
             throw FolioError("the book has \(sketchbook.sheets.count) sheet(s); there is no sheet \(sheet)")
         }
