@@ -15,7 +15,7 @@ TEST_PYTHON_PACKAGES := pywayland==0.4.19 jeepney==0.9.0
 TEST_VENV := .build/test-python
 export FOLIO_TEST_PYTHON := $(CURDIR)/$(TEST_VENV)/bin/python3
 
-.PHONY: all deps test-deps install-debs build release run test bench-latency protocols clean
+.PHONY: all deps test-deps install-debs build release run test bench-latency fuzz protocols clean
 
 all: build
 
@@ -60,6 +60,18 @@ bench-latency: deps
 	$(SWIFT) build -c release --product folio
 	$(SWIFT) build -c release --product folio-latency-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/folio-latency-bench" $(BENCH_ARGS)
+
+# libFuzzer on the book loader: a million inputs from the seed books in Tests/BookFuzzer/corpus
+# (new finds go to .build/fuzz/corpus, crashes to .build/fuzz/). The fuzzer has its own build
+# folder: it is built with -sanitize=fuzzer,address and never installed. FUZZ_RUNS to change.
+FUZZ_RUNS ?= 1000000
+fuzz: deps
+	$(SWIFT) build --scratch-path .build/fuzz -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFOLIO_FUZZING \
+	    --product folio-book-fuzzer
+	mkdir -p .build/fuzz/corpus
+	"$$($(SWIFT) build --scratch-path .build/fuzz -c debug --show-bin-path)/folio-book-fuzzer" \
+	    -runs=$(FUZZ_RUNS) -seed=1 -max_len=4096 -print_final_stats=1 -artifact_prefix=.build/fuzz/ \
+	    .build/fuzz/corpus Tests/BookFuzzer/corpus
 
 # Regenerate the committed protocol glue from Debian's wayland-protocols.
 protocols: deps

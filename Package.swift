@@ -70,6 +70,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tests/LatencyBenchmarks"),
 
+        // libFuzzer's target for the book loader (`make fuzz`, built with -sanitize=fuzzer,address):
+        // a developer's tool, never installed.
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
+        .executableTarget(name: "folio-book-fuzzer", dependencies: ["FolioSketchbook", "CLibFuzzer"], path: "Tests/BookFuzzer",
+                          exclude: ["corpus"]),
+
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
         .testTarget(name: "FolioPixelsTests", dependencies: ["FolioPixels"]),
         .testTarget(name: "FolioInputTests", dependencies: ["FolioInput"]),

@@ -134,6 +134,23 @@ final class BookJournalTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), [".folio.lock", "book.folio"])
     }
 
+    /// The sheet limit: a million sheets save and load; one more is not saved, and says why.
+    func testAMillionSheetsLoadAndOneMoreIsNotSaved() throws {
+        let million = Sketchbook(sheets: Array(repeating: Sheet(), count: BookRecords.maximumSheets), currentSheet: 999_999)
+        let writer = try store.openForWriting()
+        try writer.save(million)
+        XCTAssertEqual(try bytes().count, 16 + 16 + 8 + 4 * BookRecords.maximumSheets, "4 bytes a sheet")
+        let loaded = try store.load()
+        XCTAssertEqual(loaded.sheets.count, BookRecords.maximumSheets)
+        XCTAssertEqual(loaded.currentSheet, 999_999)
+        var more = million
+        more.insertBlankSheet()
+        XCTAssertThrowsError(try writer.save(more)) {
+            XCTAssertTrue("\($0)".contains("the book has 1000001 sheets; a book holds at most 1000000"), "\($0)")
+        }
+        XCTAssertEqual(try store.load().sheets.count, BookRecords.maximumSheets, "the saved book is kept")
+    }
+
     // MARK: - Torn and damaged records
 
     /// The book after three saves, and the offset where the last save's record begins.
@@ -348,7 +365,7 @@ final class BookJournalTests: XCTestCase {
         _ = try threeSaves()
         let valid = try bytes()
         var random = Random(state: 0xF00D)
-        for _ in 0..<3000 {
+        for _ in 0..<6000 {
             var data = valid
             for _ in 0...random.next(4) where !data.isEmpty {
                 let at = random.next(data.count)
@@ -359,6 +376,8 @@ final class BookJournalTests: XCTestCase {
                 default: data.removeSubrange(at...)
                 }
             }
+            // Half the inputs get their checksums made right, so they reach the record decoders.
+            if random.next(2) == 0 { data = withChecksumsFixed(data) }
             do {
                 let (pages, _, _) = try BookStore.decodeJournal(data, path: "fuzz.folio")
                 XCTAssertTrue(pages.sheets.indices.contains(pages.current))
@@ -366,5 +385,24 @@ final class BookJournalTests: XCTestCase {
                 guard case .damaged = error else { return XCTFail("\(error)") }
             }
         }
+    }
+
+    /// `bytes` with the file header's and every record's checksums recomputed.
+    private func withChecksumsFixed(_ bytes: [UInt8]) -> [UInt8] {
+        var fixed = bytes
+        func put(_ value: UInt32, at offset: Int) {
+            for i in 0..<4 { fixed[offset + i] = UInt8(truncatingIfNeeded: value >> (8 * i)) }
+        }
+        guard fixed.count >= 16 else { return fixed }
+        put(crc32c(fixed[0..<12]), at: 12)
+        var offset = 16
+        while offset + 12 <= fixed.count {
+            let length = (0..<4).reduce(0) { $0 | Int(fixed[offset + $1]) << (8 * $1) }
+            put(crc32c(fixed[offset..<(offset + 8)]), at: offset + 8)
+            guard length <= fixed.count - offset - 16 else { break }
+            put(crc32c(fixed[(offset + 12)..<(offset + 12 + length)]), at: offset + 12 + length)
+            offset += 16 + length
+        }
+        return fixed
     }
 }

@@ -41,6 +41,10 @@ enum BookFile {
             throw BookError.damaged(path: path, reason: "written by a newer Folio (version \(document.version))")
         }
         guard !document.sheets.isEmpty else { throw BookError.damaged(path: path, reason: "it has no sheets") }
+        // Version 2's limits, so that every book read can be migrated and saved.
+        guard document.sheets.count <= BookRecords.maximumSheets else {
+            throw BookError.damaged(path: path, reason: "\(document.sheets.count) sheets; a book holds at most \(BookRecords.maximumSheets)")
+        }
         // Said 0-based as written: currentSheet may be any Int, and adding 1 could overflow.
         guard document.sheets.indices.contains(document.currentSheet) else {
             throw BookError.damaged(path: path, reason: "currentSheet \(document.currentSheet) names no sheet "
@@ -49,8 +53,15 @@ enum BookFile {
         var sheets: [Sheet] = []
         for (sheetIndex, record) in document.sheets.enumerated() {
             var strokes: [Stroke] = []
+            guard record.strokes.count <= BookRecords.maximumStrokesPerSheet else {
+                throw BookError.damaged(path: path, reason: "sheet \(sheetIndex + 1): \(record.strokes.count) strokes; "
+                                        + "a sheet holds at most \(BookRecords.maximumStrokesPerSheet)")
+            }
             for (strokeIndex, stroke) in record.strokes.enumerated() {
                 let place = "sheet \(sheetIndex + 1), stroke \(strokeIndex + 1)"
+                guard stroke.points.count <= 2 * BookRecords.maximumPointsPerStroke else {
+                    throw BookError.damaged(path: path, reason: "\(place): more than \(BookRecords.maximumPointsPerStroke) points")
+                }
                 guard stroke.points.count >= 2, stroke.points.count % 2 == 0, stroke.points.allSatisfy(\.isFinite) else {
                     throw BookError.damaged(path: path, reason: "\(place): points must be finite x, y pairs")
                 }

@@ -119,6 +119,12 @@ public struct BookStore: Sendable {
         return bytes
     }
 
+    /// The book the bytes of a `book.folio` hold (a torn last record left out), or `.damaged`
+    /// naming `path` and the offset: what every reader does, for the fuzzer.
+    public static func decode(journal bytes: [UInt8], path: String) throws -> Sketchbook {
+        try decodeJournal(bytes, path: path).0.book
+    }
+
     /// The book a journal holds, with its torn tail (if any) and the size of its snapshot record.
     static func decodeJournal(_ bytes: [UInt8], path: String) throws -> (BookRecords.Pages, BookJournal.TornTail?, Int) {
         try bytes.withUnsafeBytes { buffer in
