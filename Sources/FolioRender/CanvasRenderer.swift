@@ -127,8 +127,9 @@ public final class CanvasRenderer {
     public func picture() -> SheetPicture {
         var pixels = [UInt32](repeating: 0, count: baked.width * baked.height)
         pixels.withUnsafeMutableBytes { out in
+            guard let base = out.baseAddress else { return }
             for row in 0..<baked.height {
-                (out.baseAddress! + row * baked.width * 4).copyMemory(from: baked.pixels + row * baked.stride, byteCount: baked.width * 4)
+                (base + row * baked.width * 4).copyMemory(from: baked.pixels + row * baked.stride, byteCount: baked.width * 4)
             }
         }
         return SheetPicture(key: SheetPicture.key(of: strokes), width: baked.width, height: baked.height, scale: scale,
@@ -143,8 +144,9 @@ public final class CanvasRenderer {
               picture.tiles.allSatisfy({ baked.bounds.contains($0.area) && $0.pixels.count == $0.area.area }),
               picture.key == SheetPicture.key(of: strokes) else { return false }
         picture.pixels.withUnsafeBytes { source in
+            guard let base = source.baseAddress else { return }
             for row in 0..<baked.height {
-                (baked.pixels + row * baked.stride).copyMemory(from: source.baseAddress! + row * baked.width * 4, byteCount: baked.width * 4)
+                (baked.pixels + row * baked.stride).copyMemory(from: base + row * baked.width * 4, byteCount: baked.width * 4)
             }
         }
         self.strokes = strokes

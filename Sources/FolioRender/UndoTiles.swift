@@ -30,12 +30,15 @@ public struct UndoTiles: Sendable {
 
     /// Keeps the pixels of `bitmap` in `area`, as they are before a stroke is drawn there.
     public mutating func capture(_ area: PixelRect, of bitmap: Bitmap) {
-        let area = area.intersection(bitmap.bounds)
+        // A stroke wholly off the canvas gets an empty tile: its undo changes no pixel.
+        let clipped = area.intersection(bitmap.bounds)
+        let area = clipped.isEmpty ? PixelRect.empty : clipped
         var pixels = [UInt32](repeating: 0, count: area.area)
         pixels.withUnsafeMutableBytes { out in
+            guard let base = out.baseAddress else { return }
             for row in 0..<area.height {
                 let source = bitmap.pixels + (area.y + row) * bitmap.stride + area.x * 4
-                (out.baseAddress! + row * area.width * 4).copyMemory(from: source, byteCount: area.width * 4)
+                (base + row * area.width * 4).copyMemory(from: source, byteCount: area.width * 4)
             }
         }
         append(Tile(area: area, pixels: pixels))
@@ -67,11 +70,12 @@ public struct UndoTiles: Sendable {
     /// Writes `tile`'s pixels back into `bitmap`.
     public static func restore(_ tile: Tile, into bitmap: Bitmap) {
         let area = tile.area
-        guard bitmap.bounds.contains(area) else { return }
+        guard !area.isEmpty, bitmap.bounds.contains(area), tile.pixels.count == area.area else { return }
         tile.pixels.withUnsafeBytes { source in
+            guard let base = source.baseAddress else { return }
             for row in 0..<area.height {
                 (bitmap.pixels + (area.y + row) * bitmap.stride + area.x * 4)
-                    .copyMemory(from: source.baseAddress! + row * area.width * 4, byteCount: area.width * 4)
+                    .copyMemory(from: base + row * area.width * 4, byteCount: area.width * 4)
             }
         }
     }

@@ -66,6 +66,19 @@ final class SheetPictureTests: XCTestCase {
         }
     }
 
+    /// A stroke wholly off the canvas (points reach ±1,000,000) has nothing to put back.
+    func testUndoingAStrokeOffTheCanvasChangesNothing() {
+        let canvas = CanvasRenderer(width: 320, height: 220, scale: 1)
+        let inside = strokes(3)
+        for stroke in inside { canvas.bake(stroke) }
+        let away = Stroke(points: [Point(x: -5000, y: -5000), Point(x: -4000, y: 900_000)])
+        canvas.bake(away)
+        XCTAssertTrue(canvas.show(strokes: inside).isEmpty, "no pixel changes")
+        same(canvas.baked, drawn(inside).baked, "after the undo")
+        canvas.show(strokes: inside + [away])
+        same(canvas.baked, drawn(inside).baked, "after the redo")
+    }
+
     func testAKeptPictureShowsTheSheetAndItsUndosExactly() throws {
         let all = strokes(SheetPictureCache.worthKeeping + 20)
         let store = BookStore(directory: folder)

@@ -107,7 +107,10 @@ public struct BookStore: Sendable {
         var filled = 0
         while true {
             if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 4))) }
-            let count = bytes.withUnsafeMutableBytes { read(fd, $0.baseAddress! + filled, $0.count - filled) }
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return read(fd, base + filled, buffer.count - filled)
+            }
             if count < 0 {
                 if errno == EINTR { continue }
                 throw BookError.io(path: path, reason: "cannot read: \(errnoText())")
@@ -406,7 +409,10 @@ public final class BookWriter: Sendable {
     private static func append(_ record: [UInt8], to fd: Int32, at offset: Int) -> String? {
         var done = 0
         while done < record.count {
-            let written = record.withUnsafeBytes { pwrite(fd, $0.baseAddress! + done, $0.count - done, off_t(offset + done)) }
+            let written = record.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return pwrite(fd, base + done, buffer.count - done, off_t(offset + done))
+            }
             if written < 0 {
                 if errno != EINTR { return "write: \(errnoText())" }
             } else {
