@@ -338,7 +338,7 @@ final class CLITests: XCTestCase {
         let runTime = Date().timeIntervalSince(started)
         var saved = 40
         var random = SystemRandomNumberGenerator()
-        var killedInsideASave = 0
+        var killedInsideASave = 0, killedInsideASnapshot = 0
         for round in 0..<30 {
             let process = Process()
             process.executableURL = Self.folio
@@ -349,6 +349,8 @@ final class CLITests: XCTestCase {
             usleep(UInt32(Double.random(in: 0.6...1.02, using: &random) * runTime * 1_000_000))
             kill(process.processIdentifier, SIGKILL)
             process.waitUntilExit()
+            let left = try FileManager.default.contentsOfDirectory(atPath: book.path)
+            if left.contains(where: { $0.hasSuffix(".tmp") }) { killedInsideASnapshot += 1 }
             let info = try run(["info", "--book", book.path])
             XCTAssertEqual(info.status, 0, "round \(round): \(info.stderr)")
             if info.stderr.contains("cut short") { killedInsideASave += 1 }
@@ -363,7 +365,8 @@ final class CLITests: XCTestCase {
                        "the next writer removed what the kills left")
         let info = try run(["info", "--book", book.path])
         XCTAssertTrue(info.stdout.contains("\(saved + 40)"), info.stdout)
-        print("kill -9 loop: one run \(Int(runTime * 1000)) ms; \(killedInsideASave) of 30 kills cut a save short")
+        print("kill -9 loop: one run \(Int(runTime * 1000)) ms; of 30 kills, \(killedInsideASave) cut an append short "
+              + "and \(killedInsideASnapshot) left a snapshot's temporary file")
     }
 
     /// A poppler tool for reading PDFs back: missing fails under CI, and skips loudly elsewhere.
