@@ -17,6 +17,7 @@ let package = Package(
         // C libraries from Debian, seen through pkg-config.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
         .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server",
@@ -33,14 +34,17 @@ let package = Package(
         .target(name: "FolioGeometry"),
         .target(name: "FolioPixels", dependencies: ["FolioGeometry", "CPixman"]),
         .target(name: "FolioInput", dependencies: ["FolioGeometry"]),
-        .target(name: "FolioSketchbook", dependencies: ["FolioGeometry"]),
+        // CRC-32C for the book's records (SSE 4.2 where the CPU has it); optimised in debug builds
+        // too, so tests load big books quickly.
+        .target(name: "CCRC32C", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
+        .target(name: "FolioSketchbook", dependencies: ["FolioGeometry", "CCRC32C"]),
         .target(name: "FolioGestures", dependencies: ["FolioGeometry", "FolioInput"]),
         .target(name: "FolioLayers", dependencies: ["FolioGeometry"]),
         // The touch controls as data: layout, palette, shown/pressed/chosen state.
         .target(name: "FolioToolbar", dependencies: ["FolioGeometry"]),
         // config.toml: the settings a person keeps, read and written with TOMLKit.
         .target(name: "FolioSettings", dependencies: ["FolioToolbar", .product(name: "TOMLKit", package: "TOMLKit")]),
-        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "CFoldKernels", "CPixman", "CPNG"]),
+        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "CFoldKernels", "CPixman", "CPNG", "CCairo"]),
         .target(name: "FolioCore", dependencies: [
             "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender", "FolioToolbar",
         ]),
@@ -72,6 +76,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tests/LatencyBenchmarks"),
 
+        // libFuzzer's target for the book loader (`make fuzz`, built with -sanitize=fuzzer,address):
+        // a developer's tool, never installed.
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
+        .executableTarget(name: "folio-book-fuzzer", dependencies: ["FolioSketchbook", "CLibFuzzer"], path: "Tests/BookFuzzer",
+                          exclude: ["corpus"]),
+
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
         .testTarget(name: "FolioPixelsTests", dependencies: ["FolioPixels"]),
         .testTarget(name: "FolioInputTests", dependencies: ["FolioInput"]),
@@ -86,7 +96,7 @@ let package = Package(
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
-        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook"]),
+        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels"]),
     ],
     swiftLanguageModes: [.v6]
 )

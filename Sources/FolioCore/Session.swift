@@ -75,9 +75,13 @@ public final class Session {
     /// Whether a clamped point was reported since the last stroke ended.
     private var reportedClamp = false
 
+    /// Pictures of big sheets kept with the book, shown instead of drawing every stroke.
+    private let pictures: SheetPictureCache?
+
     /// A session for a window of `width`×`height` logical pixels at `scale` (fitted to
     /// `SurfaceLimits`: callers report what they asked for beyond them).
-    public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: BufferScale = 1) {
+    public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: BufferScale = 1, pictures: SheetPictureCache? = nil) {
+        self.pictures = pictures
         let size = SurfaceLimits.fit(width: width, height: height, scale: scale)
         self.book = book
         self.width = size.width
@@ -90,9 +94,25 @@ public final class Session {
         recognizer.width = Double(size.width)
         toolbar = Toolbar(layout: ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: size.scale.factor))
         toolbarRenderer = ToolbarRenderer(scale: size.scale.factor)
-        damage = Region(canvas.rebuild(strokes: book.sheet.strokes))
+        damage = Region(draw(book.sheet.strokes, on: canvas))
         recognizer.controlAreas = toolbar.touchAreas
         refreshDisabledControls()
+    }
+
+    /// Draws `strokes` on `canvas`: from their kept picture where there is one, else stroke by stroke.
+    private func draw(_ strokes: [Stroke], on canvas: CanvasRenderer) -> PixelRect {
+        if let picture = pictures?.picture(of: strokes, width: canvas.baked.width, height: canvas.baked.height, scale: canvas.scale),
+           canvas.show(strokes: strokes, from: picture) {
+            return canvas.frame.bounds
+        }
+        return canvas.rebuild(strokes: strokes)
+    }
+
+    /// Keeps the picture of the sheet on the easel with the book when it is big, and drops the
+    /// pictures of strokes the book no longer has: at quit, so the sheet opens at once next time.
+    public func keepPicture() throws {
+        let picture = canvas.strokes.count >= SheetPictureCache.worthKeeping ? canvas.picture() : nil
+        try pictures?.keep(picture, book: book)
     }
 
     /// How fold frames are dressed (backdrop, shadows, render threads).
@@ -417,7 +437,7 @@ public final class Session {
     /// the whole frame changes.
     private func show(sheetAt index: Int) {
         book.goToSheet(index)
-        damage = damage.union(canvas.rebuild(strokes: book.sheet.strokes))
+        damage = damage.union(draw(book.sheet.strokes, on: canvas))
         record("sheet.changed", at: now)
     }
 
@@ -515,7 +535,7 @@ public final class Session {
             other = CanvasRenderer(width: width, height: height, scale: scale.factor)
             otherSheetStorage = other
         }
-        _ = other.rebuild(strokes: strokes)
+        if other.strokes != strokes { _ = draw(strokes, on: other) }
         return other.baked
     }
 
@@ -559,7 +579,8 @@ public final class Session {
     }
 
     private func redrawAll() {
-        damage = damage.union(canvas.rebuild(strokes: book.sheet.strokes))
+        // Undo and redo change one stroke: the canvas redraws only its area.
+        damage = damage.union(canvas.show(strokes: book.sheet.strokes))
         if case let .drawing(live) = state { draw(live, changed: live.stroke.bounds) }
     }
 

@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioInput
+import FolioRender
 import FolioSketchbook
 import FolioWayland
 
@@ -27,7 +28,8 @@ final class LiveController {
         saver = writer.map { AutoSaver(writer: $0) }
         bookPath = writer?.store.file.path
         let size = client.size
-        session = Session(book: book, width: size.width, height: size.height, scale: size.scale)
+        session = Session(book: book, width: size.width, height: size.height, scale: size.scale,
+                          pictures: writer.map { SheetPictureCache(store: $0.store) })
         // Fold frames split their columns over two threads where there are two cores.
         session.foldOptions.threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
         self.settings = settings
@@ -73,6 +75,17 @@ final class LiveController {
         }
         try client.run()
         try saver?.finish(session.book)
+        keepPicture()
+    }
+
+    /// A big sheet's picture goes with the book, so it opens at once next time; only a cache, so
+    /// a failure is said and nothing more.
+    private func keepPicture() {
+        do {
+            try session.keepPicture()
+        } catch {
+            warn("\(error); the sheet will be drawn from its strokes next time")
+        }
     }
 
     /// The toolbar's export, into the pictures folder or beside the book; the confirmation on
@@ -123,6 +136,7 @@ final class LiveController {
         }
         do {
             try saver.finish(session.book)
+            keepPicture()
             return "\(cause); the stroke in progress was finished and the book saved: \(strokes) on this sheet, in \(bookPath)"
         } catch {
             return "\(cause); the book could not be saved: \(error)"
