@@ -324,7 +324,7 @@ public final class BookWriter: Sendable {
             guard unlink(store.legacyFile.path) == 0 else {
                 throw BookError.io(path: store.legacyFile.path, reason: "migrated to \(path), but cannot remove the old file: \(errnoText())")
             }
-            try Self.syncFolder(store.directory.path, for: path)
+            try AtomicFile.syncFolder(store.directory.path, for: path)
         }
         self.state = Mutex(state)
     }
@@ -420,15 +420,5 @@ public final class BookWriter: Sendable {
             }
         }
         return fdatasync(fd) == 0 ? nil : "fdatasync: \(errnoText())"
-    }
-
-    private static func syncFolder(_ folder: String, for path: String) throws {
-        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard fd >= 0, fsync(fd) == 0 else {
-            let text = errnoText()
-            if fd >= 0 { close(fd) }
-            throw BookError.io(path: path, reason: "written, but the folder could not be synced: \(text)")
-        }
-        close(fd)
     }
 }

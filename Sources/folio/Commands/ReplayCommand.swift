@@ -63,14 +63,7 @@ struct ReplayCommand: ParsableCommand {
             case let .warn(message):
                 warn(message)
             case .exportSheet:
-                do {
-                    let path = try exporter.export(session.book, width: session.width, height: session.height)
-                    warn("exported the sheet to \(path)")
-                    session.exportFinished(succeeded: true)
-                } catch {
-                    warn("\(error)")
-                    session.exportFinished(succeeded: false)
-                }
+                exporter.export(from: session)
             case .choicesChanged:
                 settings?.choicesChanged(in: session)
             default:

@@ -91,15 +91,8 @@ final class LiveController {
     /// The toolbar's export, into the pictures folder or beside the book; the confirmation on
     /// screen says whether it worked, and a line in the log says where or why not.
     private func exportSheet() {
-        let exporter = SheetExporter(fallback: bookPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
-        do {
-            let path = try exporter.export(session.book, width: session.width, height: session.height)
-            warn("exported the sheet to \(path)")
-            session.exportFinished(succeeded: true)
-        } catch {
-            warn("\(error)")
-            session.exportFinished(succeeded: false)
-        }
+        SheetExporter(fallback: bookPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+            .export(from: session)
     }
 
     /// Hands a changed book to the saver, which writes it in the background.

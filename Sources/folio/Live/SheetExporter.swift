@@ -1,4 +1,5 @@
 import Foundation
+import FolioCore
 import FolioRender
 import FolioSketchbook
 
@@ -31,5 +32,18 @@ struct SheetExporter {
         // In the book's folder, private like the book; in the pictures folder, as the umask says.
         try AtomicFile.replace(path, with: data, mode: pictures == nil ? 0o600 : nil, failure: "cannot export the sheet")
         return path
+    }
+
+    /// Exports the session's sheet at its window size; the session's confirmation on screen says
+    /// whether it worked, and a line in the log says where or why not.
+    func export(from session: Session) {
+        do {
+            let path = try export(session.book, width: session.width, height: session.height)
+            warn("exported the sheet to \(path)")
+            session.exportFinished(succeeded: true)
+        } catch {
+            warn("\(error)")
+            session.exportFinished(succeeded: false)
+        }
     }
 }
