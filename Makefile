@@ -6,8 +6,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build needs, then the real compositors the tests drive: Weston (screens), KWin (real touch,
 # fractional scales) and Mutter (GNOME; pointer and keys through its remote-desktop D-Bus interface).
 DEB_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev libpng-dev \
-                xkb-data weston
-TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols mutter dbus python3-venv
+                libcairo2-dev xkb-data weston
+# poppler-utils: the PDF export's tests read the PDF back (pdfinfo, pdftoppm).
+TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols mutter dbus python3-venv poppler-utils
 # The KWin touch injector speaks Wayland and D-Bus from Python. Debian's own python3 refuses
 # pip installs (PEP 668), so the modules go into a virtual environment inside the build folder,
 # and the tests run the injector with its python (FOLIO_TEST_PYTHON).
@@ -15,7 +16,7 @@ TEST_PYTHON_PACKAGES := pywayland==0.4.19 jeepney==0.9.0
 TEST_VENV := .build/test-python
 export FOLIO_TEST_PYTHON := $(CURDIR)/$(TEST_VENV)/bin/python3
 
-.PHONY: all deps test-deps install-debs build release run test bench-latency protocols clean
+.PHONY: all deps test-deps install-debs build release run test bench-latency fuzz protocols clean
 
 all: build
 
@@ -60,6 +61,18 @@ bench-latency: deps
 	$(SWIFT) build -c release --product folio
 	$(SWIFT) build -c release --product folio-latency-bench
 	"$$($(SWIFT) build -c release --show-bin-path)/folio-latency-bench" $(BENCH_ARGS)
+
+# libFuzzer on the book loader: a million inputs from the seed books in Tests/BookFuzzer/corpus
+# (new finds go to .build/fuzz/corpus, crashes to .build/fuzz/). The fuzzer has its own build
+# folder: it is built with -sanitize=fuzzer,address and never installed. FUZZ_RUNS to change.
+FUZZ_RUNS ?= 1000000
+fuzz: deps
+	$(SWIFT) build --scratch-path .build/fuzz -c debug -Xswiftc -sanitize=fuzzer,address -Xswiftc -DFOLIO_FUZZING \
+	    --product folio-book-fuzzer
+	mkdir -p .build/fuzz/corpus
+	"$$($(SWIFT) build --scratch-path .build/fuzz -c debug --show-bin-path)/folio-book-fuzzer" \
+	    -runs=$(FUZZ_RUNS) -seed=1 -max_len=4096 -print_final_stats=1 -artifact_prefix=.build/fuzz/ \
+	    .build/fuzz/corpus Tests/BookFuzzer/corpus
 
 # Regenerate the committed protocol glue from Debian's wayland-protocols.
 protocols: deps

@@ -11,11 +11,13 @@ let package = Package(
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
+        .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
     ],
     targets: [
         // C libraries from Debian, seen through pkg-config.
         .systemLibrary(name: "CPixman", pkgConfig: "pixman-1", providers: [.apt(["libpixman-1-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .systemLibrary(name: "CXKBCommon", pkgConfig: "xkbcommon", providers: [.apt(["libxkbcommon-dev"])]),
         .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
         .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server",
@@ -32,12 +34,19 @@ let package = Package(
         .target(name: "FolioGeometry"),
         .target(name: "FolioPixels", dependencies: ["FolioGeometry", "CPixman"]),
         .target(name: "FolioInput", dependencies: ["FolioGeometry"]),
-        .target(name: "FolioSketchbook", dependencies: ["FolioGeometry"]),
+        // CRC-32C for the book's records (SSE 4.2 where the CPU has it); optimised in debug builds
+        // too, so tests load big books quickly.
+        .target(name: "CCRC32C", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
+        .target(name: "FolioSketchbook", dependencies: ["FolioGeometry", "CCRC32C"]),
         .target(name: "FolioGestures", dependencies: ["FolioGeometry", "FolioInput"]),
         .target(name: "FolioLayers", dependencies: ["FolioGeometry"]),
-        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "CFoldKernels", "CPixman", "CPNG"]),
+        // The touch controls as data: layout, palette, shown/pressed/chosen state.
+        .target(name: "FolioToolbar", dependencies: ["FolioGeometry"]),
+        // config.toml: the settings a person keeps, read and written with TOMLKit.
+        .target(name: "FolioSettings", dependencies: ["FolioToolbar", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "CFoldKernels", "CPixman", "CPNG", "CCairo"]),
         .target(name: "FolioCore", dependencies: [
-            "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender",
+            "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender", "FolioToolbar",
         ]),
         .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioInput", "FolioPixels", "FolioRender"]),
         // Benchmark figures and the memory-copy floor they are compared with, as `folio bench` and
@@ -50,6 +59,7 @@ let package = Package(
         ]),
         .executableTarget(name: "folio", dependencies: [
             "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
+            "FolioToolbar", "FolioSettings",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -66,6 +76,12 @@ let package = Package(
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tests/LatencyBenchmarks"),
 
+        // libFuzzer's target for the book loader (`make fuzz`, built with -sanitize=fuzzer,address):
+        // a developer's tool, never installed.
+        .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
+        .executableTarget(name: "folio-book-fuzzer", dependencies: ["FolioSketchbook", "CLibFuzzer"], path: "Tests/BookFuzzer",
+                          exclude: ["corpus"]),
+
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
         .testTarget(name: "FolioPixelsTests", dependencies: ["FolioPixels"]),
         .testTarget(name: "FolioInputTests", dependencies: ["FolioInput"]),
@@ -75,10 +91,12 @@ let package = Package(
         .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook"]),
+        .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioToolbar"]),
+        .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
-        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook"]),
+        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,6 +22,8 @@ static const struct {
     {"wl_buffer", &wl_buffer_interface},
     {"wl_surface", &wl_surface_interface},
     {"wl_region", &wl_region_interface},
+    {"wl_subcompositor", &wl_subcompositor_interface},
+    {"wl_subsurface", &wl_subsurface_interface},
     {"wl_seat", &wl_seat_interface},
     {"wl_pointer", &wl_pointer_interface},
     {"wl_keyboard", &wl_keyboard_interface},

@@ -17,6 +17,8 @@ public struct BenchResult {
     /// is then the logical size).
     public var bufferScale: Double?
     public var samples: [Double]
+    /// Peak resident memory, where the figure measures it.
+    public var memoryMiB: Double?
 
     public init(name: String, width: Int, height: Int, scale: Double? = nil, progress: Double? = nil, threads: Int? = nil,
                 kernels: String? = nil, bufferScale: Double? = nil, samples: [Double]) {
@@ -40,6 +42,7 @@ public struct BenchResult {
         if let threads { object["threads"] = threads }
         if let kernels { object["kernels"] = kernels }
         if let bufferScale { object["buffer_scale"] = bufferScale }
+        if let memoryMiB { object["memory_mib"] = memoryMiB }
         return object
     }
 }
@@ -74,7 +77,8 @@ public func report(_ results: [BenchResult], json: Bool) {
             if let t = r.threads { label += " threads=\(t)" }
             if let k = r.kernels { label += " \(k)" }
             print(label.padding(toLength: 52, withPad: " ", startingAt: 0)
-                  + String(format: "p50 %8.3f ms   p99 %8.3f ms", percentile(sorted, 0.5), percentile(sorted, 0.99)))
+                  + String(format: "p50 %8.3f ms   p99 %8.3f ms", percentile(sorted, 0.5), percentile(sorted, 0.99))
+                  + (r.memoryMiB.map { String(format: "   peak memory %.1f MiB", $0) } ?? ""))
         }
     }
 }

@@ -37,9 +37,11 @@ public final class FoldController {
     /// A new window size: a new scene whose pages keep the transforms and contents they had.
     func resize(width: Double, height: Double, contents: AnyObject?) {
         let transforms = scene.pages.map(\.shadowLayer.transform)
+        let distance = scene.distance
         scene = FoldScene(width: width, height: height)
         scene.root.transaction = transaction
         transaction.perform(disableActions: true) {
+            scene.distance = distance
             for (page, transform) in zip(scene.pages, transforms) { page.shadowLayer.transform = transform }
         }
         scene.setContents(contents)

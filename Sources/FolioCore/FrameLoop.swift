@@ -16,6 +16,10 @@ public protocol FrameSurface: AnyObject {
     func present(_ frame: Bitmap, damage: Region) throws
     /// Asks for a frame callback without a new buffer, to keep an animation clock ticking.
     func requestFrame()
+    /// Shows the toolbar's new `image` (buffer pixels) with its top-left at `origin` (logical
+    /// px), on a layer of its own above the frame: the frame beneath is not drawn again.
+    /// `barShown` says whether the bar is up, not just its handle.
+    func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws
 }
 
 /// The one place that decides when a `Session` is drawn and committed: the live app (a Wayland
@@ -40,7 +44,9 @@ public final class FrameLoop {
     }
 
     /// Nothing to draw, nothing animating, nothing in flight: the screen shows the session's state.
-    public var isIdle: Bool { !session.needsFrame && !session.isAnimating && !surface.isFrameInFlight }
+    public var isIdle: Bool {
+        !session.needsFrame && !session.toolbarNeedsFrame && !session.needsClock && !surface.isFrameInFlight
+    }
 
     /// An input event that happened at `time` (ms).
     public func inputArrived(_ event: InputEvent, at time: Double) throws {
@@ -72,14 +78,19 @@ public final class FrameLoop {
     }
 
     private func drawIfReady() throws {
-        guard surface.isConfigured, !surface.isFrameInFlight else { return }
+        guard surface.isConfigured else { return }
+        if session.toolbarNeedsFrame {
+            let toolbar = session.renderToolbar()
+            try surface.presentToolbar(toolbar.image, at: toolbar.origin, barShown: session.toolbar.isShown)
+        }
+        guard !surface.isFrameInFlight else { return }
         if session.needsFrame {
             guard surface.hasFreeBuffer else { return }  // the next release draws
             let start = ContinuousClock.now
             let damage = session.renderFrame()
             try surface.present(session.frame, damage: damage)
             onFramePresented?(ContinuousClock.now - start)
-        } else if session.isAnimating {
+        } else if session.needsClock {
             surface.requestFrame()
         }
     }

@@ -5,12 +5,16 @@ import FolioLayers
 import FolioPixels
 import FolioRender
 import FolioSketchbook
+import FolioToolbar
 
 /// Folio without a screen: input in, frames out. The live Wayland app and `folio replay`
 /// both drive this one class, so a replayed trace ends exactly where the live app would.
 public final class Session {
     public private(set) var book: Sketchbook {
-        didSet { revision += 1 }
+        didSet {
+            revision += 1
+            refreshDisabledControls()
+        }
     }
     /// Counts changes to `book`, so a saver knows when there is something new to write.
     public private(set) var revision = 0
@@ -24,6 +28,18 @@ public final class Session {
     public private(set) var scale: BufferScale
     /// Called when the session needs the window to do something (fullscreen, quit, save).
     public var onRequest: ((SessionRequest) -> Void)?
+    /// The touch controls: what is shown, pressed and chosen. Drawn on a layer of its own.
+    public private(set) var toolbar: Toolbar {
+        didSet {
+            guard toolbar != oldValue else { return }
+            toolbarNeedsFrame = true
+            recognizer.controlAreas = toolbar.touchAreas
+            if toolbar.isShown != oldValue.isShown { record(toolbar.isShown ? "toolbar.shown" : "toolbar.hidden", at: now) }
+        }
+    }
+    /// Whether the toolbar looks different from its last `renderToolbar()`.
+    public private(set) var toolbarNeedsFrame = true
+    private var toolbarRenderer: ToolbarRenderer
 
     /// What the session is doing, with the data only that doing has (the stroke being drawn).
     private enum State {
@@ -60,9 +76,13 @@ public final class Session {
     /// Whether a clamped point was reported since the last stroke ended.
     private var reportedClamp = false
 
+    /// Pictures of big sheets kept with the book, shown instead of drawing every stroke.
+    private let pictures: SheetPictureCache?
+
     /// A session for a window of `width`×`height` logical pixels at `scale` (fitted to
     /// `SurfaceLimits`: callers report what they asked for beyond them).
-    public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: BufferScale = 1) {
+    public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: BufferScale = 1, pictures: SheetPictureCache? = nil) {
+        self.pictures = pictures
         let size = SurfaceLimits.fit(width: width, height: height, scale: scale)
         self.book = book
         self.width = size.width
@@ -73,7 +93,27 @@ public final class Session {
         fold = FoldController(width: scene.width, height: scene.height)
         turn = TurnController(width: scene.width, height: scene.height)
         recognizer.width = Double(size.width)
-        damage = Region(canvas.rebuild(strokes: book.sheet.strokes))
+        toolbar = Toolbar(layout: ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: size.scale.factor))
+        toolbarRenderer = ToolbarRenderer(scale: size.scale.factor)
+        damage = Region(draw(book.sheet.strokes, on: canvas))
+        recognizer.controlAreas = toolbar.touchAreas
+        refreshDisabledControls()
+    }
+
+    /// Draws `strokes` on `canvas`: from their kept picture where there is one, else stroke by stroke.
+    private func draw(_ strokes: [Stroke], on canvas: CanvasRenderer) -> PixelRect {
+        if let picture = pictures?.picture(of: strokes, width: canvas.baked.width, height: canvas.baked.height, scale: canvas.scale),
+           canvas.show(strokes: strokes, from: picture) {
+            return canvas.frame.bounds
+        }
+        return canvas.rebuild(strokes: strokes)
+    }
+
+    /// Keeps the picture of the sheet on the easel with the book when it is big, and drops the
+    /// pictures of strokes the book no longer has: at quit, so the sheet opens at once next time.
+    public func keepPicture() throws {
+        let picture = canvas.strokes.count >= SheetPictureCache.worthKeeping ? canvas.picture() : nil
+        try pictures?.keep(picture, book: book)
     }
 
     /// How fold frames are dressed (backdrop, shadows, render threads).
@@ -139,6 +179,43 @@ public final class Session {
     /// Whether the animation clock must keep ticking (frames wanted even without input).
     public var isAnimating: Bool { mode == .unfolding || mode == .settlingTurn || fold.isAnimating }
 
+    /// Whether the clock must tick even with nothing animating: the toolbar hides after a while.
+    public var needsClock: Bool { isAnimating || toolbar.isWaiting }
+
+    /// Draws the toolbar as it is now (buffer pixels) and where it goes (logical px).
+    public func renderToolbar() -> (image: Bitmap, origin: Point) {
+        toolbarNeedsFrame = false
+        return (toolbarRenderer.render(toolbar), toolbar.layout.shownBounds.origin)
+    }
+
+    /// The ink a new stroke is drawn with.
+    public var ink: InkStyle { InkStyle(width: toolbar.width, color: toolbar.color) }
+
+    /// Replaces the palette and the chosen ink (from settings).
+    public func applyChoices(palette: Palette, colorIndex: Int, widthIndex: Int) {
+        var updated = Toolbar(layout: toolbar.layout, palette: palette)
+        updated.choose(colorIndex: colorIndex, widthIndex: widthIndex)
+        updated.disabled = toolbar.disabled
+        toolbar = updated
+    }
+
+    /// Settings: which gestures are on, and the fold's perspective distance (logical px,
+    /// clamped to 500–20000; applied from the next fold on).
+    public func configure(edgeTurn: Bool, pinch: Bool, foldPerspective: Double) {
+        recognizer.edgeTurns = edgeTurn
+        recognizer.pinches = pinch
+        let distance = foldPerspective.isNaN ? FoldScene.perspectiveDistance : min(max(foldPerspective, 500), 20000)
+        if !mode.showsCurtain {
+            fold.transaction.perform(disableActions: true) { fold.scene.distance = distance }
+        }
+    }
+
+    /// An export asked for by `SessionRequest.exportSheet` finished: a brief confirmation shows.
+    public func exportFinished(succeeded: Bool) {
+        toolbar.showNotice(succeeded: succeeded, at: now)
+        record(succeeded ? "export.written" : "export.failed", at: now)
+    }
+
     /// Whether a finger, the pen (or the mouse) is drawing right now.
     public var isDrawing: Bool { mode == .drawing }
 
@@ -157,6 +234,7 @@ public final class Session {
         now = max(now, time)
         fold.advance(to: now)
         turn.advance(to: now)
+        _ = toolbar.advance(to: now)
         if case let .resize(width, height, scale) = event {
             resize(width: width, height: height, scale: scale ?? self.scale)
             return
@@ -203,6 +281,7 @@ public final class Session {
         now = max(now, time)
         fold.advance(to: now)
         turn.advance(to: now)
+        _ = toolbar.advance(to: now)
         if isAnimating { damageWholeFrame() }
     }
 
@@ -236,12 +315,23 @@ public final class Session {
         case let (_, .command(command)):
             recognizer.note(command)
             perform(command)
+        case let (_, .controlPressed(p)):
+            toolbar.press(at: p, time: time)
+        case let (_, .controlReleased(p, cancelled)):
+            switch toolbar.release(at: p, cancelled: cancelled, time: time) {
+            case let .control(action):
+                record("control.\(action.name)", at: time)
+                perform(action)
+            case .handle, nil:
+                break
+            }
         case let (.idle, .strokeBegan(p)):
             beginStroke(at: PenSample(point: p), pen: false, time: time)
         case let (.idle, .penStrokeBegan(sample)):
             beginStroke(at: sample, pen: true, time: time)
         case let (.idle, .eraseBegan(p)):
             state = .erasing(EraserPass(last: p))
+            toolbar.hide()
             record("erase.began", at: time)
             erase(to: p)
         case let (.erasing, .strokeMoved(p)):
@@ -275,7 +365,8 @@ public final class Session {
             }
             record("fold.ended", at: time)
         case let (.idle, .turnBegan(edge, p)):
-            beginTurn(edge == .right ? .forward : .backward, at: p, time: time)
+            // A finger turning the page hides the toolbar; its own sheet buttons keep it up.
+            if beginTurn(edge == .right ? .forward : .backward, at: p, time: time) { toolbar.hide() }
         case let (.turning(track), .turnMoved(p)):
             turn.track(angle(of: track, at: p))
             damageWholeFrame()
@@ -320,6 +411,8 @@ public final class Session {
             onRequest?(.quit)
         case (_, .save):
             onRequest?(.save)
+        case (_, .export):
+            onRequest?(.exportSheet)
         case (.idle, .nextSheet):
             turnByKey(.forward)
         case (.idle, .previousSheet):
@@ -344,6 +437,33 @@ public final class Session {
         }
     }
 
+    /// What a toolbar control does: the keyboard's command, or a new ink for the next stroke.
+    private func perform(_ action: ControlAction) {
+        switch action {
+        case .undo: perform(Command.undo)
+        case .redo: perform(Command.redo)
+        case .newSheet: perform(Command.newSheet)
+        case .previousSheet: perform(Command.previousSheet)
+        case .nextSheet: perform(Command.nextSheet)
+        case .deleteSheet: perform(Command.deleteSheet)
+        case .export: perform(Command.export)
+        case .fullscreen: perform(Command.toggleFullscreen)
+        case .color, .width: onRequest?(.choicesChanged)
+        }
+    }
+
+    /// Controls that would do nothing look disabled: nothing to undo or redo, no sheet before
+    /// this one, no sheet after a blank last one, nothing to delete.
+    private func refreshDisabledControls() {
+        var disabled: Set<ControlAction> = []
+        if book.nextUndo == nil { disabled.insert(.undo) }
+        if !book.canRedo { disabled.insert(.redo) }
+        if book.currentSheet == 0 { disabled.insert(.previousSheet) }
+        if book.isOnLastSheet && book.sheet.isBlank { disabled.insert(.nextSheet) }
+        if book.sheets.count == 1 && book.sheet.isBlank { disabled.insert(.deleteSheet) }
+        toolbar.disabled = disabled
+    }
+
     // MARK: - Sheets
 
     /// Applies a page turn or a new sheet to the book; when it changed something, the canvas
@@ -360,12 +480,13 @@ public final class Session {
     /// the whole frame changes.
     private func show(sheetAt index: Int) {
         book.goToSheet(index)
-        damage = damage.union(canvas.rebuild(strokes: book.sheet.strokes))
+        damage = damage.union(draw(book.sheet.strokes, on: canvas))
         record("sheet.changed", at: now)
     }
 
     /// The pages take the canvas and the curtain goes up, driven by `driver`.
     private func openCurtain(_ driver: Mode.FoldDriver) {
+        toolbar.hide()
         fold.open(contents: canvas.baked)
         sceneRenderer().prepare(fold.scene.root)
         state = .folding(driver)
@@ -457,7 +578,7 @@ public final class Session {
             other = CanvasRenderer(width: width, height: height, scale: scale.factor)
             otherSheetStorage = other
         }
-        _ = other.rebuild(strokes: strokes)
+        if other.strokes != strokes { _ = draw(strokes, on: other) }
         return other.baked
     }
 
@@ -489,7 +610,8 @@ public final class Session {
     // MARK: - Strokes
 
     private func beginStroke(at sample: PenSample, pen: Bool, time: Double) {
-        let live = LiveStroke(start: sample, pressureCurve: pen && sample.pressure != nil ? pressureCurve : nil)
+        let live = LiveStroke(start: sample, style: ink, pressureCurve: pen && sample.pressure != nil ? pressureCurve : nil)
+        toolbar.hide()
         state = .drawing(live)
         record("stroke.began", at: time)
         draw(live, changed: live.stroke.bounds)
@@ -533,7 +655,8 @@ public final class Session {
     }
 
     private func redrawAll() {
-        damage = damage.union(canvas.rebuild(strokes: visibleStrokes))
+        // Undo and redo change one stroke: the canvas redraws only its area.
+        damage = damage.union(canvas.show(strokes: visibleStrokes))
         if case let .drawing(live) = state { draw(live, changed: live.stroke.bounds) }
     }
 
@@ -558,6 +681,9 @@ public final class Session {
         fold.resize(width: scene.width, height: scene.height, contents: mode.showsCurtain ? canvas.baked : nil)
         turn.resize(width: scene.width, height: scene.height)
         recognizer.width = Double(width)
+        toolbar.relayout(ToolbarLayout(width: Double(width), height: Double(height), scale: scale.factor))
+        toolbarRenderer = ToolbarRenderer(scale: scale.factor)
+        toolbarNeedsFrame = true
         let heldTurn: Mode.TurnDirection? = if case let .turning(track) = state, onlyScale { track.direction } else { nil }
         if mode.isTurning && heldTurn == nil {
             // The pictures on the leaf were of the old size: the turn falls back at once.
@@ -609,8 +735,8 @@ struct LiveStroke {
     /// The curve widths follow, for a pen that reports pressure; nil for the fixed width.
     let pressureCurve: PressureCurve?
 
-    init(start: PenSample, pressureCurve: PressureCurve?) {
-        stroke = Stroke(points: [start.point])
+    init(start: PenSample, style: InkStyle, pressureCurve: PressureCurve?) {
+        stroke = Stroke(points: [start.point], style: style)
         smoother = InkSmoother(start: start.point)
         if let pressureCurve, let pressure = start.pressure {
             self.pressureCurve = pressureCurve

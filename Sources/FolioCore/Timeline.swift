@@ -14,6 +14,10 @@ public enum SessionRequest: Hashable, Sendable {
     case toggleFullscreen
     case quit
     case save
+    /// Export the sheet on the easel as a PNG picture; answer with `Session.exportFinished`.
+    case exportSheet
+    /// The toolbar's ink choice changed: settings that remember it are written.
+    case choicesChanged
     /// Something from outside was out of range and has been fitted: one line for the log.
     case warn(String)
 }

@@ -26,6 +26,10 @@ public enum Gesture: Hashable, Sendable {
     case turnMoved(to: Point)
     /// Let go (or the compositor took the touch away: `cancelled`).
     case turnEnded(cancelled: Bool)
+    /// A finger or the mouse landed on the toolbar (`controlAreas`): it never draws.
+    case controlPressed(at: Point)
+    /// It lifted at `at`, or was taken away or into a pinch (`cancelled`).
+    case controlReleased(at: Point, cancelled: Bool)
     case command(Command)
 }
 
@@ -39,6 +43,8 @@ public enum Edge: Hashable, Sendable {
 public enum Command: String, Hashable, Sendable {
     case undo, redo, toggleFullscreen, quit, save, foldStep, unfoldStep
     case nextSheet, previousSheet, newSheet, deleteSheet
+    /// Exports the sheet on the easel as a PNG picture.
+    case export
     /// A finger or the mouse erases whole strokes from now on (the toolbar's eraser)…
     case fingerErases
     /// …or draws ink again.
@@ -74,6 +80,12 @@ public struct GestureRecognizer: Sendable {
 
     /// The window's logical width, for the edge zones (none while unknown).
     public var width: Double?
+    /// Where a touch or press belongs to the toolbar (logical px). The edge zones come first, so
+    /// a page turn still starts at the toolbar's height.
+    public var controlAreas: [Rect] = []
+    /// Settings: a touch by an edge turns the page; two fingers (or a touchpad pinch) fold.
+    public var edgeTurns = true
+    public var pinches = true
     /// Fingers never draw (nor erase); they still pinch and turn pages.
     public var penOnly = false
     /// A finger or the mouse erases instead of drawing (`Command.fingerErases`).
@@ -87,6 +99,8 @@ public struct GestureRecognizer: Sendable {
         case drawingPointer
         case turningTouch(id: Int32)
         case turningPointer
+        case pressingTouch(id: Int32)
+        case pressingPointer
         case pinchingTouch(first: Int32, second: Int32, startDistance: Double)
         case pinchingTouchpad
         /// After a pinch: fingers still down do nothing until every one has lifted.
@@ -100,6 +114,8 @@ public struct GestureRecognizer: Sendable {
     private var lastScale = 1.0
     /// The drawing finger's last point sent on, so a frame without motion sends nothing.
     private var lastDrawn: Point?
+    /// Where the finger on the toolbar is now.
+    private var pressPoint = Point.zero
     /// Touches that landed as a palm (or while fingers may not draw): they never draw.
     private var palms: Set<Int32> = []
     private var pendingTablet: [InputEvent] = []
@@ -145,6 +161,9 @@ public struct GestureRecognizer: Sendable {
             switch state {
             case .drawingPointer: return [.strokeMoved(to: p)]
             case .turningPointer: return [.turnMoved(to: p)]
+            case .pressingPointer:
+                pressPoint = p
+                return []
             default: return []
             }
         case let .pointerButton(button, pressed):
@@ -154,6 +173,11 @@ public struct GestureRecognizer: Sendable {
                 if let edge = edge(at: pointer) {
                     state = .turningPointer
                     return [.turnBegan(edge: edge, at: pointer)]
+                }
+                if isControl(pointer) {
+                    state = .pressingPointer
+                    pressPoint = pointer
+                    return [.controlPressed(at: pointer)]
                 }
                 state = .drawingPointer
                 return [fingerErases ? .eraseBegan(at: pointer) : .strokeBegan(at: pointer)]
@@ -166,9 +190,13 @@ public struct GestureRecognizer: Sendable {
                 state = .idle
                 return [.turnEnded(cancelled: false)]
             }
+            if !pressed, state == .pressingPointer {
+                state = .idle
+                return [.controlReleased(at: pressPoint, cancelled: false)]
+            }
             return []
         case .pinchBegin:
-            guard state == .idle || state == .drawingPointer else { return [] }
+            guard pinches, state == .idle || state == .drawingPointer else { return [] }
             let ended: [Gesture] = state == .drawingPointer ? [.strokeEnded] : []
             state = .pinchingTouchpad
             lastScale = 1
@@ -299,6 +327,7 @@ public struct GestureRecognizer: Sendable {
         case ([.ctrl], "n"): .newSheet
         // Ctrl guards a whole sheet against a stray Delete (it is undoable all the same).
         case ([.ctrl], "Delete"): .deleteSheet
+        case ([.ctrl], "e"): .export
         default: nil
         }
     }
@@ -340,6 +369,7 @@ public struct GestureRecognizer: Sendable {
                 }
                 if case .pinchingTouch = state { pinchMoved = true }
                 if case .turningTouch(id) = state { gestures.append(.turnMoved(to: p)) }
+                if case .pressingTouch(id) = state { pressPoint = p }
             case let .touchUp(id):
                 guard touches[id] != nil else { continue }
                 // The pinch's motion earlier in this frame counts before a finger lifts.
@@ -367,6 +397,11 @@ public struct GestureRecognizer: Sendable {
                 state = .turningTouch(id: id)
                 return [.turnBegan(edge: edge, at: p)]
             }
+            if isControl(p) {
+                state = .pressingTouch(id: id)
+                pressPoint = p
+                return [.controlPressed(at: p)]
+            }
             if palms.contains(id) || !fingersMayDraw(at: time) {
                 state = .holdingTouch(id: id)
                 return []
@@ -375,7 +410,7 @@ public struct GestureRecognizer: Sendable {
             lastDrawn = p
             return [fingerErases ? .eraseBegan(at: p) : .strokeBegan(at: p)]
         case let .holdingTouch(first):
-            guard let a = touches[first], let b = touches[id] else { return [] }
+            guard pinches, let a = touches[first], let b = touches[id] else { return [] }
             // Two fingers pinch whatever else is going on; a pen stroke under way ends first.
             var ended: [Gesture] = []
             if penBusy {
@@ -386,13 +421,20 @@ public struct GestureRecognizer: Sendable {
             lastScale = 1
             return ended + [.pinchBegan]
         case let .drawingTouch(first, began):
-            guard let a = touches[first], let b = touches[id] else { return [] }
+            guard pinches, let a = touches[first], let b = touches[id] else { return [] }
             // The first finger's motion in this frame belongs to the pinch, not the stroke.
             let stroke: Gesture = time - began < Self.withdrawalWindow ? .strokeWithdrawn : .strokeEnded
             state = .pinchingTouch(first: first, second: id, startDistance: max(a.distance(to: b), 1))
             lastScale = 1
             return [stroke, .pinchBegan]
-        case .drawingPointer, .pinchingTouch, .pinchingTouchpad, .waitingForLift, .turningTouch, .turningPointer:
+        case let .pressingTouch(first):
+            // A finger on the toolbar and a second one: a pinch, and the press counts for nothing.
+            guard pinches, let a = touches[first], let b = touches[id] else { return [] }
+            state = .pinchingTouch(first: first, second: id, startDistance: max(a.distance(to: b), 1))
+            lastScale = 1
+            return [.controlReleased(at: pressPoint, cancelled: true), .pinchBegan]
+        case .pressingPointer,
+             .drawingPointer, .pinchingTouch, .pinchingTouchpad, .waitingForLift, .turningTouch, .turningPointer:
             return []  // a third finger, a second during a turn, or touch during another gesture: ignored
         }
     }
@@ -408,6 +450,9 @@ public struct GestureRecognizer: Sendable {
         case let .turningTouch(turning) where turning == id:
             state = touches.isEmpty ? .idle : .waitingForLift
             return [.turnEnded(cancelled: false)]
+        case let .pressingTouch(pressing) where pressing == id:
+            state = touches.isEmpty ? .idle : .waitingForLift
+            return [.controlReleased(at: pressPoint, cancelled: false)]
         case let .holdingTouch(held) where held == id:
             state = touches.isEmpty ? .idle : .waitingForLift
             return []
@@ -441,17 +486,24 @@ public struct GestureRecognizer: Sendable {
         case .turningTouch:
             state = .idle
             return [.turnEnded(cancelled: true)]
+        case .pressingTouch:
+            state = .idle
+            return [.controlReleased(at: pressPoint, cancelled: true)]
         case .waitingForLift, .holdingTouch:
             state = .idle
             return []
-        case .idle, .drawingPointer, .pinchingTouchpad, .turningPointer:
+        case .idle, .drawingPointer, .pinchingTouchpad, .turningPointer, .pressingPointer:
             return []
         }
     }
 
+    private func isControl(_ p: Point) -> Bool {
+        controlAreas.contains { $0.contains(p) }
+    }
+
     /// The edge zone `p` lies in, if any.
     private func edge(at p: Point) -> Edge? {
-        guard let width, width > 2 * Self.edgeZone else { return nil }
+        guard edgeTurns, let width, width > 2 * Self.edgeZone else { return nil }
         if p.x >= width - Self.edgeZone { return .right }
         if p.x <= Self.edgeZone { return .left }
         return nil

@@ -24,6 +24,10 @@ public final class FoldScene {
     public let pages: [Page]
     /// The fold scale the transforms show (1 = open).
     public private(set) var scale = 1.0
+    /// The perspective distance d of this scene's pages (a setting; `perspectiveDistance` by default).
+    public var distance = FoldScene.perspectiveDistance {
+        didSet { setScale(scale) }
+    }
 
     /// The perspective every page transform starts from: identity with m34 = −1/2000.
     public static let perspective = Transform3D.perspective(distance: perspectiveDistance)
@@ -58,8 +62,9 @@ public final class FoldScene {
 
     /// The page transform at fold scale `s` (already clamped): `Rotate(Scale(P, s, s, s), ±(1 − s)π, y)`,
     /// `+` for the left page.
-    public static func pageTransform(scale s: Double, side: Side) -> Transform3D {
+    public static func pageTransform(scale s: Double, side: Side, distance: Double = perspectiveDistance) -> Transform3D {
         let angle = (side == .left ? 1.0 : -1.0) * (1 - s) * Double.pi
+        let perspective = distance == perspectiveDistance ? perspective : Transform3D.perspective(distance: distance)
         return perspective.scaled(s, s, s).rotated(angle, 0, 1, 0)
     }
 
@@ -72,7 +77,7 @@ public final class FoldScene {
     public func setScale(_ s: Double) {
         scale = Self.clamp(s)
         for page in pages {
-            page.shadowLayer.transform = Self.pageTransform(scale: scale, side: page.side)
+            page.shadowLayer.transform = Self.pageTransform(scale: scale, side: page.side, distance: distance)
         }
     }
 

@@ -70,6 +70,12 @@ public final class Bitmap {
                                  Int32(r.x), Int32(r.y), 0, 0, Int32(r.x), Int32(r.y), Int32(r.width), Int32(r.height))
     }
 
+    /// Draws `source` over this bitmap with its top-left at (x, y) (Porter–Duff OVER).
+    public func draw(_ source: Bitmap, atX x: Int, y: Int) {
+        pixman_image_composite32(PIXMAN_OP_OVER, source.image, nil, image, 0, 0, 0, 0,
+                                 Int32(x), Int32(y), Int32(source.width), Int32(source.height))
+    }
+
     /// The premultiplied 0xAARRGGBB pixel at (x, y).
     public func pixel(x: Int, y: Int) -> UInt32 {
         precondition(x >= 0 && y >= 0 && x < width && y < height, "pixel (\(x), \(y)) outside \(width)x\(height)")

@@ -14,6 +14,11 @@ public final class CanvasRenderer {
     public let frame: Bitmap
     public static let paper: UInt32 = 0xFFFF_FFFF
 
+    /// The finished strokes `baked` shows, in order.
+    public private(set) var strokes: [Stroke] = []
+    /// The pixels under the newest strokes before each was drawn: what undo puts back.
+    public private(set) var undoTiles = UndoTiles()
+
     private let ink = InkRasterizer()
     /// What the live stroke covered in `frame` when last drawn, in buffer pixels.
     private var liveDamage = PixelRect.empty
@@ -36,7 +41,19 @@ public final class CanvasRenderer {
     public func rebuild(strokes: [Stroke]) -> PixelRect {
         liveIndex.reset()
         baked.fill(Self.paper)
-        for stroke in strokes { draw(stroke, into: baked) }
+        // Tiles for the newest strokes only: those the budget keeps anyway.
+        let areas = strokes.map(pixelBounds(of:))
+        var firstTile = areas.count, tileBytes = 0
+        while firstTile > 0, areas.count - firstTile < UndoTiles.limit, tileBytes + areas[firstTile - 1].area * 4 <= UndoTiles.budget {
+            firstTile -= 1
+            tileBytes += areas[firstTile].area * 4
+        }
+        undoTiles.removeAll()
+        for (index, stroke) in strokes.enumerated() {
+            if index >= firstTile { undoTiles.capture(areas[index], of: baked) }
+            draw(stroke, into: baked, clip: areas[index])
+        }
+        self.strokes = strokes
         frame.copy(baked.bounds, from: baked)
         liveDamage = PixelRect.empty
         return frame.bounds
@@ -86,16 +103,72 @@ public final class CanvasRenderer {
     public func bake(_ stroke: Stroke) -> PixelRect {
         liveIndex.reset()
         let area = pixelBounds(of: stroke)
-        draw(stroke, into: baked)
+        undoTiles.capture(area, of: baked)
+        draw(stroke, into: baked, clip: area)
+        strokes.append(stroke)
         let damage = area.union(liveDamage)
         frame.copy(damage, from: baked)
         liveDamage = PixelRect.empty
         return damage
     }
 
+    /// Shows `strokes` on the canvas, redrawing only what changed where it can: one stroke taken
+    /// back (undo) puts its tile back, one stroke more (redo) is baked; anything else is drawn
+    /// again from fresh paper. Returns the damage.
+    @discardableResult
+    public func show(strokes new: [Stroke]) -> PixelRect {
+        if new.count + 1 == strokes.count, undoTiles.tiles.count > 0, new[...] == strokes.dropLast() {
+            guard let tile = undoTiles.takeNewest() else { return rebuild(strokes: new) }
+            UndoTiles.restore(tile, into: baked)
+            strokes.removeLast()
+            liveIndex.reset()
+            let damage = tile.area.union(liveDamage)
+            frame.copy(damage, from: baked)
+            liveDamage = PixelRect.empty
+            return damage
+        }
+        if new.count == strokes.count + 1, let last = new.last, new.dropLast() == strokes[...] {
+            return bake(last)
+        }
+        return rebuild(strokes: new)
+    }
+
+    /// The canvas as a picture to keep (`SheetPictureCache`), with its undo tiles.
+    public func picture() -> SheetPicture {
+        var pixels = [UInt32](repeating: 0, count: baked.width * baked.height)
+        pixels.withUnsafeMutableBytes { out in
+            guard let base = out.baseAddress else { return }
+            for row in 0..<baked.height {
+                (base + row * baked.width * 4).copyMemory(from: baked.pixels + row * baked.stride, byteCount: baked.width * 4)
+            }
+        }
+        return SheetPicture(key: SheetPicture.key(of: strokes), width: baked.width, height: baked.height, scale: scale,
+                            pixels: pixels, tiles: undoTiles.tiles)
+    }
+
+    /// Shows `strokes` from a kept picture of them instead of drawing them; false (and nothing
+    /// changes) when the picture is not of these strokes at this size.
+    public func show(strokes: [Stroke], from picture: SheetPicture) -> Bool {
+        guard picture.width == baked.width, picture.height == baked.height, picture.scale == scale,
+              picture.pixels.count == baked.width * baked.height, picture.tiles.count <= strokes.count,
+              picture.tiles.allSatisfy({ baked.bounds.contains($0.area) && $0.pixels.count == $0.area.area }),
+              picture.key == SheetPicture.key(of: strokes) else { return false }
+        picture.pixels.withUnsafeBytes { source in
+            guard let base = source.baseAddress else { return }
+            for row in 0..<baked.height {
+                (baked.pixels + row * baked.stride).copyMemory(from: base + row * baked.width * 4, byteCount: baked.width * 4)
+            }
+        }
+        self.strokes = strokes
+        undoTiles = UndoTiles(picture.tiles)
+        liveIndex.reset()
+        frame.copy(baked.bounds, from: baked)
+        liveDamage = PixelRect.empty
+        return true
+    }
+
     /// Paints a finished stroke whole: at its fixed width, or along its pressures.
-    private func draw(_ stroke: Stroke, into bitmap: Bitmap) {
-        let clip = pixelBounds(of: stroke)
+    private func draw(_ stroke: Stroke, into bitmap: Bitmap, clip: PixelRect) {
         if stroke.hasPressure {
             ink.drawPressure(stroke.path, pressures: stroke.pressurePath, curve: stroke.pressureCurve, color: stroke.style.color,
                              into: bitmap, scale: scale, clip: clip)

@@ -43,7 +43,8 @@ public final class Replay {
     }
 
     /// Runs the trace: events at their times, display refreshes every 1/60 s, in time order (an
-    /// event at a refresh's instant first). `onFrame` sees every frame committed, with its time.
+    /// event at a refresh's instant first). `onFrame` sees every frame committed, with its time
+    /// (the session's frame: `screen` adds the toolbar over it).
     public func run(onFrame: (_ index: Int, _ time: Double, _ frame: Bitmap) throws -> Void) throws {
         // Each step tells the loop one thing; it commits at most one frame (one frame in flight).
         func step(at time: Double, _ body: () throws -> Void) throws {
@@ -72,6 +73,9 @@ public final class Replay {
         }
     }
 
+    /// The screen as the compositor shows it: the session's frame with the toolbar over it.
+    public var screen: Bitmap { compositor.screen(session.frame, scale: session.scale.factor) }
+
     /// The summary `folio replay` prints (`docs/trace-format.md`), as a JSON object.
     public func summary() -> [String: Any] {
         let sorted = frameMilliseconds.sorted()
@@ -83,7 +87,19 @@ public final class Replay {
             "fold": ["state": session.mode.foldState, "scale": session.foldScale],
             "events": session.timeline.map { ["t": $0.time, "event": $0.name] as [String: Any] },
             "frameMs": ["p50": percentile(sorted, 0.5), "p99": percentile(sorted, 0.99)],
+            "toolbar": ["shown": session.toolbar.isShown, "color": hexColor(session.ink.color), "width": session.ink.width],
         ]
+    }
+}
+
+/// `#RRGGBB` for 0xRRGGBB.
+public func hexColor(_ rgb: UInt32) -> String {
+    "#" + String(rgb & 0xFF_FFFF, radix: 16, uppercase: true).leftPadded(to: 6)
+}
+
+extension String {
+    fileprivate func leftPadded(to length: Int) -> String {
+        String(repeating: "0", count: max(0, length - count)) + self
     }
 }
 

@@ -85,6 +85,29 @@ public final class SimulatedCompositor: FrameSurface {
         commit()
     }
 
+    /// The toolbar's layer as last committed: a copy of its image, and where it sits (logical px).
+    public private(set) var toolbar: (image: Bitmap, origin: Point)?
+    public private(set) var toolbarCommits = 0
+
+    public func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws {
+        guard isConfigured else { throw ProtocolViolation(description: "a toolbar committed before the first configure") }
+        let copy = Bitmap(width: image.width, height: image.height)
+        copy.copy(image.bounds, from: image)
+        toolbar = (copy, origin)
+        toolbarCommits += 1
+    }
+
+    /// What the screen shows: `frame` (at `scale` buffer pixels per logical pixel) with the
+    /// toolbar's layer over it.
+    public func screen(_ frame: Bitmap, scale: Double) -> Bitmap {
+        let screen = Bitmap(width: frame.width, height: frame.height)
+        screen.copy(frame.bounds, from: frame)
+        if let toolbar {
+            screen.draw(toolbar.image, atX: Int((toolbar.origin.x * scale).rounded()), y: Int((toolbar.origin.y * scale).rounded()))
+        }
+        return screen
+    }
+
     public func requestFrame() {
         guard isConfigured, !isFrameInFlight else { return }
         commit()

@@ -6,7 +6,7 @@ import CWaylandProtocols
 final class Registry {
     /// The highest version of each global whose requests and events Folio handles.
     static let supported: [String: UInt32] = [
-        "wl_compositor": 4, "wl_shm": 1, "wl_seat": 7, "wl_output": 4, "xdg_wm_base": 5,
+        "wl_compositor": 4, "wl_subcompositor": 1, "wl_shm": 1, "wl_seat": 7, "wl_output": 4, "xdg_wm_base": 5,
         "wp_viewporter": 1, "wp_fractional_scale_manager_v1": 1, "zwp_pointer_gestures_v1": 1,
         "wp_presentation": 1, "zwp_tablet_manager_v2": 1,
     ]
@@ -21,6 +21,7 @@ final class Registry {
     }))
 
     private(set) var compositor: OpaquePointer?
+    private(set) var subcompositor: OpaquePointer?
     private(set) var shm: OpaquePointer?
     private(set) var wmBase: OpaquePointer?
     private(set) var viewporter: OpaquePointer?
@@ -58,7 +59,7 @@ final class Registry {
 
     deinit {
         presentation = nil  // destroyed here, while the connection is surely up
-        for proxy in [viewporter, fractionalScaleManager, pointerGestures, tabletManager, shm, compositor, wmBase] {
+        for proxy in [viewporter, fractionalScaleManager, pointerGestures, tabletManager, shm, subcompositor, compositor, wmBase] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
         wl_registry_destroy(registry)
@@ -71,6 +72,7 @@ final class Registry {
         switch interface {
         case "wl_compositor": replace(&compositor, with: proxy)
         case "wl_shm": replace(&shm, with: proxy)
+        case "wl_subcompositor": replace(&subcompositor, with: proxy)
         case "xdg_wm_base":
             guard wmBase == nil else { return wl_proxy_destroy(proxy) }
             wmBase = proxy

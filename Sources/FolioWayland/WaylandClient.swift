@@ -16,6 +16,7 @@ public final class WaylandClient {
     private var windowStorage: Window?
     /// Made at the first pointer enter, shared by every pointer.
     private var cursor: Cursor?
+    private var toldNoToolbar = false
 
     /// An input event and when it happened, on `monotonicMilliseconds()`'s timeline.
     public var onInput: ((InputEvent, Double) -> Void)?
@@ -117,6 +118,15 @@ public final class WaylandClient {
     /// Commits `frame` with `damage` (buffer pixels) and asks for the next frame callback.
     public func present(_ frame: Bitmap, damage: Region) throws {
         try window.present(frame, damage: damage)
+    }
+
+    /// Shows the toolbar above the window, on a surface of its own (logical `origin`). Without
+    /// subsurfaces it cannot be shown: said once, when a person first asks for the bar.
+    public func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws {
+        if try !window.presentToolbar(image, at: origin), barShown, !toldNoToolbar {
+            toldNoToolbar = true
+            onWarning?("the compositor offers no wl_subcompositor, so the toolbar cannot be shown; the keyboard still works")
+        }
     }
 
     /// Asks for a frame callback with no new buffer, to keep an animation clock ticking.

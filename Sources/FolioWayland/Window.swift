@@ -41,6 +41,8 @@ public final class Window {
     /// When frames reach the screen, where the compositor offers wp_presentation.
     private let presentationFeedback: PresentationFeedback?
     private var pool: BufferPool?
+    /// The toolbar's subsurface; nil where the compositor has no wl_subcompositor.
+    private var toolbar: ToolbarSurface?
     /// The outputs the surface is on, and how to ask their scale.
     private var enteredOutputs: [OpaquePointer] = []
     private let outputScale: (OpaquePointer) -> Int?
@@ -84,6 +86,9 @@ public final class Window {
             fractionalScale = nil
         }
         presentationFeedback = registry.presentation.map { PresentationFeedback(presentation: $0, surface: surface) }
+        toolbar = registry.subcompositor.flatMap {
+            ToolbarSurface(compositor: compositor, subcompositor: $0, parent: surface, viewporter: registry.viewporter, shm: shm)
+        }
         addListeners()
         xdg_toplevel_set_title(toplevel, "Folio")
         xdg_toplevel_set_app_id(toplevel, "io.folio.Folio")
@@ -95,6 +100,7 @@ public final class Window {
 
     deinit {
         pool = nil
+        toolbar = nil
         if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
         if let viewport { wp_viewport_destroy(viewport) }
         xdg_toplevel_destroy(toplevel)
@@ -256,6 +262,14 @@ public final class Window {
         buffer.busy = true
         requestFrameCallback()
         wl_surface_commit(surface)
+    }
+
+    /// Shows the toolbar's `image` at `origin` (logical px) on its own surface; false where the
+    /// compositor offers no subsurfaces.
+    func presentToolbar(_ image: Bitmap, at origin: Point) throws -> Bool {
+        guard let toolbar else { return false }
+        try toolbar.present(image, at: origin, scale: scale.factor)
+        return true
     }
 
     /// The rectangles to declare for `damage`: its own, or its bounds when there are more than 32.

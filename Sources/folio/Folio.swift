@@ -11,7 +11,7 @@ struct Folio: ParsableCommand {
         abstract: "A touch sketchbook for Wayland: draw with one finger, pinch to fold the page like a book.",
         version: version,
         subcommands: [AppCommand.self, RenderCommand.self, ReplayCommand.self, InfoCommand.self, ExportCommand.self,
-                      BenchCommand.self],
+                      BenchCommand.self, ControlsCommand.self],
         defaultSubcommand: AppCommand.self
     )
 
@@ -54,7 +54,7 @@ struct AppCommand: ParsableCommand {
 
     mutating func validate() throws {
         if let trace, !demo {
-            throw ValidationError("unknown command \"\(trace)\": the commands are render, replay, info, export and bench; "
+            throw ValidationError("unknown command \"\(trace)\": the commands are render, replay, info, export, controls and bench; "
                                   + "a trace is played live only with --demo")
         }
     }

@@ -5,6 +5,7 @@ import XCTest
 /// protocol (Tests/Compositors/kwin_touch.py). One finger draws; two fingers pinch to 0.75 and
 /// hold, and the screen shows the fold; release, and the flat canvas with the ink is back.
 /// A finger dragged from the right edge turns to a new sheet, and a stroke lands on it.
+/// A tap on the toolbar's handle shows the bar, and a tap on undo takes a stroke away.
 /// At KWin's fractional scales (1.5, 1.25) Folio's buffers are exactly the logical size times the
 /// scale, shown through a viewport at the logical size, and its ink is 6 × scale screen px wide.
 final class KWinTouchTests: XCTestCase {
@@ -17,6 +18,10 @@ final class KWinTouchTests: XCTestCase {
 
     func testPageTurnFromTheRightEdgeAddsASheetUnderKWin() throws {
         try runScenario("turn", artifacts: "kwin-turn")
+    }
+
+    func testToolbarHandleThenUndoTakesTheStrokeAwayUnderKWin() throws {
+        try runScenario("toolbar", artifacts: "kwin-toolbar")
     }
 
     func testBuffersAndInkAtScaleOneAndAHalfUnderKWin() throws {

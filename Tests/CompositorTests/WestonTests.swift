@@ -62,6 +62,9 @@ final class WestonTests: XCTestCase {
             return area > 0 && area < full
         }
         XCTAssertGreaterThanOrEqual(partial.count, 20, "stroke frames damage part of the window")
+        // The toolbar's handle is on a subsurface of its own: committed there, drawn on screen.
+        XCTAssertGreaterThanOrEqual(log.subsurfaceCommits.count, 1, "\(log.requestCounts)")
+        XCTAssertFalse(isPaper(screenshot.pixel(x: window.x + 640 - 30, y: window.y + 800 - 4)), "the toolbar's handle")
         let inkArea = PixelRect(x: 200 - 8, y: 300 - 8, width: Int(39 * 17.5) + 16, height: 39 * 3 + 16)
         for commit in partial {
             for rect in commit.damage {

@@ -6,11 +6,13 @@ org_kde_kwin_fake_input first (KWin gives the seat touch only once an injector e
 the client fullscreen, then plays a scenario of touches and takes screenshots through
 org.kde.KWin.ScreenShot2. Screenshots are written as PNG files into --out.
 
-    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|scale] [--scale S]
+    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar|scale] [--scale S]
 
 fold: one finger draws, two fingers pinch and hold, the book opens again; one stroke is saved.
 turn: one finger draws, a finger dragged from the right edge turns to a new sheet (a screenshot
 mid-turn), one finger draws on it; two sheets of one stroke each are saved.
+toolbar: the handle shows; one finger draws; a tap on the handle shows the bar (laid out as
+`folio controls` prints it), a tap on undo takes the stroke away; an empty sheet is saved.
 scale (with KWin at --scale S, e.g. 1.25 or 1.5, which sends wp_fractional_scale_v1's
 preferred_scale): Folio's buffers are the logical size times S (rounded as the protocol says),
 its viewport destination is the logical size (both read from the client's WAYLAND_DEBUG log),
@@ -375,23 +377,89 @@ def scenario_turn(kwin, injector, client, out, failures):
                  what="the stroke on the new sheet")
 
 
+def tap(injector, rect):
+    """A finger taps the middle of `rect` ([x, y, w, h] in logical px; the screen is at scale 1)."""
+    x, y = int(rect[0] + rect[2] / 2), int(rect[1] + rect[3] / 2)
+    injector.frame(downs=[(3, x, y)])
+    time.sleep(0.05)
+    injector.frame(ups=[3])
+
+
+def scenario_toolbar(kwin, injector, client, out, failures):
+    """The handle is on screen; a stroke; tap the handle, the bar shows; tap undo, the stroke is gone."""
+    import json
+
+    layout = json.loads(subprocess.run([client.args[0], "controls", "--size", f"{WIDTH}x{HEIGHT}"],
+                                       capture_output=True, text=True, check=True).stdout)
+    handle = layout["handle"]
+    controls = {entry["name"]: entry["rect"] for entry in layout["controls"]}
+    tab = (int(handle[0] + handle[2] / 2) - 30, int(handle[1] + handle[3]) - 4)
+
+    # The handle is drawn on its own surface over the white canvas.
+    canvas = wait_for(lambda im: is_white(im.rgb(WIDTH // 2, HEIGHT // 2)) and not is_white(im.rgb(*tab)), 15, out,
+                      "0-no-handle.png")
+    if canvas is None:
+        failures.append("the toolbar's handle never showed at the bottom edge")
+        return
+    canvas.save_png(os.path.join(out, "0-handle.png"))
+
+    stroke_y = 300
+    along = range(320, 880, 40)
+    if draw_and_see(injector, stroke_y, 300, 900, along, out, "1", failures) is None:
+        return
+
+    undo = controls["undo"]
+    undo_inside = (int(undo[0]) + 4, int(undo[1]) + 4)
+    tap(injector, handle)
+    shown = wait_for(lambda im: not is_white(im.rgb(*undo_inside)), 15, out, "2-no-toolbar.png")
+    if shown is None:
+        failures.append("a tap on the handle did not show the toolbar")
+        return
+    shown.save_png(os.path.join(out, "2-toolbar.png"))
+    if not all(is_ink(shown.rgb(x, stroke_y)) for x in along):
+        failures.append("showing the toolbar changed the canvas")
+    blue = controls["color.1"]
+    if not is_ink(shown.rgb(int(blue[0] + blue[2] / 2), int(blue[1] + blue[3] / 2))):
+        failures.append("the first colour swatch is not the seed's blue")
+
+    tap(injector, undo)
+    undone = wait_for(lambda im: not any(is_ink(im.rgb(x, stroke_y)) for x in along), 15, out, "3-not-undone.png")
+    if undone is None:
+        failures.append("a tap on undo did not take the stroke away")
+        return
+    undone.save_png(os.path.join(out, "3-undone.png"))
+    stray = [name for name, r in controls.items() if is_ink(undone.rgb(int(r[0] + 2), int(r[1] + 2)))]
+    if stray:
+        failures.append(f"taps on the toolbar left ink at {stray}")
+
+
 def protocol_round(logical, scale120):
     """wp_fractional_scale_v1's buffer size: logical × N/120, rounded halfway away from zero."""
     return (logical * scale120 + 60) // 120
 
 
 def client_requests(log_path):
-    """The buffer sizes Folio created and the viewport destinations it set, from its WAYLAND_DEBUG log."""
+    """The sizes of the buffers Folio attached to its window's surface and the destinations it set
+    on that surface's viewport, from its WAYLAND_DEBUG log (the toolbar's subsurface and the
+    cursor have surfaces, buffers and viewports of their own)."""
     buffers, destinations = [], []
+    sizes, viewports, window = {}, {}, None
     with open(log_path, errors="replace") as log:
         for line in log:
             if " -> " not in line:
                 continue
             call = line.split(" -> ", 1)[1]
-            args = call[call.find("(") + 1:call.rfind(")")].split(",")
+            target = call.split(".", 1)[0]
+            args = [arg.strip().split(" ")[-1] for arg in call[call.find("(") + 1:call.rfind(")")].split(",")]
             if ".create_buffer(" in call and call.startswith("wl_shm_pool@"):
-                buffers.append((int(args[2]), int(args[3])))
-            elif ".set_destination(" in call and call.startswith("wp_viewport@"):
+                sizes[args[0]] = (int(args[2]), int(args[3]))
+            elif ".get_xdg_surface(" in call and window is None:
+                window = args[1]
+            elif ".get_viewport(" in call:
+                viewports[args[0]] = args[1]
+            elif ".attach(" in call and target == window and args[0] in sizes:
+                buffers.append(sizes[args[0]])
+            elif ".set_destination(" in call and viewports.get(target) == window:
                 destinations.append((int(args[0]), int(args[1])))
     return buffers, destinations
 
@@ -428,8 +496,7 @@ def scenario_scale(kwin, injector, client, out, failures):
     buffers, destinations = client_requests(os.path.join(out, "client.log"))
     want = (protocol_round(WIDTH, scale120), protocol_round(HEIGHT, scale120))
     print(f"kwin_touch: buffers {sorted(set(buffers))}, viewport destinations {sorted(set(destinations))}")
-    # The window's buffers (the cursor's are far smaller than the screen).
-    window = [size for size in buffers if size[0] >= WIDTH]
+    window = buffers
     if not window or any(size != want for size in window):
         failures.append(f"the window's buffers are {sorted(set(window))}, not {want[0]}x{want[1]}")
     if not destinations or destinations[-1] != (WIDTH, HEIGHT):
@@ -439,6 +506,7 @@ def scenario_scale(kwin, injector, client, out, failures):
 SCENARIOS = {
     "fold": (scenario_fold, '{"sheets":[{"strokes":1}]}'),
     "turn": (scenario_turn, '{"sheets":[{"strokes":1},{"strokes":1}]}'),
+    "toolbar": (scenario_toolbar, '{"sheets":[{"strokes":0}]}'),
     "scale": (scenario_scale, '{"sheets":[{"strokes":1}]}'),
 }
 
@@ -483,8 +551,11 @@ def main():
         book = os.path.join(workdir, "book")
         # The scale scenario reads the buffers and viewport Folio asked for from its protocol log.
         debug = {"WAYLAND_DEBUG": "1"} if args.scenario == "scale" else {}
+        # Settings of its own too: the toolbar's choices are written there, not into the user's.
         client = subprocess.Popen([args.client, "--fullscreen", "--book", book], stdout=client_log,
-                                  stderr=subprocess.STDOUT, env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket, **debug))
+                                  stderr=subprocess.STDOUT,
+                                  env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket,
+                                           XDG_CONFIG_HOME=os.path.join(workdir, "config"), **debug))
         scenario, expected_book = SCENARIOS[args.scenario]
         scenario(kwin, injector, client, args.out, failures)
         if client.poll() is not None:

@@ -27,6 +27,10 @@ private final class ScriptedSurface: FrameSurface {
         isFrameInFlight = true
     }
 
+    func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws {
+        XCTAssertTrue(isConfigured, "toolbar committed before configure")
+    }
+
     func requestFrame() {
         frameRequests += 1
         isFrameInFlight = true

@@ -63,8 +63,8 @@ final class BookSafetyTests: XCTestCase {
         let previous = umask(0o022)
         defer { umask(previous) }
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try BookFile.encode(book(strokes: 1)).write(to: store.file)
-        XCTAssertEqual(chmod(store.file.path, 0o644), 0)
+        try VersionOneBooks.encode(book(strokes: 1)).write(to: store.legacyFile)
+        XCTAssertEqual(chmod(store.legacyFile.path, 0o644), 0)
         try store.openForWriting().save(book(strokes: 1))
         XCTAssertEqual(try mode(store.file), 0o600)
     }
@@ -141,8 +141,9 @@ final class BookSafetyTests: XCTestCase {
     func testOrphanedTemporariesAreRemovedAtOpen() throws {
         let target = try victim()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        try BookFile.encode(book(strokes: 2)).write(to: store.file)
-        let orphans = [".book.json.0123456789abcdef.tmp", ".book.json.4242.tmp"]
+        try VersionOneBooks.encode(book(strokes: 2)).write(to: store.legacyFile)
+        let orphans = [".book.json.0123456789abcdef.tmp", ".book.json.4242.tmp", ".book.folio.00000000deadbeef.tmp",
+                       ".sheet-0123456789abcdef.picture.fedcba9876543210.tmp"]
         for name in orphans { try Data(repeating: 7, count: 4096).write(to: folder.appendingPathComponent(name)) }
         let kept = [".book.json.notes.tmp", "notes.txt"]
         for name in kept { try Data("mine".utf8).write(to: folder.appendingPathComponent(name)) }
@@ -153,7 +154,7 @@ final class BookSafetyTests: XCTestCase {
         XCTAssertTrue(FileManager.default.fileExists(atPath: folder.appendingPathComponent(orphans[0]).path), "reading changes nothing")
         let writer = try store.openForWriting()
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        XCTAssertEqual(left, ([".folio.lock", "book.json", link] + kept).sorted())
+        XCTAssertEqual(left, ([".folio.lock", "book.folio", link] + kept).sorted(), "migrated, orphans gone")
         XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "precious", "links are not followed")
         XCTAssertEqual(try store.load().sheet.strokes.count, 2, "the book itself is untouched")
         withExtendedLifetime(writer) {}

@@ -36,7 +36,7 @@ final class BookStoreTests: XCTestCase {
         XCTAssertEqual(loaded.sheets.map(\.strokes), sampleBook().sheets.map(\.strokes))
         XCTAssertEqual(loaded.currentSheet, 1)
         let leftovers = try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted()
-        XCTAssertEqual(leftovers, [".folio.lock", "book.json"], "no temporary file is left behind")
+        XCTAssertEqual(leftovers, [".folio.lock", "book.folio"], "no temporary file is left behind")
     }
 
     func testDamagedFilesAreReportedAndNeverOverwritten() throws {
@@ -61,13 +61,16 @@ final class BookStoreTests: XCTestCase {
             ("{\"format\": \"folio-sketchbook\", \"version\": 1, \"currentSheet\": 0, \"sheets\": [{\"strokes\": [{\"width\": 6, \"color\": \"blue\", \"points\": [1, 2]}]}]}", "colour"),
         ]
         for (text, fragment) in cases {
-            try Data(text.utf8).write(to: store.file)
-            XCTAssertThrowsError(try store.load(), text) { error in
-                guard case .damaged = error as? BookError else { return XCTFail("\(error)") }
-                XCTAssertTrue("\(error)".contains(fragment), "\(error) should mention \(fragment)")
-                XCTAssertTrue("\(error)".contains(store.file.path))
+            try Data(text.utf8).write(to: store.legacyFile)
+            for open in [{ _ = try store.load() }, { _ = try store.openForWriting() }] {
+                XCTAssertThrowsError(try open(), text) { error in
+                    guard case .damaged = error as? BookError else { return XCTFail("\(error)") }
+                    XCTAssertTrue("\(error)".contains(fragment), "\(error) should mention \(fragment)")
+                    XCTAssertTrue("\(error)".contains(store.legacyFile.path))
+                }
             }
-            XCTAssertEqual(try Data(contentsOf: store.file), Data(text.utf8), "the damaged file is untouched")
+            XCTAssertEqual(try Data(contentsOf: store.legacyFile), Data(text.utf8), "the damaged file is untouched")
+            XCTAssertFalse(FileManager.default.fileExists(atPath: store.file.path), "and not migrated")
         }
     }
 
@@ -94,7 +97,9 @@ final class BookStoreTests: XCTestCase {
         }
         setrlimit(Int32(RLIMIT_FSIZE.rawValue), &saved)
         XCTAssertEqual(try Data(contentsOf: store.file), before)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), [".folio.lock", "book.json"])
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).sorted(), [".folio.lock", "book.folio"])
+        try writer.save(big)
+        XCTAssertEqual(try store.load().sheets.map(\.strokes), big.sheets.map(\.strokes), "saved once there is room")
     }
 
     func testDefaultFolderFollowsXDG() {
@@ -108,7 +113,7 @@ final class BookStoreTests: XCTestCase {
     /// Numbers are also swapped for the extremes of Double and Int, and a book that loads keeps
     /// every rule of docs/book-format.md.
     func testFuzzedBooksAreLoadedOrReportedDamaged() throws {
-        let valid = Array(String(decoding: try BookFile.encode(sampleBook()), as: UTF8.self))
+        let valid = Array(String(decoding: try VersionOneBooks.encode(sampleBook()), as: UTF8.self))
         let alphabet = Array("{}[]\",:0123456789.-eE#ABCDEFtruefalsnul \\\u{00e9}")
         var state: UInt64 = 0xB00C
         func next(_ bound: Int) -> Int {

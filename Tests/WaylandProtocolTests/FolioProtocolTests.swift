@@ -371,4 +371,20 @@ final class FolioProtocolTests: XCTestCase {
         XCTAssertFalse(stderr.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty, "a message says what happened")
         XCTAssertFalse(stderr.contains("Fatal error"), stderr)
     }
+
+    /// A finished stroke is on disk within a second, whatever happens next: the app is killed
+    /// with SIGKILL (no chance to save on the way out) one second after the finger lifts.
+    func testAFinishedStrokeSurvivesKillNineOneSecondLater() throws {
+        let book = try FolioUnderTest.temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: book) }
+        let folio = try FolioUnderTest(arguments: ["--book", book])
+        for round in 1...3 {
+            try folio.stroke(line(from: Point(x: 60, y: 60 + Double(round) * 80), to: Point(x: 400, y: 90 + Double(round) * 80), count: 12))
+            try folio.compositor.ping()
+            Thread.sleep(forTimeInterval: 1)
+            if round == 3 { XCTAssertEqual(kill(folio.client.processIdentifier, SIGKILL), 0) }
+        }
+        XCTAssertNil(try folio.client.waitForExit(), "killed")
+        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":3}]}"#)
+    }
 }

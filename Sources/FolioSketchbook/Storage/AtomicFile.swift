@@ -38,13 +38,18 @@ public enum AtomicFile {
             throw BookError.io(path: path, reason: "\(failure): \(problem)")
         }
         // The rename is durable only once the folder is synced.
-        let folderFD = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        guard folderFD >= 0, fsync(folderFD) == 0 else {
+        try syncFolder(folder, for: path)
+    }
+
+    /// Makes the names in `folder` durable (a rename or a new file in it); the error names `path`.
+    static func syncFolder(_ folder: String, for path: String) throws {
+        let fd = open(folder, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0, fsync(fd) == 0 else {
             let text = errnoText()
-            if folderFD >= 0 { close(folderFD) }
+            if fd >= 0 { close(fd) }
             throw BookError.io(path: path, reason: "written, but the folder could not be synced: \(text)")
         }
-        close(folderFD)
+        close(fd)
     }
 
     /// `.NAME.<16 random hex digits>.tmp`: a name nobody can plant a link under in advance.

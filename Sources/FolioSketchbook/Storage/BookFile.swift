@@ -1,42 +1,29 @@
 import Foundation
 import FolioGeometry
 
-/// The sketchbook's file format: one JSON document, `book.json`, holding every sheet's strokes
-/// as their input points. Versioned so a newer Folio can read an older book.
+/// The sketchbook's format version 1: one JSON document, `book.json`, holding every sheet's
+/// strokes as their input points. Folio reads it and migrates it to `book.folio`; it no longer
+/// writes it.
 enum BookFile {
     static let format = "folio-sketchbook"
     static let version = 1
 
-    struct Document: Codable {
+    struct Document: Decodable {
         var format: String
         var version: Int
         var currentSheet: Int
         var sheets: [SheetRecord]
     }
 
-    struct SheetRecord: Codable {
+    struct SheetRecord: Decodable {
         var strokes: [StrokeRecord]
     }
 
     /// A stroke with its points flattened to `[x0, y0, x1, y1, …]`: compact and easy to read.
-    struct StrokeRecord: Codable {
+    struct StrokeRecord: Decodable {
         var width: Double
         var color: String
         var points: [Double]
-    }
-
-    static func encode(_ book: Sketchbook) throws -> Data {
-        let document = Document(
-            format: format, version: version, currentSheet: book.currentSheet,
-            sheets: book.sheets.map { sheet in
-                SheetRecord(strokes: sheet.strokes.map { stroke in
-                    StrokeRecord(width: stroke.style.width, color: hex(stroke.style.color),
-                                 points: stroke.points.flatMap { [$0.x, $0.y] })
-                })
-            })
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return try encoder.encode(document)
     }
 
     /// Decodes and checks a book; every problem is a `BookError.damaged` naming what is wrong.
@@ -54,6 +41,10 @@ enum BookFile {
             throw BookError.damaged(path: path, reason: "written by a newer Folio (version \(document.version))")
         }
         guard !document.sheets.isEmpty else { throw BookError.damaged(path: path, reason: "it has no sheets") }
+        // Version 2's limits, so that every book read can be migrated and saved.
+        guard document.sheets.count <= BookRecords.maximumSheets else {
+            throw BookError.damaged(path: path, reason: "\(document.sheets.count) sheets; a book holds at most \(BookRecords.maximumSheets)")
+        }
         // Said 0-based as written: currentSheet may be any Int, and adding 1 could overflow.
         guard document.sheets.indices.contains(document.currentSheet) else {
             throw BookError.damaged(path: path, reason: "currentSheet \(document.currentSheet) names no sheet "
@@ -62,8 +53,15 @@ enum BookFile {
         var sheets: [Sheet] = []
         for (sheetIndex, record) in document.sheets.enumerated() {
             var strokes: [Stroke] = []
+            guard record.strokes.count <= BookRecords.maximumStrokesPerSheet else {
+                throw BookError.damaged(path: path, reason: "sheet \(sheetIndex + 1): \(record.strokes.count) strokes; "
+                                        + "a sheet holds at most \(BookRecords.maximumStrokesPerSheet)")
+            }
             for (strokeIndex, stroke) in record.strokes.enumerated() {
                 let place = "sheet \(sheetIndex + 1), stroke \(strokeIndex + 1)"
+                guard stroke.points.count <= 2 * BookRecords.maximumPointsPerStroke else {
+                    throw BookError.damaged(path: path, reason: "\(place): more than \(BookRecords.maximumPointsPerStroke) points")
+                }
                 guard stroke.points.count >= 2, stroke.points.count % 2 == 0, stroke.points.allSatisfy(\.isFinite) else {
                     throw BookError.damaged(path: path, reason: "\(place): points must be finite x, y pairs")
                 }

@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// What can go wrong with a sketchbook on disk; each says what and where in one line.
 public enum BookError: Error, CustomStringConvertible, Equatable {
@@ -21,11 +22,16 @@ public enum BookError: Error, CustomStringConvertible, Equatable {
     }
 }
 
-/// A sketchbook folder (`$XDG_DATA_HOME/folio/` by default) holding `book.json`.
+/// A sketchbook folder (`$XDG_DATA_HOME/folio/` by default) holding `book.folio`, the book as
+/// a snapshot followed by a journal of saves (docs/book-format.md), or a `book.json` written by
+/// an earlier Folio, which the first writer migrates.
 /// Anyone may read it (`load`); writing goes through `openForWriting`, which locks the book.
 public struct BookStore: Sendable {
     public let directory: URL
-    public var file: URL { directory.appendingPathComponent("book.json") }
+    /// The book: a snapshot record, then one record per save.
+    public var file: URL { directory.appendingPathComponent(BookJournal.fileName) }
+    /// The whole-book JSON of format version 1, read and migrated, never written.
+    public var legacyFile: URL { directory.appendingPathComponent("book.json") }
     /// Locked with `flock` by the one Folio writing the book; holds that Folio's pid.
     public var lockFile: URL { directory.appendingPathComponent(".folio.lock") }
 
@@ -42,30 +48,110 @@ public struct BookStore: Sendable {
         return URL(fileURLWithPath: home).appendingPathComponent(".local/share/folio")
     }
 
-    /// The saved book; a new empty one when the folder holds none yet. Reads without locking:
-    /// saves rename a complete file into place, so this sees one whole save.
-    public func load() throws -> Sketchbook {
-        let path = file.path
-        // O_NONBLOCK: a FIFO planted here must not hang the open; it is refused below.
+    /// Where the kept picture of the strokes with `key` (`SheetPicture.key`) goes.
+    public func pictureFile(key: UInt64) -> URL {
+        let digits = String(key, radix: 16)
+        return directory.appendingPathComponent("sheet-\(String(repeating: "0", count: 16 - digits.count))\(digits).picture")
+    }
+
+    /// The picture files in the folder, with their keys.
+    public func pictureFiles() -> [(name: String, key: UInt64)] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
+        return names.compactMap { name in Self.pictureKey(name).map { (name, $0) } }
+    }
+
+    /// `sheet-KEY.picture` for a temporary file `.sheet-KEY.picture.R.tmp`.
+    private static func pictureTarget(ofTemporary name: String) -> String? {
+        guard name.hasPrefix("."), name.count > 1 + 30 else { return nil }
+        let target = String(name.dropFirst().prefix(30))
+        return pictureKey(target) != nil ? target : nil
+    }
+
+    static func pictureKey(_ name: String) -> UInt64? {
+        guard name.hasPrefix("sheet-"), name.hasSuffix(".picture"), name.count == 6 + 16 + 8 else { return nil }
+        return UInt64(name.dropFirst(6).dropLast(8), radix: 16)
+    }
+
+    /// The saved book; a new empty one when the folder holds none yet. Reads without locking and
+    /// writes nothing: a writer only appends whole records and renames whole snapshots into
+    /// place, so this sees every save that finished. An incomplete last record (a crash, or a
+    /// save being written right now) is left out and said through `warning`.
+    public func load(warning: (String) -> Void = { _ in }) throws -> Sketchbook {
+        if let bytes = try Self.readFile(file.path) {
+            let (pages, torn, _) = try Self.decodeJournal(bytes, path: file.path)
+            if let torn { warning(Self.tornMessage(file.path, torn, dropped: false)) }
+            return pages.book
+        }
+        if let bytes = try Self.readFile(legacyFile.path) {
+            return try BookFile.decode(Data(bytes), path: legacyFile.path)
+        }
+        return Sketchbook()
+    }
+
+    /// The whole file at `path`, or nil when there is none. Links and anything but a regular file
+    /// are refused; a FIFO planted here does not hang the open (O_NONBLOCK).
+    public static func readFile(_ path: String) throws -> [UInt8]? {
         let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
         guard fd >= 0 else {
             let code = errno
             var status = stat()
             if code == ELOOP, lstat(path, &status) == 0, isLink(status) { throw BookError.symlink(path: path) }
-            if code == ENOENT { return Sketchbook() }
+            if code == ENOENT { return nil }
             throw BookError.io(path: path, reason: "cannot read: \(String(cString: strerror(code)))")
         }
-        let handle = FileHandle(fileDescriptor: fd, closeOnDealloc: true)
+        defer { close(fd) }
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw BookError.io(path: path, reason: "cannot read: fstat: \(errnoText())") }
         guard status.st_mode & S_IFMT == S_IFREG else { throw BookError.io(path: path, reason: "cannot read: not a regular file") }
-        let data: Data
-        do {
-            data = try handle.readToEnd() ?? Data()
-        } catch {
-            throw BookError.io(path: path, reason: "cannot read: \(error.localizedDescription)")
+        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
+        var filled = 0
+        while true {
+            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 4))) }
+            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return read(fd, base + filled, buffer.count - filled)
+            }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw BookError.io(path: path, reason: "cannot read: \(errnoText())")
+            }
+            if count == 0 { break }
+            filled += count
         }
-        return try BookFile.decode(data, path: path)
+        bytes.removeSubrange(filled...)
+        return bytes
+    }
+
+    /// The book the bytes of a `book.folio` hold (a torn last record left out), or `.damaged`
+    /// naming `path` and the offset: what every reader does, for the fuzzer.
+    public static func decode(journal bytes: [UInt8], path: String) throws -> Sketchbook {
+        try decodeJournal(bytes, path: path).0.book
+    }
+
+    /// The book a journal holds, with its torn tail (if any) and the size of its snapshot record.
+    static func decodeJournal(_ bytes: [UInt8], path: String) throws -> (BookRecords.Pages, BookJournal.TornTail?, Int) {
+        try bytes.withUnsafeBytes { buffer in
+            let (records, torn) = try BookJournal.scan(buffer, path: path)
+            var pages = BookRecords.Pages()
+            for record in records {
+                var reader = ByteReader(UnsafeRawBufferPointer(rebasing: buffer[record.payload]))
+                do throws(BookRecords.Damage) {
+                    switch record.kind {
+                    case .snapshot: pages = try BookRecords.readSnapshot(&reader)
+                    case .change: try BookRecords.applyChanges(&reader, to: &pages)
+                    }
+                } catch {
+                    throw BookError.damaged(path: path, reason: "byte \(record.offset): \(error.reason)")
+                }
+            }
+            let snapshot = records[0]
+            return (pages, torn, snapshot.payload.count + BookJournal.recordOverhead)
+        }
+    }
+
+    static func tornMessage(_ path: String, _ torn: BookJournal.TornTail, dropped: Bool) -> String {
+        "\(path): the last save was cut short (\(torn.count) bytes from byte \(torn.offset) do not make a whole record); "
+            + (dropped ? "it was dropped and the book opened as saved before it" : "read the book as saved before it")
     }
 
     /// Whether `path` names a file in this book's folder (links in the folders resolved): where
@@ -83,12 +169,18 @@ public struct BookStore: Sendable {
     }
 
     /// Takes the book for writing: creates the folder (0700) if missing, takes its lock — or fails
-    /// at once with `.inUse` — and removes temporary files a crashed save left behind.
-    public func openForWriting() throws -> BookWriter {
+    /// at once with `.inUse` — removes temporary files a crashed save left behind, drops an
+    /// incomplete last record (said through `warning`), and migrates a version-1 `book.json`.
+    public func openForWriting(warning: (String) -> Void = { _ in }) throws -> BookWriter {
         try createFolder()
-        let writer = BookWriter(store: self, lock: try lock())
-        try removeOrphanedTemporaries()
-        return writer
+        let lock = try lock()
+        do {
+            try removeOrphanedTemporaries()
+            return try BookWriter(store: self, lock: lock, warning: warning)
+        } catch {
+            close(lock)
+            throw error
+        }
     }
 
     private func createFolder() throws {
@@ -168,7 +260,9 @@ public struct BookStore: Sendable {
         } catch {
             throw BookError.io(path: directory.path, reason: "cannot list the folder: \(error.localizedDescription)")
         }
-        for name in names where AtomicFile.isTemporary(name, for: file.lastPathComponent) {
+        let targets = [file.lastPathComponent, legacyFile.lastPathComponent] + names.filter { Self.pictureKey($0) != nil }
+            + names.compactMap { Self.pictureTarget(ofTemporary: $0) }
+        for name in names where targets.contains(where: { AtomicFile.isTemporary(name, for: $0) }) {
             let path = directory.appendingPathComponent(name).path
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
@@ -180,14 +274,59 @@ public struct BookStore: Sendable {
 }
 
 /// A book open for writing: holds the book's lock until it is released (at exit at the latest),
-/// so no other Folio writes the book meanwhile.
+/// so no other Folio writes the book meanwhile, and the book as last saved, so each save appends
+/// only what changed since.
 public final class BookWriter: Sendable {
     public let store: BookStore
     private let lockDescriptor: Int32
+    private let state: Mutex<State>
 
-    fileprivate init(store: BookStore, lock: Int32) {
+    private struct State: ~Copyable {
+        /// The book as `book.folio` holds it now.
+        var saved: Sketchbook
+        /// `book.folio` open for writing; -1 while the book has never been saved.
+        var journal: Int32 = -1
+        /// Where the next record goes: the end of the last whole record.
+        var size = 0
+        /// Bytes of the snapshot record: the journal is compacted once its changes outgrow it.
+        var snapshotSize = 0
+
+        deinit {
+            if journal >= 0 { close(journal) }
+        }
+    }
+
+    /// Journals smaller than this are never compacted, whatever their snapshot's size.
+    static let compactionFloor = 1 << 20
+
+    fileprivate init(store: BookStore, lock: Int32, warning: (String) -> Void) throws {
         self.store = store
         lockDescriptor = lock
+        var state = State(saved: Sketchbook())
+        let path = store.file.path
+        if let bytes = try BookStore.readFile(path) {
+            let (pages, torn, snapshotSize) = try BookStore.decodeJournal(bytes, path: path)
+            state.saved = pages.book
+            state.snapshotSize = snapshotSize
+            state.size = torn?.offset ?? bytes.count
+            state.journal = try Self.openJournal(path)
+            if let torn {
+                // The journal's job: an incomplete last record goes, so the next one follows whole ones.
+                guard ftruncate(state.journal, off_t(torn.offset)) == 0, fsync(state.journal) == 0 else {
+                    throw BookError.io(path: path, reason: "cannot drop the incomplete last record: \(errnoText())")
+                }
+                warning(BookStore.tornMessage(path, torn, dropped: true))
+            }
+        } else if let bytes = try BookStore.readFile(store.legacyFile.path) {
+            // Version 1: the new file is made durable first, and only then the old one removed.
+            state.saved = try BookFile.decode(Data(bytes), path: store.legacyFile.path)
+            try Self.writeSnapshot(state.saved, into: &state, path: path)
+            guard unlink(store.legacyFile.path) == 0 else {
+                throw BookError.io(path: store.legacyFile.path, reason: "migrated to \(path), but cannot remove the old file: \(errnoText())")
+            }
+            try AtomicFile.syncFolder(store.directory.path, for: path)
+        }
+        self.state = Mutex(state)
     }
 
     deinit {
@@ -195,9 +334,91 @@ public final class BookWriter: Sendable {
         close(lockDescriptor)
     }
 
-    /// Saves atomically (temporary file, fsync, rename, fsync of the folder); `book.json` is 0600.
+    /// The book as saved: what was on disk when the writer opened it, then what it last saved.
+    public var book: Sketchbook { state.withLock { $0.saved } }
+
+    /// Saves `book`: appends one record with what changed since the last save (nothing when
+    /// nothing did) and syncs it, so it survives a crash once this returns. The first save of a
+    /// new book writes its snapshot atomically (temporary file, fsync, rename, fsync of the
+    /// folder), and so does compaction, when the journal has grown past its snapshot. On failure
+    /// the file is as before the call, and the next save writes the same changes again.
     public func save(_ book: Sketchbook) throws {
-        try AtomicFile.replace(store.file.path, with: try BookFile.encode(book), mode: 0o600,
-                               failure: "cannot save (the previous save is kept)")
+        let path = store.file.path
+        try state.withLock { state in
+            guard state.journal >= 0 else { return try Self.writeSnapshot(book, into: &state, path: path) }
+            let changes: [BookRecords.Change]
+            do throws(BookRecords.OutOfRange) {
+                changes = try BookRecords.changes(from: state.saved, to: book)
+            } catch {
+                throw BookError.io(path: path, reason: "cannot save (the previous save is kept): \(error.reason)")
+            }
+            guard !changes.isEmpty else {
+                state.saved = book
+                return
+            }
+            let record = BookJournal.record(.change, payload: BookRecords.payload(changes))
+            if let problem = Self.append(record, to: state.journal, at: state.size) {
+                // Whatever part reached the file goes again, so the journal ends on a whole record.
+                _ = ftruncate(state.journal, off_t(state.size))
+                throw BookError.io(path: path, reason: "cannot save (the previous save is kept): \(problem)")
+            }
+            state.size += record.count
+            state.saved = book
+            if state.size - BookJournal.headerSize - state.snapshotSize > max(Self.compactionFloor, state.snapshotSize) {
+                // Best effort: the changes are durable in the journal already; a failure here is
+                // tried again at the next save.
+                try? Self.writeSnapshot(book, into: &state, path: path)
+            }
+        }
+    }
+
+    /// Replaces `book.folio` with a header and one snapshot of `book`, atomically, and reopens it.
+    private static func writeSnapshot(_ book: Sketchbook, into state: inout State, path: String) throws {
+        let snapshot: [UInt8]
+        do throws(BookRecords.OutOfRange) {
+            snapshot = BookJournal.fileHeader() + BookJournal.record(.snapshot, payload: try BookRecords.snapshot(book))
+        } catch {
+            throw BookError.io(path: path, reason: "cannot save (the previous save is kept): \(error.reason)")
+        }
+        try AtomicFile.replace(path, with: Data(snapshot), mode: 0o600, failure: "cannot save (the previous save is kept)")
+        let journal = try openJournal(path)
+        if state.journal >= 0 { close(state.journal) }
+        state.journal = journal
+        state.size = snapshot.count
+        state.snapshotSize = snapshot.count - BookJournal.headerSize
+        state.saved = book
+    }
+
+    /// `book.folio` opened for writing records at explicit offsets, made 0600 whatever it was.
+    private static func openJournal(_ path: String) throws -> Int32 {
+        let fd = open(path, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else {
+            if errno == ELOOP { throw BookError.symlink(path: path) }
+            throw BookError.io(path: path, reason: "cannot open for writing: \(errnoText())")
+        }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, fchmod(fd, 0o600) == 0 else {
+            let text = errnoText()
+            close(fd)
+            throw BookError.io(path: path, reason: "cannot open for writing: \(text)")
+        }
+        return fd
+    }
+
+    /// Writes `record` at `offset` and syncs it; the failure's words, or nil.
+    private static func append(_ record: [UInt8], to fd: Int32, at offset: Int) -> String? {
+        var done = 0
+        while done < record.count {
+            let written = record.withUnsafeBytes { buffer -> Int in
+                guard let base = buffer.baseAddress else { return 0 }
+                return pwrite(fd, base + done, buffer.count - done, off_t(offset + done))
+            }
+            if written < 0 {
+                if errno != EINTR { return "write: \(errnoText())" }
+            } else {
+                done += written
+            }
+        }
+        return fdatasync(fd) == 0 ? nil : "fdatasync: \(errnoText())"
     }
 }

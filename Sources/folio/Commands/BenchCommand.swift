@@ -61,6 +61,7 @@ struct BenchCommand: ParsableCommand {
             for s in scales { results += FoldBenchmarks.run(sizes: sizes, scale: s, kernels: chosen).filter { wanted($0.name) } }
         }
         if wanted("flip.") { results += FlipBenchmarks.run(sizes: sizes, kernels: chosen).filter { wanted($0.name) } }
+        if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
         report(results, json: json)
     }
 }

@@ -4,6 +4,7 @@ import FolioGeometry
 import FolioInput
 import FolioRender
 import FolioReplay
+import FolioSettings
 import FolioSketchbook
 
 struct ReplayCommand: ParsableCommand {
@@ -32,6 +33,10 @@ struct ReplayCommand: ParsableCommand {
 
     @OptionGroup var look: FoldLookOptions
 
+    @Option(help: ArgumentHelp("Read settings from this config.toml and write the toolbar's choices back to it, as the app does.",
+                               valueName: "file"))
+    var config: String?
+
     @Option(help: ArgumentHelp("Apply the trace to this sketchbook and save it, as the live app does.", valueName: "dir"))
     var book: String?
 
@@ -50,15 +55,27 @@ struct ReplayCommand: ParsableCommand {
         let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale.scale, stopTime: at),
                             book: store?.1 ?? Sketchbook())
         replay.session.foldOptions = look.renderOptions
-        replay.session.onRequest = { request in
-            if case let .warn(message) = request { warn(message) }
-        }
-        try replay.run { index, _, frame in
-            if frames, let out {
-                try PNG.write(frame, to: "\(out)/frame-\(String(format: "%05d", index)).png")
+        let settings = config.map { SettingsKeeper(file: SettingsFile(path: $0)) }
+        settings?.apply(to: replay.session)
+        let exporter = SheetExporter(fallback: book ?? out)
+        replay.session.onRequest = { [unowned session = replay.session] request in
+            switch request {
+            case let .warn(message):
+                warn(message)
+            case .exportSheet:
+                exporter.export(from: session)
+            case .choicesChanged:
+                settings?.choicesChanged(in: session)
+            default:
+                break
             }
         }
-        if let out { try PNG.write(replay.session.frame, to: "\(out)/final.png") }
+        try replay.run { index, _, _ in
+            if frames, let out {
+                try PNG.write(replay.screen, to: "\(out)/frame-\(String(format: "%05d", index)).png")
+            }
+        }
+        if let out { try PNG.write(replay.screen, to: "\(out)/final.png") }
         if let (writer, _) = store {
             replay.session.finishActiveStroke()
             try writer.save(replay.session.book)

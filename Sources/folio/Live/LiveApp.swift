@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioInput
+import FolioSettings
 import FolioSketchbook
 import FolioWayland
 
@@ -23,8 +24,11 @@ struct LiveApp {
             throw FolioError(error.description)
         }
         let demo: DemoPlayer? = options.demo ? DemoPlayer(trace: trace) : nil
-        let controller = LiveController(client: client, demo: demo, book: book, writer: writer)
-        controller.penOnly = options.penOnly
+        // Settings go with the book: the demo on a fresh sheet plays with the defaults.
+        let settings = writer == nil ? nil : SettingsKeeper(file: SettingsFile(path: SettingsFile.defaultPath()))
+        let controller = LiveController(client: client, demo: demo, book: book, writer: writer, settings: settings)
+        // --pen-only turns finger drawing off whatever the settings say.
+        if options.penOnly { controller.penOnly = true }
         do {
             try controller.run()
         } catch let error as WaylandError {

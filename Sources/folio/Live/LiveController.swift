@@ -1,6 +1,7 @@
 import Foundation
 import FolioCore
 import FolioInput
+import FolioRender
 import FolioSketchbook
 import FolioWayland
 
@@ -18,15 +19,21 @@ final class LiveController {
     private let bookPath: String?
     private var savedRevision: Int
 
-    init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?) {
+    /// Nil when settings are neither read nor written (the demo without --book).
+    private let settings: SettingsKeeper?
+
+    init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?, settings: SettingsKeeper?) {
         self.client = client
         self.demo = demo
         saver = writer.map { AutoSaver(writer: $0) }
         bookPath = writer?.store.file.path
         let size = client.size
-        session = Session(book: book, width: size.width, height: size.height, scale: size.scale)
+        session = Session(book: book, width: size.width, height: size.height, scale: size.scale,
+                          pictures: writer.map { SheetPictureCache(store: $0.store) })
         // Fold frames split their columns over two threads where there are two cores.
         session.foldOptions.threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        self.settings = settings
+        settings?.apply(to: session)
         frameLoop = FrameLoop(session: session, surface: WindowSurface(client: client))
         savedRevision = session.revision
     }
@@ -66,10 +73,32 @@ final class LiveController {
                 saver?.save(session.book)  // every change is saved already; this makes it explicit
             case let .warn(message):
                 warn(message)
+            case .exportSheet:
+                exportSheet()
+            case .choicesChanged:
+                settings?.choicesChanged(in: session)
             }
         }
         try client.run()
         try saver?.finish(session.book)
+        keepPicture()
+    }
+
+    /// A big sheet's picture goes with the book, so it opens at once next time; only a cache, so
+    /// a failure is said and nothing more.
+    private func keepPicture() {
+        do {
+            try session.keepPicture()
+        } catch {
+            warn("\(error); the sheet will be drawn from its strokes next time")
+        }
+    }
+
+    /// The toolbar's export, into the pictures folder or beside the book; the confirmation on
+    /// screen says whether it worked, and a line in the log says where or why not.
+    private func exportSheet() {
+        SheetExporter(fallback: bookPath.map { URL(fileURLWithPath: $0).deletingLastPathComponent().path })
+            .export(from: session)
     }
 
     /// Hands a changed book to the saver, which writes it in the background.
@@ -106,6 +135,7 @@ final class LiveController {
         }
         do {
             try saver.finish(session.book)
+            keepPicture()
             return "\(cause); the stroke in progress was finished and the book saved: \(strokes) on this sheet, in \(bookPath)"
         } catch {
             return "\(cause); the book could not be saved: \(error)"

@@ -21,6 +21,10 @@ final class WindowSurface: FrameSurface {
         try client.present(frame, damage: damage)
     }
 
+    func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws {
+        try client.presentToolbar(image, at: origin, barShown: barShown)
+    }
+
     func requestFrame() {
         client.requestTick()
     }

@@ -1,0 +1,135 @@
+import Foundation
+import FolioPixels
+import FolioSketchbook
+
+/// A sheet's canvas as pixels, tied to its strokes by `key`: kept with the book so that a big
+/// sheet shows at once instead of being drawn stroke by stroke, with the undo tiles of its
+/// newest strokes so that the first undos are instant too.
+public struct SheetPicture: Sendable, Equatable {
+    /// `key(of:)` of the strokes drawn.
+    public var key: UInt64
+    public var width: Int
+    public var height: Int
+    /// Buffer pixels per logical pixel.
+    public var scale: Double
+    /// Premultiplied 0xAARRGGBB, row by row.
+    public var pixels: [UInt32]
+    public var tiles: [UndoTiles.Tile]
+
+    /// A checksum of strokes (CRC-32C of their points, widths, colours and point counts) and
+    /// their count: a picture whose key differs is of other strokes and is drawn again.
+    public static func key(of strokes: [Stroke]) -> UInt64 {
+        var crc: UInt32 = 0
+        for stroke in strokes {
+            crc = stroke.points.withUnsafeBytes { crc32c($0, continuing: crc) }
+            let fields = [stroke.style.width.bitPattern, UInt64(stroke.style.color) << 32 | UInt64(stroke.points.count)]
+            crc = fields.withUnsafeBytes { crc32c($0, continuing: crc) }
+        }
+        return UInt64(crc) << 32 | UInt64(UInt32(truncatingIfNeeded: strokes.count))
+    }
+}
+
+/// The pictures of a book's big sheets, as files in the book folder (`sheet-KEY.picture`, 0600,
+/// written atomically; docs/book-format.md): a cache, so a file that is missing, damaged or of
+/// other strokes is simply not used, and the sheet is drawn from its strokes.
+public struct SheetPictureCache: Sendable {
+    public let store: BookStore
+    /// Sheets with fewer strokes draw quickly enough (a few ms each): no picture is kept.
+    public static let worthKeeping = 256
+    /// At most this many undo tiles are kept in a file (the canvas keeps more while it runs).
+    public static let tilesKept = 64
+
+    static let magic = Array("FolioPc\n".utf8)
+    static let version: UInt32 = 1
+
+    public init(store: BookStore) {
+        self.store = store
+    }
+
+    /// The kept picture of `strokes` at this canvas size, or nil.
+    public func picture(of strokes: [Stroke], width: Int, height: Int, scale: Double) -> SheetPicture? {
+        guard strokes.count >= Self.worthKeeping else { return nil }
+        let key = SheetPicture.key(of: strokes)
+        guard let bytes = try? BookStore.readFile(store.pictureFile(key: key).path),
+              let picture = Self.decode(bytes), picture.key == key,
+              picture.width == width, picture.height == height, picture.scale == scale else { return nil }
+        return picture
+    }
+
+    /// Keeps `picture` (nil: none worth keeping) and removes the pictures of strokes no sheet in
+    /// `book` has any more.
+    public func keep(_ picture: SheetPicture?, book: Sketchbook) throws {
+        let wanted = Set(book.sheets.filter { $0.strokes.count >= Self.worthKeeping }.map { SheetPicture.key(of: $0.strokes) })
+        if let picture, wanted.contains(picture.key) {
+            try AtomicFile.replace(store.pictureFile(key: picture.key).path, with: Self.encode(picture), mode: 0o600,
+                                   failure: "cannot keep the sheet's picture")
+        }
+        for (name, key) in store.pictureFiles() where !wanted.contains(key) {
+            // Regular files only: a link planted under a picture's name is left alone.
+            let path = store.directory.appendingPathComponent(name).path
+            var status = stat()
+            if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { unlink(path) }
+        }
+    }
+
+    /// Header (magic, version, width, height, scale, key, tile count), the pixels, the tiles
+    /// (x, y, width, height, pixels), then a CRC-32C of everything before it; little-endian.
+    static func encode(_ picture: SheetPicture) -> Data {
+        let tiles = picture.tiles.suffix(tilesKept)
+        var data = Data(magic)
+        func u32(_ value: Int) { withUnsafeBytes(of: UInt32(value).littleEndian) { data.append(contentsOf: $0) } }
+        func u64(_ value: UInt64) { withUnsafeBytes(of: value.littleEndian) { data.append(contentsOf: $0) } }
+        u32(Int(version))
+        u32(picture.width)
+        u32(picture.height)
+        u64(picture.scale.bitPattern)
+        u64(picture.key)
+        u32(tiles.count)
+        func pixels(_ values: [UInt32]) { values.withUnsafeBytes { data.append(contentsOf: $0) } }
+        pixels(picture.pixels)
+        for tile in tiles {
+            [tile.area.x, tile.area.y, tile.area.width, tile.area.height].forEach(u32)
+            pixels(tile.pixels)
+        }
+        u32(Int(crc32c(data)))
+        return data
+    }
+
+    static func decode(_ bytes: [UInt8]) -> SheetPicture? {
+        guard bytes.count >= 48, Array(bytes[0..<8]) == magic,
+              crc32c(bytes[..<(bytes.count - 4)]) == read32(bytes, bytes.count - 4) else { return nil }
+        var offset = 8
+        func u32() -> Int? {
+            guard offset + 4 <= bytes.count - 4 else { return nil }
+            defer { offset += 4 }
+            return Int(read32(bytes, offset))
+        }
+        func u64() -> UInt64? {
+            guard let low = u32(), let high = u32() else { return nil }
+            return UInt64(high) << 32 | UInt64(low)
+        }
+        func pixels(_ count: Int) -> [UInt32]? {
+            guard count >= 0, count <= (bytes.count - 4 - offset) / 4 else { return nil }
+            defer { offset += count * 4 }
+            return [UInt32](unsafeUninitializedCapacity: count) { buffer, initialized in
+                bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[offset..<(offset + count * 4)])) }
+                initialized = count
+            }
+        }
+        guard u32() == Int(version), let width = u32(), let height = u32(), (1...16384).contains(width), (1...16384).contains(height),
+              let scale = u64().map(Double.init(bitPattern:)), let key = u64(), let tileCount = u32(), tileCount <= tilesKept,
+              let canvas = pixels(width * height) else { return nil }
+        var tiles: [UndoTiles.Tile] = []
+        for _ in 0..<tileCount {
+            guard let x = u32(), let y = u32(), let w = u32(), let h = u32(), x + w <= width, y + h <= height,
+                  let tilePixels = pixels(w * h) else { return nil }
+            tiles.append(UndoTiles.Tile(area: PixelRect(x: x, y: y, width: w, height: h), pixels: tilePixels))
+        }
+        guard offset == bytes.count - 4 else { return nil }
+        return SheetPicture(key: key, width: width, height: height, scale: scale, pixels: canvas, tiles: tiles)
+    }
+
+    private static func read32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+        bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+    }
+}

@@ -1,0 +1,26 @@
+import FolioToolbar
+
+/// What a person sets once and keeps: the ink chosen last, the palette, the fold's perspective,
+/// which gestures are on, and pen-only. Every value has a range; `SettingsFile` reads and writes
+/// them as `config.toml` (docs/settings.md).
+public struct Settings: Hashable, Sendable {
+    /// The fold's perspective distance d (m34 = −1/d), in logical px.
+    public static let perspectiveRange = 500.0...20000.0
+    public static let standardPerspective = 2000.0
+
+    public var palette = Palette.standard
+    /// The ink chosen last, as indices into the palette.
+    public var colorIndex = 0
+    public var widthIndex = 1
+    public var perspective = Settings.standardPerspective
+    /// A touch by the left or right edge turns the page.
+    public var edgeTurn = true
+    /// Two fingers (or a touchpad pinch) fold the book.
+    public var pinch = true
+    /// Fingers do not draw (for pens); kept for the pen's input.
+    public var penOnly = false
+
+    public init() {}
+
+    public static let standard = Settings()
+}

@@ -1,0 +1,252 @@
+import Foundation
+import FolioToolbar
+import TOMLKit
+
+/// `config.toml`: read with TOMLKit, forgiving (a bad value or an unknown key is one line naming
+/// its line number, and the default is used; an unreadable file means the defaults), and written
+/// back whole, atomically, private to its owner (0600, in a 0700 folder Folio makes).
+public struct SettingsFile: Sendable {
+    public let path: String
+
+    public init(path: String) {
+        self.path = path
+    }
+
+    /// `$XDG_CONFIG_HOME/folio/config.toml` (when absolute), else `~/.config/folio/config.toml`.
+    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/folio/config.toml" }
+        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/folio/config.toml"
+    }
+
+    /// The settings in the file, and a line for each problem found (empty when all is well). A
+    /// missing file is no problem: it holds the defaults.
+    public func load() -> (settings: Settings, problems: [String]) {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch CocoaError.fileReadNoSuchFile {
+            return (.standard, [])
+        } catch {
+            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
+            return (.standard, ["\(path): cannot be read (\(reason)); using the default settings"])
+        }
+        return Self.parse(text, name: path)
+    }
+
+    /// Reads settings from TOML `text`; `name` starts each problem line.
+    public static func parse(_ text: String, name: String) -> (settings: Settings, problems: [String]) {
+        let table: TOMLTable
+        do {
+            table = try TOMLTable(string: text)
+        } catch let error as TOMLParseError {
+            return (.standard, ["\(name):\(error.source.begin.line): \(error.description); using the default settings"])
+        } catch {
+            return (.standard, ["\(name): \(error); using the default settings"])
+        }
+        var reader = Reader(table: table, lines: KeyLines(text), name: name)
+        return (reader.read(), reader.problems)
+    }
+
+    /// Writes `settings` over the file: a temporary file beside it, synced, then renamed.
+    public func save(_ settings: Settings) throws {
+        let folder = (path as NSString).deletingLastPathComponent
+        if !FileManager.default.fileExists(atPath: folder) {
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
+                                                    attributes: [.posixPermissions: 0o700])
+        }
+        let temporary = folder + "/.config.toml.\(getpid()).tmp"
+        let data = Data(Self.render(settings).utf8)
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { throw SettingsError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
+        var failure: String?
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count, failure == nil {
+                let n = write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
+                if n < 0, errno != EINTR { failure = String(cString: strerror(errno)) } else if n > 0 { offset += n }
+            }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw SettingsError("cannot write \(path): \(failure)")
+        }
+    }
+
+    /// The file's text for `settings`, with a word on each setting.
+    public static func render(_ s: Settings) -> String {
+        func hex(_ rgb: UInt32) -> String {
+            let digits = String(rgb & 0xFF_FFFF, radix: 16, uppercase: true)
+            return "\"#" + String(repeating: "0", count: 6 - digits.count) + digits + "\""
+        }
+        func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(format: "%.1f", v) : "\(v)" }
+        return """
+        # Folio's settings (man folio, docs/settings.md). Folio writes the toolbar's choices back here.
+
+        [ink]
+        # The ink chosen last: one of the palette's colours and widths.
+        color = \(hex(s.palette.colors[s.colorIndex]))
+        width = \(number(s.palette.widths[s.widthIndex]))
+
+        [palette]
+        # Six colours ("#RRGGBB") and three widths (logical px, 0.5-64).
+        colors = [\(s.palette.colors.map(hex).joined(separator: ", "))]
+        widths = [\(s.palette.widths.map(number).joined(separator: ", "))]
+
+        [fold]
+        # The fold's perspective distance in logical px (500-20000; the original's 2000).
+        perspective = \(number(s.perspective))
+
+        [gestures]
+        # Turn the page from the left and right edges; fold with two fingers or a touchpad pinch.
+        edge_turn = \(s.edgeTurn)
+        pinch = \(s.pinch)
+
+        [pen]
+        # Only a pen draws; fingers still pinch and turn.
+        pen_only = \(s.penOnly)
+
+        """
+    }
+}
+
+public struct SettingsError: Error, CustomStringConvertible {
+    public let description: String
+    init(_ description: String) { self.description = description }
+}
+
+/// The line each `table.key` is written on, found by reading the text as TOML is laid out
+/// (`[table]` headers, `key = value` lines); TOMLKit gives no positions for values.
+struct KeyLines {
+    private var lines: [String: Int] = [:]
+
+    init(_ text: String) {
+        var table = ""
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
+            if line.hasPrefix("[") {
+                table = line.drop { $0 == "[" }.prefix { $0 != "]" }.trimmingCharacters(in: .whitespaces)
+                if lines[table] == nil { lines[table] = index + 1 }
+            } else if let equals = line.firstIndex(of: "="), !line.hasPrefix("#") {
+                let key = line[..<equals].trimmingCharacters(in: .whitespaces).trimmingCharacters(in: CharacterSet(charactersIn: "\"'"))
+                let full = table.isEmpty ? key : table + "." + key
+                if lines[full] == nil { lines[full] = index + 1 }
+            }
+        }
+    }
+
+    /// The line of `key` (or of its table, or of the file's start).
+    func line(of key: String) -> Int {
+        if let line = lines[key] { return line }
+        if let dot = key.lastIndex(of: "."), let line = lines[String(key[..<dot])] { return line }
+        return 1
+    }
+}
+
+/// Walks the parsed table: each known setting checked against its range, everything else reported.
+private struct Reader {
+    let table: TOMLTable
+    let lines: KeyLines
+    let name: String
+    var problems: [String] = []
+
+    init(table: TOMLTable, lines: KeyLines, name: String) {
+        self.table = table
+        self.lines = lines
+        self.name = name
+    }
+
+    static let known: [String: Set<String>] = [
+        "ink": ["color", "width"], "palette": ["colors", "widths"], "fold": ["perspective"],
+        "gestures": ["edge_turn", "pinch"], "pen": ["pen_only"],
+    ]
+
+    mutating func report(_ key: String, _ message: String) {
+        problems.append("\(name):\(lines.line(of: key)): \(message)")
+    }
+
+    mutating func read() -> Settings {
+        var s = Settings()
+        for key in table.keys.sorted() {
+            guard let fields = Self.known[key] else {
+                report(key, "unknown setting \"\(key)\" (ignored)")
+                continue
+            }
+            guard let section = table[key]?.table else {
+                report(key, "\"\(key)\" must be a table ([\(key)]); using the defaults")
+                continue
+            }
+            for field in section.keys.sorted() where !fields.contains(field) {
+                report("\(key).\(field)", "unknown setting \"\(key).\(field)\" (ignored)")
+            }
+        }
+        var colors = Palette.standardColors, widths = Palette.standardWidths
+        if let list = value("palette", "colors") {
+            if let parsed = list.array?.map({ $0.string.flatMap(Self.color) }), parsed.count == Palette.colorCount,
+               let all = parsed as? [UInt32] {
+                colors = all
+            } else {
+                report("palette.colors", "palette.colors must be \(Palette.colorCount) colours like \"#0000FF\"; using the standard palette")
+            }
+        }
+        if let list = value("palette", "widths") {
+            if let parsed = list.array?.map({ Self.number($0) }), parsed.count == Palette.widthCount, let all = parsed as? [Double],
+               all.allSatisfy(Palette.widthRange.contains) {
+                widths = all
+            } else {
+                report("palette.widths", "palette.widths must be \(Palette.widthCount) numbers from 0.5 to 64; using the standard widths")
+            }
+        }
+        s.palette = Palette(colors: colors, widths: widths)
+        if let ink = value("ink", "color") {
+            if let rgb = ink.string.flatMap(Self.color), let index = s.palette.colors.firstIndex(of: rgb) {
+                s.colorIndex = index
+            } else {
+                report("ink.color", "ink.color must be one of palette.colors; using the first")
+            }
+        }
+        if let ink = value("ink", "width") {
+            if let width = Self.number(ink), let index = s.palette.widths.firstIndex(of: width) {
+                s.widthIndex = index
+            } else {
+                report("ink.width", "ink.width must be one of palette.widths; using the middle one")
+            }
+        }
+        if let d = value("fold", "perspective") {
+            if let v = Self.number(d), Settings.perspectiveRange.contains(v) {
+                s.perspective = v
+            } else {
+                report("fold.perspective", "fold.perspective must be a number from 500 to 20000; using 2000")
+            }
+        }
+        s.edgeTurn = flag("gestures", "edge_turn", default: true)
+        s.pinch = flag("gestures", "pinch", default: true)
+        s.penOnly = flag("pen", "pen_only", default: false)
+        return s
+    }
+
+    private func value(_ section: String, _ key: String) -> TOMLValueConvertible? {
+        table[section]?.table?[key]
+    }
+
+    private mutating func flag(_ section: String, _ key: String, default fallback: Bool) -> Bool {
+        guard let v = value(section, key) else { return fallback }
+        if let b = v.bool { return b }
+        report("\(section).\(key)", "\(section).\(key) must be true or false; using \(fallback)")
+        return fallback
+    }
+
+    /// `#RRGGBB` as 0xRRGGBB.
+    static func color(_ text: String) -> UInt32? {
+        guard text.count == 7, text.hasPrefix("#"), text.dropFirst().allSatisfy(\.isHexDigit) else { return nil }
+        return UInt32(text.dropFirst(), radix: 16)
+    }
+
+    /// A finite TOML float or integer.
+    static func number(_ v: TOMLValueConvertible) -> Double? {
+        let n = v.double ?? v.int.map(Double.init)
+        return n.flatMap { $0.isFinite ? $0 : nil }
+    }
+}

@@ -1,0 +1,275 @@
+import FolioGeometry
+
+/// The payloads of `book.folio`'s records (docs/book-format.md): a snapshot of the whole book,
+/// or one save's changes to the book as saved before it. A save writes only what changed, so
+/// saving a stroke costs about the stroke's size, whatever the book's.
+enum BookRecords {
+    /// Every count a book may hold; a file that says more is damaged, and a book that holds more
+    /// is not saved (the error says which limit).
+    static let maximumSheets = 1_000_000
+    static let maximumStrokesPerSheet = 10_000_000
+    static let maximumPointsPerStroke = 10_000_000
+    static let maximumInkWidth = 1000.0
+
+    /// One change to the book as saved; a change record holds a save's changes in order.
+    enum Change: Equatable {
+        /// A blank sheet at `index` (0 … the sheet count).
+        case insertSheet(index: Int)
+        case removeSheet(index: Int)
+        /// Keeps the first `count` strokes of sheet `sheet` (undo, or an erased stroke).
+        case truncate(sheet: Int, count: Int)
+        case append(sheet: Int, strokes: ArraySlice<Stroke>)
+        case currentSheet(Int)
+
+        var code: UInt8 {
+            switch self {
+            case .insertSheet: 1
+            case .removeSheet: 2
+            case .truncate: 3
+            case .append: 4
+            case .currentSheet: 5
+            }
+        }
+    }
+
+    /// Why a book cannot be saved: a count beyond the limits above.
+    struct OutOfRange: Error {
+        var reason: String
+    }
+
+    // MARK: - Writing
+
+    static func snapshot(_ book: Sketchbook) throws(OutOfRange) -> [UInt8] {
+        try check(book)
+        var out = ByteWriter()
+        out.u32(UInt32(book.currentSheet))
+        out.u32(UInt32(book.sheets.count))
+        for sheet in book.sheets {
+            out.u32(UInt32(sheet.strokes.count))
+            for stroke in sheet.strokes { write(stroke, to: &out) }
+        }
+        return out.bytes
+    }
+
+    static func payload(_ changes: [Change]) -> [UInt8] {
+        var out = ByteWriter()
+        out.u32(UInt32(changes.count))
+        for change in changes {
+            out.u8(change.code)
+            switch change {
+            case let .insertSheet(index), let .removeSheet(index), let .currentSheet(index):
+                out.u32(UInt32(index))
+            case let .truncate(sheet, count):
+                out.u32(UInt32(sheet))
+                out.u32(UInt32(count))
+            case let .append(sheet, strokes):
+                out.u32(UInt32(sheet))
+                out.u32(UInt32(strokes.count))
+                for stroke in strokes { write(stroke, to: &out) }
+            }
+        }
+        return out.bytes
+    }
+
+    /// A stroke: kind (0, ink), sample channels (0, none yet), 2 reserved bytes, colour, width,
+    /// point count, then the points as x, y float64 pairs.
+    private static func write(_ stroke: Stroke, to out: inout ByteWriter) {
+        out.u8(0)
+        out.u8(0)
+        out.u16(0)
+        out.u32(stroke.style.color & 0xFF_FFFF)
+        out.f64(stroke.style.width)
+        out.u32(UInt32(stroke.points.count))
+        out.points(stroke.points)
+    }
+
+    /// Whether `book` fits the limits, so that what is written always reads back.
+    static func check(_ book: Sketchbook) throws(OutOfRange) {
+        guard book.sheets.count <= maximumSheets else {
+            throw OutOfRange(reason: "the book has \(book.sheets.count) sheets; a book holds at most \(maximumSheets)")
+        }
+        for (index, sheet) in book.sheets.enumerated() {
+            guard sheet.strokes.count <= maximumStrokesPerSheet else {
+                throw OutOfRange(reason: "sheet \(index + 1) has \(sheet.strokes.count) strokes; a sheet holds at most \(maximumStrokesPerSheet)")
+            }
+        }
+    }
+
+    /// The changes that turn `old` into `new`. Unchanged sheets are found by comparing stroke
+    /// arrays, which share storage with the saved book and so compare in constant time.
+    static func changes(from old: Sketchbook, to new: Sketchbook) throws(OutOfRange) -> [Change] {
+        let a = old.sheets, b = new.sheets
+        guard b.count <= maximumSheets else {
+            throw OutOfRange(reason: "the book has \(b.count) sheets; a book holds at most \(maximumSheets)")
+        }
+        var prefix = 0
+        while prefix < a.count, prefix < b.count, a[prefix].strokes == b[prefix].strokes { prefix += 1 }
+        var suffix = 0
+        while suffix < a.count - prefix, suffix < b.count - prefix,
+              a[a.count - 1 - suffix].strokes == b[b.count - 1 - suffix].strokes { suffix += 1 }
+        let oldMiddle = prefix..<(a.count - suffix), newMiddle = prefix..<(b.count - suffix)
+        var changes: [Change] = []
+        if oldMiddle.count == newMiddle.count {
+            for index in newMiddle {
+                try changes += strokeChanges(from: a[index].strokes, to: b[index].strokes, sheet: index)
+            }
+        } else {
+            // The new sheets go in before the old ones go out: the book never has no sheet.
+            for (offset, index) in newMiddle.enumerated() {
+                changes.append(.insertSheet(index: prefix + offset))
+                try changes += strokeChanges(from: [], to: b[index].strokes, sheet: prefix + offset)
+            }
+            for _ in oldMiddle { changes.append(.removeSheet(index: prefix + newMiddle.count)) }
+        }
+        if new.currentSheet != old.currentSheet || a.count != b.count { changes.append(.currentSheet(new.currentSheet)) }
+        return changes
+    }
+
+    private static func strokeChanges(from old: [Stroke], to new: [Stroke], sheet: Int) throws(OutOfRange) -> [Change] {
+        guard new.count <= maximumStrokesPerSheet else {
+            throw OutOfRange(reason: "sheet \(sheet + 1) has \(new.count) strokes; a sheet holds at most \(maximumStrokesPerSheet)")
+        }
+        var common = 0
+        while common < old.count, common < new.count, old[common] == new[common] { common += 1 }
+        var changes: [Change] = []
+        if common < old.count { changes.append(.truncate(sheet: sheet, count: common)) }
+        if common < new.count { changes.append(.append(sheet: sheet, strokes: new[common...])) }
+        return changes
+    }
+
+    // MARK: - Reading
+
+    /// The book being rebuilt from records, checked as each change applies.
+    struct Pages {
+        var sheets: [[Stroke]] = []
+        var current = 0
+
+        var book: Sketchbook { Sketchbook(sheets: sheets.map { Sheet(strokes: $0) }, currentSheet: current) }
+    }
+
+    /// Why a payload is damaged, said without the file and offset (the caller adds them).
+    struct Damage: Error {
+        var reason: String
+    }
+
+    static func readSnapshot(_ reader: inout ByteReader) throws(Damage) -> Pages {
+        var pages = Pages()
+        let current = try count(&reader, "current sheet", below: maximumSheets)
+        let sheetCount = try count(&reader, "sheet count", upTo: maximumSheets)
+        guard sheetCount >= 1 else { throw Damage(reason: "the book has no sheets") }
+        // Each sheet takes at least its 4-byte count: a larger claim is damage, before allocating.
+        guard sheetCount <= reader.remaining / 4 else { throw Damage(reason: "\(sheetCount) sheets do not fit in the record") }
+        pages.sheets.reserveCapacity(sheetCount)
+        for index in 0..<sheetCount {
+            pages.sheets.append(try strokes(&reader, sheet: index))
+        }
+        guard current < sheetCount else { throw Damage(reason: "current sheet \(current) names no sheet (the book has \(sheetCount), from 0)") }
+        pages.current = current
+        try end(reader)
+        return pages
+    }
+
+    static func applyChanges(_ reader: inout ByteReader, to pages: inout Pages) throws(Damage) {
+        let changeCount = try count(&reader, "change count", upTo: Int(UInt32.max))
+        guard changeCount <= reader.remaining / 5 else { throw Damage(reason: "\(changeCount) changes do not fit in the record") }
+        for number in 0..<changeCount {
+            let place = "change \(number + 1)"
+            let code = try byte(&reader, place)
+            switch code {
+            case 1:
+                let index = try count(&reader, "\(place): sheet index", upTo: pages.sheets.count)
+                guard pages.sheets.count < maximumSheets else { throw Damage(reason: "\(place): more than \(maximumSheets) sheets") }
+                pages.sheets.insert([], at: index)
+            case 2:
+                let index = try count(&reader, "\(place): sheet index", below: pages.sheets.count)
+                guard pages.sheets.count > 1 else { throw Damage(reason: "\(place): removes the only sheet") }
+                pages.sheets.remove(at: index)
+            case 3:
+                let sheet = try count(&reader, "\(place): sheet index", below: pages.sheets.count)
+                let keep = try count(&reader, "\(place): stroke count", upTo: pages.sheets[sheet].count)
+                pages.sheets[sheet].removeSubrange(keep...)
+            case 4:
+                let sheet = try count(&reader, "\(place): sheet index", below: pages.sheets.count)
+                let added = try strokes(&reader, sheet: sheet, existing: pages.sheets[sheet].count)
+                pages.sheets[sheet].append(contentsOf: added)
+            case 5:
+                pages.current = try count(&reader, "\(place): current sheet", below: pages.sheets.count)
+            default:
+                throw Damage(reason: "\(place): unknown change \(code) (written by a newer Folio?)")
+            }
+        }
+        guard pages.current < pages.sheets.count else {
+            throw Damage(reason: "current sheet \(pages.current) names no sheet (the book has \(pages.sheets.count), from 0)")
+        }
+        try end(reader)
+    }
+
+    /// A stroke count and that many strokes, for sheet `sheet` (0-based) holding `existing` already.
+    private static func strokes(_ reader: inout ByteReader, sheet: Int, existing: Int = 0) throws(Damage) -> [Stroke] {
+        let strokeCount = try count(&reader, "sheet \(sheet + 1): stroke count", upTo: maximumStrokesPerSheet - existing)
+        // A stroke takes at least 36 bytes (its fields and one point).
+        guard strokeCount <= reader.remaining / 36 else {
+            throw Damage(reason: "sheet \(sheet + 1): \(strokeCount) strokes do not fit in the record")
+        }
+        var strokes: [Stroke] = []
+        strokes.reserveCapacity(strokeCount)
+        for index in 0..<strokeCount {
+            strokes.append(try stroke(&reader, place: "sheet \(sheet + 1), stroke \(existing + index + 1)"))
+        }
+        return strokes
+    }
+
+    private static func stroke(_ reader: inout ByteReader, place: @autoclosure () -> String) throws(Damage) -> Stroke {
+        let kind = try byte(&reader, place())
+        let channels = try byte(&reader, place())
+        let reserved = try half(&reader, place())
+        guard kind == 0, channels == 0, reserved == 0 else {
+            throw Damage(reason: "\(place()): a stroke of kind \(kind) with sample channels \(channels) (written by a newer Folio?)")
+        }
+        let color = try word(&reader, place())
+        guard color <= 0xFF_FFFF else { throw Damage(reason: "\(place()): colour 0x\(String(color, radix: 16)) is not 0xRRGGBB") }
+        let width = try double(&reader, place())
+        guard width.isFinite, width > 0, width <= maximumInkWidth else { throw Damage(reason: "\(place()): ink width \(width)") }
+        let pointCount = try count(&reader, "\(place()): point count", upTo: maximumPointsPerStroke)
+        guard pointCount >= 1 else { throw Damage(reason: "\(place()): a stroke without points") }
+        guard pointCount <= reader.remaining / 16 else { throw Damage(reason: "\(place()): \(pointCount) points do not fit in the record") }
+        guard let points = try? reader.points(pointCount) else { throw Damage(reason: "\(place()): the record ends inside it") }
+        for (index, p) in points.enumerated() where !(p.x.isFinite && p.y.isFinite && SurfaceLimits.isWithinReach(p)) {
+            throw Damage(reason: "\(place()): point \(index + 1) (\(p.x), \(p.y)) is not within "
+                         + "±\(Int(SurfaceLimits.farthestCoordinate)) logical pixels")
+        }
+        return Stroke(points: points, style: InkStyle(width: width, color: color))
+    }
+
+    private static func count(_ reader: inout ByteReader, _ what: String, upTo limit: Int) throws(Damage) -> Int {
+        let value = Int(try word(&reader, what))
+        guard value <= limit else { throw Damage(reason: "\(what) \(value) is beyond \(limit)") }
+        return value
+    }
+
+    private static func count(_ reader: inout ByteReader, _ what: String, below limit: Int) throws(Damage) -> Int {
+        let value = Int(try word(&reader, what))
+        guard value < limit else { throw Damage(reason: "\(what) \(value) is not below \(limit)") }
+        return value
+    }
+
+    private static func byte(_ reader: inout ByteReader, _ what: String) throws(Damage) -> UInt8 {
+        do { return try reader.u8() } catch { throw Damage(reason: "\(what): the record ends early") }
+    }
+
+    private static func half(_ reader: inout ByteReader, _ what: String) throws(Damage) -> UInt16 {
+        do { return try reader.u16() } catch { throw Damage(reason: "\(what): the record ends early") }
+    }
+
+    private static func word(_ reader: inout ByteReader, _ what: String) throws(Damage) -> UInt32 {
+        do { return try reader.u32() } catch { throw Damage(reason: "\(what): the record ends early") }
+    }
+
+    private static func double(_ reader: inout ByteReader, _ what: String) throws(Damage) -> Double {
+        do { return try reader.f64() } catch { throw Damage(reason: "\(what): the record ends early") }
+    }
+
+    private static func end(_ reader: ByteReader) throws(Damage) {
+        guard reader.remaining == 0 else { throw Damage(reason: "\(reader.remaining) bytes follow the record's last field") }
+    }
+}

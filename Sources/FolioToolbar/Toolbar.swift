@@ -1,0 +1,126 @@
+import FolioGeometry
+
+/// The toolbar's state: shown or hidden, the control under a finger, what is disabled, the
+/// chosen ink, and the brief confirmation after an export. A value; the session owns one and
+/// feeds it what happens, and the renderer draws it.
+public struct Toolbar: Hashable, Sendable {
+    /// Shown, the bar hides itself after this long (ms) without a touch on it.
+    public static let autoHideDelay = 4000.0
+    /// How long an export's confirmation stays on screen (ms).
+    public static let noticeDuration = 1500.0
+
+    public private(set) var layout: ToolbarLayout
+    public private(set) var palette: Palette
+    public private(set) var isShown = false
+    /// The control a finger (or the mouse) is on, drawn pressed.
+    public private(set) var pressed: ControlAction?
+    /// Whether the handle is pressed.
+    public private(set) var handlePressed = false
+    public var disabled: Set<ControlAction> = []
+    /// The chosen ink: indices into the palette.
+    public private(set) var colorIndex = 0
+    public private(set) var widthIndex = 1
+    /// The confirmation on screen, if any: whether the export worked, and until when (ms).
+    public private(set) var notice: Notice?
+    /// When the bar was last touched or shown (ms): it hides `autoHideDelay` later.
+    private var lastActivity = 0.0
+
+    public struct Notice: Hashable, Sendable {
+        public var succeeded: Bool
+        public var until: Double
+    }
+
+    /// What a finger lifting on the toolbar did.
+    public enum Tap: Hashable, Sendable {
+        case handle
+        case control(ControlAction)
+    }
+
+    public init(layout: ToolbarLayout, palette: Palette = .standard) {
+        self.layout = layout
+        self.palette = palette
+    }
+
+    /// The ink the next stroke is drawn with.
+    public var color: UInt32 { palette.colors[colorIndex] }
+    public var width: Double { palette.widths[widthIndex] }
+
+    /// The areas where a touch belongs to the toolbar rather than the canvas.
+    public var touchAreas: [Rect] { isShown ? [layout.handle, layout.bar].filter { !$0.isEmpty } : [layout.handle] }
+
+    public mutating func relayout(_ layout: ToolbarLayout) {
+        self.layout = layout
+        pressed = nil
+        handlePressed = false
+    }
+
+    /// Chooses colour and width by index (clamped to the palette).
+    public mutating func choose(colorIndex: Int, widthIndex: Int) {
+        self.colorIndex = min(max(colorIndex, 0), Palette.colorCount - 1)
+        self.widthIndex = min(max(widthIndex, 0), Palette.widthCount - 1)
+    }
+
+    /// A finger or the mouse pressed at `p`, on the toolbar's areas.
+    public mutating func press(at p: Point, time: Double) {
+        lastActivity = time
+        if layout.handle.contains(p) {
+            handlePressed = true
+        } else if isShown, let slot = layout.control(at: p), !disabled.contains(slot.action) {
+            pressed = slot.action
+        }
+    }
+
+    /// The finger lifted at `p` (or was taken for a pinch: `cancelled`). A tap is a lift on the
+    /// very control (or handle) it pressed, and it counts only if that control is enabled.
+    public mutating func release(at p: Point, cancelled: Bool, time: Double) -> Tap? {
+        defer {
+            pressed = nil
+            handlePressed = false
+        }
+        lastActivity = time
+        guard !cancelled else { return nil }
+        if handlePressed, layout.handle.contains(p) {
+            isShown.toggle()
+            return .handle
+        }
+        guard let action = pressed, layout.control(at: p)?.action == action, !disabled.contains(action) else { return nil }
+        switch action {
+        case let .color(index): colorIndex = index
+        case let .width(index): widthIndex = index
+        default: break
+        }
+        return .control(action)
+    }
+
+    /// Hides the bar (drawing, folding or turning began); true if it was shown.
+    @discardableResult
+    public mutating func hide() -> Bool {
+        pressed = nil
+        handlePressed = false
+        defer { isShown = false }
+        return isShown
+    }
+
+    /// An export finished: shows the confirmation for a moment.
+    public mutating func showNotice(succeeded: Bool, at time: Double) {
+        notice = Notice(succeeded: succeeded, until: time + Self.noticeDuration)
+    }
+
+    /// Moves the clock on: the bar hides after a while untouched, and a confirmation goes away.
+    /// Returns whether anything changed on screen.
+    public mutating func advance(to time: Double) -> Bool {
+        var changed = false
+        if isShown, pressed == nil, !handlePressed, time - lastActivity >= Self.autoHideDelay {
+            isShown = false
+            changed = true
+        }
+        if let notice, time >= notice.until {
+            self.notice = nil
+            changed = true
+        }
+        return changed
+    }
+
+    /// Whether the clock must keep ticking for the bar to hide or a confirmation to go.
+    public var isWaiting: Bool { isShown || notice != nil }
+}

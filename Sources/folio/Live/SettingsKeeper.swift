@@ -1,0 +1,43 @@
+import FolioCore
+import FolioSettings
+
+/// A session's settings: read from `config.toml` at start (each problem one line on stderr, the
+/// default used), applied to the session, and the toolbar's ink choices written back as they
+/// change. A file Folio could not read cleanly is left as its owner wrote it: choices are then
+/// kept for this run only, and that is said once.
+final class SettingsKeeper {
+    private let file: SettingsFile
+    private var settings: Settings
+    private let writable: Bool
+    private var toldNotWritten = false
+
+    init(file: SettingsFile) {
+        self.file = file
+        let (settings, problems) = file.load()
+        self.settings = settings
+        writable = problems.isEmpty
+        for problem in problems { warn(problem) }
+    }
+
+    func apply(to session: Session) {
+        session.applyChoices(palette: settings.palette, colorIndex: settings.colorIndex, widthIndex: settings.widthIndex)
+        session.configure(edgeTurn: settings.edgeTurn, pinch: settings.pinch, foldPerspective: settings.perspective)
+        session.penOnly = settings.penOnly
+    }
+
+    /// The toolbar's colour or width changed: written back.
+    func choicesChanged(in session: Session) {
+        settings.colorIndex = session.toolbar.colorIndex
+        settings.widthIndex = session.toolbar.widthIndex
+        guard writable else {
+            if !toldNotWritten { warn("\(file.path) has problems (said above), so the toolbar's choices are not written to it") }
+            toldNotWritten = true
+            return
+        }
+        do {
+            try file.save(settings)
+        } catch {
+            warn("\(error); the toolbar's choices are kept for this run")
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import FolioGeometry
+import FolioPixels
+import FolioRender
+import FolioSketchbook
+import Foundation
+import XCTest
+
+/// Big sheets stay instant: undo puts back the pixels under a stroke, and a sheet's picture kept
+/// with the book shows it without drawing its strokes; both give exactly what drawing does.
+final class SheetPictureTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-picture-\(UUID().uuidString)")
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    private func strokes(_ count: Int, seed: UInt64 = 1) -> [Stroke] {
+        var state = seed
+        func next(_ bound: Int) -> Double {
+            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+            return Double((state >> 33) % UInt64(bound))
+        }
+        return (0..<count).map { index in
+            let start = Point(x: next(300), y: next(200))
+            let points = (0..<(1 + Int(next(6)))).map { Point(x: start.x + Double($0) * next(20), y: start.y + next(30) - 15) }
+            return Stroke(points: points, style: InkStyle(width: index % 3 == 0 ? 14 : 6, color: UInt32(next(0x100_0000))))
+        }
+    }
+
+    private func same(_ a: Bitmap, _ b: Bitmap, _ message: String, line: UInt = #line) {
+        let rows = (0..<a.height).filter { memcmp(a.pixels + $0 * a.stride, b.pixels + $0 * b.stride, a.width * 4) != 0 }
+        XCTAssertEqual(rows.count, 0, "\(message): rows \(rows.prefix(5)) differ", line: line)
+    }
+
+    private func drawn(_ strokes: [Stroke], scale: Double = 1) -> CanvasRenderer {
+        let canvas = CanvasRenderer(width: 320, height: 220, scale: scale)
+        canvas.rebuild(strokes: strokes)
+        return canvas
+    }
+
+    func testUndoAndRedoRedrawOnlyTheStrokeAndGiveWhatDrawingGives() {
+        let all = strokes(60)
+        for scale in [1.0, 2.0] {
+            let canvas = CanvasRenderer(width: 320, height: 220, scale: scale)
+            for stroke in all.prefix(30) { canvas.bake(stroke) }
+            canvas.rebuild(strokes: Array(all.prefix(40)))  // tiles captured while drawing, too
+            for stroke in all[40...] { canvas.bake(stroke) }
+            for count in stride(from: 59, through: 20, by: -1) {
+                let damage = canvas.show(strokes: Array(all.prefix(count)))
+                XCTAssertTrue(damage != canvas.frame.bounds, "undo to \(count) redrew only the stroke's area")
+                same(canvas.baked, drawn(Array(all.prefix(count)), scale: scale).baked, "undo to \(count) at scale \(scale)")
+                same(canvas.frame, canvas.baked, "the frame shows the canvas")
+            }
+            for count in 21...45 {
+                canvas.show(strokes: Array(all.prefix(count)))
+                same(canvas.baked, drawn(Array(all.prefix(count)), scale: scale).baked, "redo to \(count) at scale \(scale)")
+            }
+            // Something else than one stroke less or more: drawn again from fresh paper.
+            let other = strokes(10, seed: 9)
+            XCTAssertEqual(canvas.show(strokes: other), canvas.frame.bounds)
+            same(canvas.baked, drawn(other, scale: scale).baked, "another sheet")
+        }
+    }
+
+    /// A stroke wholly off the canvas (points reach ±1,000,000) has nothing to put back.
+    func testUndoingAStrokeOffTheCanvasChangesNothing() {
+        let canvas = CanvasRenderer(width: 320, height: 220, scale: 1)
+        let inside = strokes(3)
+        for stroke in inside { canvas.bake(stroke) }
+        let away = Stroke(points: [Point(x: -5000, y: -5000), Point(x: -4000, y: 900_000)])
+        canvas.bake(away)
+        XCTAssertTrue(canvas.show(strokes: inside).isEmpty, "no pixel changes")
+        same(canvas.baked, drawn(inside).baked, "after the undo")
+        canvas.show(strokes: inside + [away])
+        same(canvas.baked, drawn(inside).baked, "after the redo")
+    }
+
+    func testAKeptPictureShowsTheSheetAndItsUndosExactly() throws {
+        let all = strokes(SheetPictureCache.worthKeeping + 20)
+        let store = BookStore(directory: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let cache = SheetPictureCache(store: store)
+        let book = Sketchbook(sheets: [Sheet(strokes: all)])
+        XCTAssertNil(cache.picture(of: all, width: 320, height: 220, scale: 1), "nothing kept yet")
+        try cache.keep(drawn(all).picture(), book: book)
+        XCTAssertEqual(store.pictureFiles().count, 1)
+        XCTAssertEqual(try mode(store.pictureFile(key: SheetPicture.key(of: all)).path), 0o600)
+
+        let picture = try XCTUnwrap(cache.picture(of: all, width: 320, height: 220, scale: 1))
+        let canvas = CanvasRenderer(width: 320, height: 220, scale: 1)
+        XCTAssertTrue(canvas.show(strokes: all, from: picture))
+        same(canvas.baked, drawn(all).baked, "the kept picture")
+        for count in stride(from: all.count - 1, through: all.count - SheetPictureCache.tilesKept, by: -1) {
+            XCTAssertNotEqual(canvas.show(strokes: Array(all.prefix(count))), canvas.frame.bounds, "undo to \(count) from a tile")
+            same(canvas.baked, drawn(Array(all.prefix(count))).baked, "undo to \(count)")
+        }
+        canvas.show(strokes: Array(all.prefix(all.count - SheetPictureCache.tilesKept - 1)))
+        same(canvas.baked, drawn(Array(all.prefix(all.count - SheetPictureCache.tilesKept - 1))).baked, "past the kept tiles: drawn again")
+    }
+
+    func testAPictureOfOtherStrokesAnotherSizeOrDamagedIsNotUsed() throws {
+        let all = strokes(SheetPictureCache.worthKeeping)
+        let store = BookStore(directory: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let cache = SheetPictureCache(store: store)
+        try cache.keep(drawn(all).picture(), book: Sketchbook(sheets: [Sheet(strokes: all)]))
+        var moved = all
+        moved[7].points[0].x += 0.5
+        XCTAssertNil(cache.picture(of: moved, width: 320, height: 220, scale: 1), "one point moved")
+        XCTAssertNil(cache.picture(of: Array(all.dropLast()), width: 320, height: 220, scale: 1), "one stroke less")
+        XCTAssertNil(cache.picture(of: all, width: 321, height: 220, scale: 1), "another size")
+        XCTAssertNil(cache.picture(of: all, width: 320, height: 220, scale: 2), "another scale")
+        let file = store.pictureFile(key: SheetPicture.key(of: all))
+        var bytes = [UInt8](try Data(contentsOf: file))
+        for offset in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
+            bytes[offset] ^= 0x10
+            try Data(bytes).write(to: file)
+            XCTAssertNil(cache.picture(of: all, width: 320, height: 220, scale: 1), "byte \(offset) changed")
+            bytes[offset] ^= 0x10
+        }
+        try Data(bytes).write(to: file)
+        XCTAssertNotNil(cache.picture(of: all, width: 320, height: 220, scale: 1))
+
+        // A book without those strokes any more: their picture goes at the next keep.
+        try cache.keep(nil, book: Sketchbook())
+        XCTAssertEqual(store.pictureFiles().count, 0)
+    }
+
+    func testALinkAtAPictureIsNeitherFollowedNorReplaced() throws {
+        let all = strokes(SheetPictureCache.worthKeeping)
+        let store = BookStore(directory: folder)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let victim = folder.deletingLastPathComponent().appendingPathComponent("victim-\(UUID().uuidString)")
+        try Data("precious".utf8).write(to: victim)
+        defer { try? FileManager.default.removeItem(at: victim) }
+        let file = store.pictureFile(key: SheetPicture.key(of: all))
+        try FileManager.default.createSymbolicLink(at: file, withDestinationURL: victim)
+        let cache = SheetPictureCache(store: store)
+        XCTAssertNil(cache.picture(of: all, width: 320, height: 220, scale: 1))
+        XCTAssertThrowsError(try cache.keep(drawn(all).picture(), book: Sketchbook(sheets: [Sheet(strokes: all)]))) {
+            XCTAssertEqual($0 as? BookError, .symlink(path: file.path))
+        }
+        XCTAssertEqual(try String(contentsOf: victim, encoding: .utf8), "precious")
+    }
+
+    private func mode(_ path: String) throws -> Int {
+        Int(try XCTUnwrap(FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int))
+    }
+}

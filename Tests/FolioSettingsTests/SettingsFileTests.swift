@@ -1,0 +1,117 @@
+import Foundation
+import FolioToolbar
+import XCTest
+@testable import FolioSettings
+
+final class SettingsFileTests: XCTestCase {
+    private var folder: URL!
+
+    override func setUpWithError() throws {
+        folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-settings-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    }
+
+    override func tearDownWithError() throws {
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    func testRoundTripPrivatelyAndAtomically() throws {
+        var settings = Settings()
+        settings.palette = Palette(colors: [0x112233, 0x0000FF, 0xABCDEF, 0x000000, 0xFF0000, 0x00FF00], widths: [2, 4.5, 20])
+        settings.colorIndex = 2
+        settings.widthIndex = 0
+        settings.perspective = 3500
+        settings.edgeTurn = false
+        settings.pinch = false
+        settings.penOnly = true
+        let file = SettingsFile(path: folder.appendingPathComponent("folio/config.toml").path)
+        try file.save(settings)
+        let (loaded, problems) = file.load()
+        XCTAssertEqual(problems, [])
+        XCTAssertEqual(loaded, settings)
+        let attributes = try FileManager.default.attributesOfItem(atPath: file.path)
+        XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
+        let folderAttributes = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("folio").path)
+        XCTAssertEqual((folderAttributes[.posixPermissions] as? NSNumber)?.intValue, 0o700)
+        // Written again, nothing is left beside it.
+        try file.save(Settings())
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("folio").path), ["config.toml"])
+        XCTAssertEqual(file.load().settings, Settings())
+    }
+
+    func testBadValuesAreReportedWithTheirLineAndTheDefaultIsUsed() {
+        let text = """
+        [ink]
+        color = "#00FF00"
+        width = 6
+
+        [palette]
+        widths = [1, 2, 900]
+
+        [fold]
+        perspective = "far"
+
+        [gestures]
+        pinch = "yes"
+        edge_turn = false
+        """
+        let (settings, problems) = SettingsFile.parse(text, name: "config.toml")
+        XCTAssertEqual(problems, [
+            "config.toml:6: palette.widths must be 3 numbers from 0.5 to 64; using the standard widths",
+            "config.toml:2: ink.color must be one of palette.colors; using the first",
+            "config.toml:9: fold.perspective must be a number from 500 to 20000; using 2000",
+            "config.toml:12: gestures.pinch must be true or false; using true",
+        ])
+        XCTAssertEqual(settings.colorIndex, 0)
+        XCTAssertEqual(settings.widthIndex, 1, "6 (an integer) is the middle width")
+        XCTAssertEqual(settings.palette, .standard)
+        XCTAssertEqual(settings.perspective, 2000)
+        XCTAssertTrue(settings.pinch)
+        XCTAssertFalse(settings.edgeTurn, "good values beside bad ones still count")
+    }
+
+    func testUnknownKeysAndTablesAreReportedAndIgnored() {
+        let text = """
+        theme = "dark"
+        [ink]
+        colour = "#0000FF"
+        [toolbar]
+        side = "left"
+        """
+        let (settings, problems) = SettingsFile.parse(text, name: "c.toml")
+        XCTAssertEqual(problems, [
+            "c.toml:3: unknown setting \"ink.colour\" (ignored)",
+            "c.toml:1: unknown setting \"theme\" (ignored)",
+            "c.toml:4: unknown setting \"toolbar\" (ignored)",
+        ])
+        XCTAssertEqual(settings, Settings())
+    }
+
+    func testBrokenMissingAndUnreadableFilesGiveTheDefaults() throws {
+        let broken = SettingsFile.parse("[ink]\ncolor = \"#0000FF\"\nwidth = = 3\n", name: "c.toml")
+        XCTAssertEqual(broken.settings, Settings())
+        XCTAssertEqual(broken.problems.count, 1)
+        XCTAssertTrue(broken.problems[0].hasPrefix("c.toml:3: "), broken.problems[0])
+        XCTAssertTrue(broken.problems[0].hasSuffix("; using the default settings"), broken.problems[0])
+
+        let missing = SettingsFile(path: folder.appendingPathComponent("none/config.toml").path).load()
+        XCTAssertEqual(missing.settings, Settings())
+        XCTAssertEqual(missing.problems, [])
+
+        // A folder where the file should be cannot be read: one line, the defaults.
+        let directory = folder.appendingPathComponent("config.toml")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let unreadable = SettingsFile(path: directory.path).load()
+        XCTAssertEqual(unreadable.settings, Settings())
+        XCTAssertEqual(unreadable.problems.count, 1)
+        XCTAssertTrue(unreadable.problems[0].contains("cannot be read"), unreadable.problems[0])
+        // Saving over a folder fails with a line, and leaves no temporary file.
+        XCTAssertThrowsError(try SettingsFile(path: directory.path).save(Settings()))
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["config.toml"])
+    }
+
+    func testTheDefaultPathFollowsXDGConfigHome() {
+        XCTAssertEqual(SettingsFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"]), "/cfg/folio/config.toml")
+        XCTAssertEqual(SettingsFile.defaultPath(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/h"]), "/h/.config/folio/config.toml")
+    }
+}

@@ -1,0 +1,35 @@
+import Foundation
+@testable import FolioSketchbook
+
+/// The encoder of Folio's format version 1 (`book.json`, one JSON document), as Folio wrote it
+/// before `book.folio`: the tests write old books with it to check that they open and migrate.
+enum VersionOneBooks {
+    private struct Document: Encodable {
+        var format = "folio-sketchbook"
+        var version = 1
+        var currentSheet: Int
+        var sheets: [SheetRecord]
+    }
+
+    private struct SheetRecord: Encodable {
+        var strokes: [StrokeRecord]
+    }
+
+    private struct StrokeRecord: Encodable {
+        var width: Double
+        var color: String
+        var points: [Double]
+    }
+
+    static func encode(_ book: Sketchbook) throws -> Data {
+        let document = Document(currentSheet: book.currentSheet, sheets: book.sheets.map { sheet in
+            SheetRecord(strokes: sheet.strokes.map { stroke in
+                StrokeRecord(width: stroke.style.width, color: BookFile.hex(stroke.style.color),
+                             points: stroke.points.flatMap { [$0.x, $0.y] })
+            })
+        })
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(document)
+    }
+}
