@@ -88,21 +88,22 @@ final class LiveController {
     }
 
     /// The line to print when the compositor went away: the stroke in progress is finished and
-    /// the book saved first, and the line says where it is (or why it could not be saved).
-    func compositorLost(_ error: WaylandError) -> String {
+    /// the book saved first, and the line says where it is (or why it could not be saved, with
+    /// `saved` false).
+    func compositorLost(_ error: WaylandError) -> (line: String, saved: Bool) {
         session.finishActiveStroke()
         let count = session.book.sheet.strokes.count
         let cause: String
         if case let .connectionLost(reason) = error { cause = "the compositor closed the connection (\(reason))" } else { cause = "\(error)" }
         let strokes = "\(count) stroke\(count == 1 ? "" : "s")"
         guard let saver, let bookPath else {
-            return "\(cause); the stroke in progress was finished; \(strokes) on this sheet (the demo saves nothing)"
+            return ("\(cause); the stroke in progress was finished; \(strokes) on this sheet (the demo saves nothing)", true)
         }
         do {
             try saver.finish(session.book)
-            return "\(cause); the stroke in progress was finished and the book saved: \(strokes) on this sheet, in \(bookPath)"
+            return ("\(cause); the stroke in progress was finished and the book saved: \(strokes) on this sheet, in \(bookPath)", true)
         } catch {
-            return "\(cause); the book could not be saved: \(error)"
+            return ("\(cause); the book could not be saved: \(error)", false)
         }
     }
 
