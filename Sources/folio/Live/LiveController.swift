@@ -114,6 +114,7 @@ final class LiveController {
     /// A demo event, handed over as real input would be.
     func play(_ event: InputEvent, at time: Double) {
         drive { try frameLoop.inputArrived(event, at: time) }
+        saveIfChanged()
     }
 
     func armTimer(after milliseconds: Double?) { client.armTimer(after: milliseconds) }
