@@ -4,7 +4,8 @@ import XCTest
 /// Real touch on a real compositor: headless KWin injects wl_touch through its fake-input
 /// protocol (Tests/Compositors/kwin_touch.py). One finger draws; two fingers pinch to 0.75 and
 /// hold, and the screen shows the fold; release, and the flat canvas with the ink is back.
-/// A finger dragged from the right edge turns to a new sheet, and a stroke lands on it.
+/// A finger dragged from the right edge turns to a new sheet, and a stroke lands on it. KWin
+/// killed mid-stroke or mid-pinch loses nothing.
 final class KWinTouchTests: XCTestCase {
     /// kwin_touch.py's "cannot start" status.
     static let unavailable: Int32 = 77
@@ -15,6 +16,16 @@ final class KWinTouchTests: XCTestCase {
 
     func testPageTurnFromTheRightEdgeAddsASheetUnderKWin() throws {
         try runScenario("turn", artifacts: "kwin-turn")
+    }
+
+    /// KWin killed (SIGKILL) with a stroke half drawn: one line, status 0, both strokes saved.
+    func testKWinKilledMidStrokeKeepsTheStroke() throws {
+        try runScenario("vanish-stroke", artifacts: "kwin-vanish-stroke")
+    }
+
+    /// KWin killed with two fingers holding a fold: one line, status 0, the stroke saved.
+    func testKWinKilledMidPinchKeepsTheStroke() throws {
+        try runScenario("vanish-pinch", artifacts: "kwin-vanish-pinch")
     }
 
     /// Runs one kwin_touch.py scenario; its screenshots and logs go to .build/test-artifacts/`artifacts`.
