@@ -25,6 +25,8 @@ final class LiveController {
         bookPath = writer?.store.file.path
         let size = client.size
         session = Session(book: book, width: size.width, height: size.height, scale: size.scale)
+        // Hours of drawing must not grow the timeline without end: nothing in the app reads far back.
+        session.timelineCapacity = 256
         // Fold frames split their columns over two threads where there are two cores.
         session.foldOptions.threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
         frameLoop = FrameLoop(session: session, surface: WindowSurface(client: client))
