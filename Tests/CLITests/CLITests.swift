@@ -276,6 +276,10 @@ final class CLITests: XCTestCase {
     }
 
     func testAFailedExportKeepsTheExistingFile() throws {
+        // ThreadSanitizer's runtime itself faults (SIGBUS at start-up) under a file-size limit.
+        if ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == "thread" {
+            throw XCTSkip("SKIPPED under ThreadSanitizer: its runtime cannot start with RLIMIT_FSIZE set (`make test` runs this)")
+        }
         let book = folder.appendingPathComponent("book").path
         let trace = try write("stroke.jsonl", stroke)
         XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book]).status, 0)

