@@ -122,7 +122,10 @@ final class SoakTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(quarter, 5)
         let second = samples[quarter..<2 * quarter].map(\.megabytes).min() ?? 0
         let last = samples[(3 * quarter)...].map(\.megabytes).min() ?? 0
-        XCTAssertLessThan(last - second, 10, "resident memory grows over the session: \(curve)")
+        // A sanitizer's own bookkeeping (ASan's quarantine of freed memory) grows the resident set.
+        if ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == nil {
+            XCTAssertLessThan(last - second, 10, "resident memory grows over the session: \(curve)")
+        }
     }
 }
 

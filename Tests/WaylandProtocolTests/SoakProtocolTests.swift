@@ -40,7 +40,10 @@ final class SoakProtocolTests: XCTestCase {
         // settling does not.
         let second = warm.prefix(cycles / 4).map(\.megabytes).min() ?? 0
         let last = warm.suffix(cycles / 4).map(\.megabytes).min() ?? 0
-        XCTAssertLessThan(last - second, 10, "resident memory grows: \(report)")
+        // A sanitizer's own bookkeeping (ASan's quarantine of freed memory) grows the resident set.
+        if ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == nil {
+            XCTAssertLessThan(last - second, 10, "resident memory grows: \(report)")
+        }
         XCTAssertEqual(try bookStrokes(book), 0, "every soak stroke was undone")
         XCTAssertTrue(folio.client.isRunning)
     }
