@@ -342,7 +342,7 @@ public final class PageRenderer {
                               tileColumn: Int) {
         let writer = s.writer
         let n = frame.pageCount, pages = frame.pages
-        let plans = s.plans, lows = s.lows, darkened = s.darkened, temps = s.temps, pageColumns = s.pageColumns
+        let plans = s.plans, lows = s.lows, covered = s.covered, darkened = s.darkened, temps = s.temps, pageColumns = s.pageColumns
         /// Per page, what its samples are read from this column: its blend in `temps`, or the page image itself.
         let sources = s.sources
         let next = min(x + 1, pixelWidth - 1)
@@ -353,6 +353,7 @@ public final class PageRenderer {
         var hiddenBelow = 0..<0
         for k in stride(from: n - 1, through: 0, by: -1) {
             var p = pages[k].plans[x]
+            covered[k] = hiddenBelow
             if p.yEnd > p.yStart {
                 if p.yStart >= hiddenBelow.lowerBound && p.yEnd <= hiddenBelow.upperBound {
                     p = ColumnPlan()
@@ -371,7 +372,7 @@ public final class PageRenderer {
                 lows[k] = 0
                 sources[k] = page.row(p.sourceColumn)
             } else {
-                lows[k] = fill(p, next: page.plans[next], page, temp: temps[k])
+                lows[k] = fill(p, next: page.plans[next], page, temp: temps[k], covered: covered[k])
                 sources[k] = temps[k]
                 writer.pump(columnsDone: tileColumn)
             }
@@ -482,17 +483,29 @@ public final class PageRenderer {
     }
 
     /// Blends the page's two source columns over the source rows the column needs into `temp`
-    /// (from the returned source row on); nothing when the page is not in this column. Brings in
-    /// the column the next screen column adds on the way.
+    /// (from the returned source row on); nothing when the page is not in this column. Rows inside
+    /// `covered` (an opaque span of a page above) never show this page, so their source rows are
+    /// left out. Brings in the column the next screen column adds on the way.
     @inline(__always)
-    private func fill(_ p: ColumnPlan, next: ColumnPlan, _ image: PageSetup, temp: UnsafeMutablePointer<UInt32>) -> Int {
+    private func fill(_ p: ColumnPlan, next: ColumnPlan, _ image: PageSetup, temp: UnsafeMutablePointer<UInt32>,
+                      covered: Range<Int>) -> Int {
         guard p.yEnd > p.yStart else { return 0 }
         // From a whole cache line of the page's stored column: aligned loads and stores.
         let low = min(max(p.j(p.yStart), 0), pixelHeight) & ~15
-        let high = min(max(p.j(p.yEnd - 1), 0), pixelHeight) + 1
-        let ahead = next.yEnd > next.yStart && next.sourceColumn != p.sourceColumn ? image.row(next.sourceColumn + 1) + low : nil
-        kernels.blend(image.row(p.sourceColumn) + low, image.row(p.sourceColumn + 1) + low, Int32(high - low + 1),
-                      UInt32((p.fu + 1) >> 1), temp, ahead)
+        let a = image.row(p.sourceColumn), b = image.row(p.sourceColumn + 1), weight = UInt32((p.fu + 1) >> 1)
+        let ahead = next.yEnd > next.yStart && next.sourceColumn != p.sourceColumn ? image.row(next.sourceColumn + 1) : nil
+        func blend(_ rows: Range<Int>) {
+            guard !rows.isEmpty else { return }
+            let first = min(max(p.j(rows.lowerBound), 0), pixelHeight) & ~15
+            let high = min(max(p.j(rows.upperBound - 1), 0), pixelHeight) + 1
+            kernels.blend(a + first, b + first, Int32(high - first + 1), weight, temp + (first - low), ahead.map { $0 + first })
+        }
+        if covered.isEmpty || covered.lowerBound >= p.yEnd || covered.upperBound <= p.yStart {
+            blend(p.yStart..<p.yEnd)
+        } else {
+            blend(p.yStart..<max(p.yStart, covered.lowerBound))
+            blend(min(p.yEnd, covered.upperBound)..<p.yEnd)
+        }
         return low
     }
 
@@ -689,6 +702,8 @@ final class ColumnScratch {
     private(set) var pageShadows: UnsafeMutablePointer<UnsafeMutablePointer<folio_fold_shadow>>
     private(set) var plans: UnsafeMutablePointer<ColumnPlan>
     private(set) var lows: UnsafeMutablePointer<Int>
+    /// Per page, the rows an opaque page above it hides in this column.
+    private(set) var covered: UnsafeMutablePointer<Range<Int>>
     private(set) var darkened: UnsafeMutablePointer<Bool>
     private var pageCapacity = 0
     /// The backdrop's darkening (every shadow) blended for this column, and as the kernels take it.
@@ -714,6 +729,7 @@ final class ColumnScratch {
         pageShadows = .allocate(capacity: 0)
         plans = .allocate(capacity: 0)
         lows = .allocate(capacity: 0)
+        covered = .allocate(capacity: 0)
         darkened = .allocate(capacity: 0)
         tiles = (0..<2).map { _ in alignedPixels(tileStride * PageRenderer.tileColumns) }
         writer = TileWriter(rows: rows, tileStride: tileStride, kernels: kernels)
@@ -747,6 +763,8 @@ final class ColumnScratch {
         plans.initialize(repeating: ColumnPlan(), count: count)
         lows = .allocate(capacity: count)
         lows.initialize(repeating: 0, count: count)
+        covered = .allocate(capacity: count)
+        covered.initialize(repeating: 0..<0, count: count)
         darkened = .allocate(capacity: count)
         darkened.initialize(repeating: false, count: count)
     }
@@ -763,6 +781,7 @@ final class ColumnScratch {
         pageShadows.deallocate()
         plans.deallocate()
         lows.deallocate()
+        covered.deallocate()
         darkened.deallocate()
     }
 
