@@ -807,8 +807,8 @@ private func alignedPixels(_ count: Int) -> UnsafeMutablePointer<UInt32> {
     return pixels
 }
 
-/// Writes a filled tile out to the frame 16 rows at a time (blocks of 16×16 pixels: whole cache
-/// lines of the frame), a few at a time, keeping pace with the columns of the next tile.
+/// Writes a filled tile out to the frame 16 rows at a time (in rows of 16 pixels: whole cache
+/// lines of the frame), a few steps at a time, keeping pace with the columns of the next tile.
 final class TileWriter {
     static let rowsPerStep = 16
     private let rows: Int
