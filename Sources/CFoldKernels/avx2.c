@@ -4,6 +4,7 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#include <string.h>
 
 #define AVX2 __attribute__((target("avx2")))
 
@@ -222,11 +223,27 @@ AVX2 void folio_avx2_write_tile(const uint32_t *tile, int32_t tile_stride, int32
     }
 }
 
+/* Whole rows of 32-byte pieces, non-temporal when the frame's rows are 32-byte aligned (written,
+ * never read: no line need be fetched first). */
+AVX2 void folio_avx2_copy_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, uint32_t *out,
+                               int32_t out_stride) {
+    int streams = ((uintptr_t)out & 31) == 0 && (out_stride & 7) == 0;
+    for (int32_t y = 0; y < rows; y++) {
+        const uint32_t *from = source + (int64_t)y * source_stride;
+        uint32_t *to = out + (int64_t)y * out_stride;
+        int32_t c = 0;
+        if (streams) {
+            for (; c + 8 <= columns; c += 8) _mm256_stream_si256((__m256i *)(to + c), load(from + c));
+        }
+        if (c < columns) memcpy(to + c, from + c, (size_t)(columns - c) * sizeof(uint32_t));
+    }
+}
+
 void folio_avx2_finish(void) { _mm_sfence(); }
 
 static const folio_fold_kernels avx2 = {
     .name = "avx2", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
-    .write_tile = folio_avx2_write_tile, .finish = folio_avx2_finish,
+    .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows, .finish = folio_avx2_finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_avx2(void) {

@@ -43,11 +43,13 @@ public struct PageRenderOptions: Sendable, Equatable {
 /// with a pure vertical scale. So each screen column needs one page column (a blend of two
 /// neighbouring canvas columns, read contiguously from a transposed copy made once per gesture)
 /// resampled linearly — two taps per pixel — by vector kernels (`FoldKernels`). Columns are drawn
-/// into a column-major tile and written out in transposed blocks. Masks, borders and back faces
+/// into a column-major tile and written out in transposed blocks; where a flat, unlit page shows
+/// its contents pixel for pixel, whole rows are copied from them instead. Masks, borders and back faces
 /// are prepared once per gesture; shadows are blurred at low resolution; nothing is allocated per
 /// frame.
 ///
-/// Call `prepare(_:)` when the pages' contents change (once per gesture), then `render` per frame.
+/// Call `prepare(_:)` when the pages' contents change (once per gesture), then `render` per frame:
+/// a frame reads both the prepared images and the contents bitmaps themselves.
 public final class PageRenderer {
     public let pixelWidth: Int
     public let pixelHeight: Int
@@ -83,6 +85,11 @@ public final class PageRenderer {
     static let tileColumns = 32
     /// Pixels per tile column: the height rounded up to whole transposed blocks.
     private let tileStride: Int
+    /// Per tile, the rows a flat page shows as they are, this frame (each thread sets its tiles').
+    private let copies: UnsafeMutablePointer<TileCopy?>
+    /// Whether those rows are copied from the contents (tests turn it off to hold the copies
+    /// against the columns, which would give the same bytes).
+    var copiesFlatRows = true
 
     public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, kernels: FoldKernels = .best) {
         precondition(pixelWidth >= 2 && pixelHeight >= 1 && scale > 0, "page renderer size \(pixelWidth)x\(pixelHeight) at \(scale)")
@@ -104,6 +111,9 @@ public final class PageRenderer {
         }
         scratch = [ColumnScratch(rows: pixelHeight, tileStride: tileStride, shadows: shadows, kernels: kernels)]
         setups = .allocate(capacity: 0)
+        let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
+        copies = .allocate(capacity: groups)
+        copies.initialize(repeating: nil, count: groups)
     }
 
     deinit {
@@ -112,6 +122,7 @@ public final class PageRenderer {
         texture?.deallocate()
         backdropImage?.columns.deallocate()
         setups.deallocate()
+        copies.deallocate()
     }
 
     /// How far back faces are softened, in buffer pixels.
@@ -174,9 +185,12 @@ public final class PageRenderer {
             setupCapacity = pages.count
         }
         for index in pages.indices {
-            let frame = pageFrame(index)
+            let frame = pageFrame(index), image = frame.image, contents = pages[index].contents
             (setups + index).initialize(to: PageSetup(
-                plans: frame.plans, image: frame.image.storage, rowStride: frame.image.rowStride,
+                plans: frame.plans, image: image.storage, rowStride: image.rowStride,
+                flat: frame.geometry.facesAway ? nil : FlatSource(
+                    pixels: contents.pixels.assumingMemoryBound(to: UInt32.self) + image.firstCanvasColumn,
+                    stride: contents.stride / 4, columns: image.columns, rows: image.rows),
                 backdropDarkening: options.shadows ? shadows.backdropDarkening(upTo: index) : nil,
                 darkening: options.shadows ? shadows.pageDarkening(index) : nil,
                 isShadedFromAbove: options.shadows && shadows.isShadedFromAbove(index)))
@@ -201,6 +215,14 @@ public final class PageRenderer {
                 let range = min(groups, t * perThread)..<min(groups, (t + 1) * perThread)
                 renderer.renderGroups(range, frame: frame, scratch: renderer.scratch[t])
             }
+        }
+    }
+
+    /// How many pixels the last frame copied from page contents rather than drew in columns.
+    var copiedPixels: Int {
+        let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
+        return (0..<groups).reduce(0) { sum, g in
+            sum + (copies[g].map { $0.rows.count * (min(pixelWidth, (g + 1) * Self.tileColumns) - g * Self.tileColumns) } ?? 0)
         }
     }
 
@@ -318,28 +340,81 @@ public final class PageRenderer {
     /// while the next columns compute rather than stalling in bursts.
     @_optimize(speed)
     private func renderGroups(_ groups: Range<Int>, frame: FrameSetup, scratch: ColumnScratch) {
-        let writer = scratch.writer
+        let writer = scratch.writer, copies = self.copies
+        for g in groups {
+            let x0 = g * Self.tileColumns
+            copies[g] = copiesFlatRows ? flatRows(x0..<min(pixelWidth, x0 + Self.tileColumns), frame: frame) : nil
+        }
+        // The flat rows first, neighbouring tiles with the same rows of one page as one copy: long
+        // runs of each row, read and written in order.
+        var g = groups.lowerBound
+        while g < groups.upperBound {
+            guard let copy = copies[g] else {
+                g += 1
+                continue
+            }
+            var end = g + 1
+            while end < groups.upperBound, let next = copies[end], next.rows == copy.rows,
+                  next.source == copy.source + (end - g) * Self.tileColumns { end += 1 }
+            let x0 = g * Self.tileColumns, x1 = min(pixelWidth, end * Self.tileColumns)
+            kernels.copyRows(copy.source, Int32(copy.stride), Int32(x1 - x0), Int32(copy.rows.count),
+                             frame.target + copy.rows.lowerBound * frame.targetStride + x0, Int32(frame.targetStride))
+            g = end
+        }
         var current = 0
         for g in groups {
             let x0 = g * Self.tileColumns, x1 = min(pixelWidth, x0 + Self.tileColumns)
             let tile = scratch.tiles[current]
-            for x in x0..<x1 {
-                renderColumn(x, frame: frame, scratch: scratch, into: tile + (x - x0) * tileStride, tileColumn: x - x0)
-                writer.catchUp(columnsDone: x - x0 + 1)
+            let skip = copies[g]?.rows ?? 0..<0
+            if skip != 0..<pixelHeight {
+                for x in x0..<x1 {
+                    renderColumn(x, frame: frame, scratch: scratch, into: tile + (x - x0) * tileStride, tileColumn: x - x0,
+                                 skip: skip)
+                    writer.catchUp(columnsDone: x - x0 + 1)
+                }
             }
             writer.finish()
-            writer.start(tile: tile, target: frame.target + x0, stride: frame.targetStride, columns: x1 - x0)
+            writer.start(tile: tile, target: frame.target + x0, stride: frame.targetStride, columns: x1 - x0, skip: skip)
             current ^= 1
         }
         writer.finish()
         kernels.finish()
     }
 
+    /// The rows of the tile's columns that one flat page shows pixel for pixel (unmoved, unlit,
+    /// unshaded, opaque, the topmost page there) from contiguous columns of its contents: they go
+    /// to the frame as row copies, and the columns and the tile skip them. Whole writer steps only.
+    @_optimize(speed)
+    private func flatRows(_ columns: Range<Int>, frame: FrameSetup) -> TileCopy? {
+        var low = 0, high = pixelHeight
+        var page = -1, firstColumn = 0, offset = 0
+        for x in columns {
+            var k = frame.pageCount - 1
+            while k >= 0 && frame.pages[k].plans[x].yEnd <= frame.pages[k].plans[x].yStart { k -= 1 }
+            guard k >= 0, let flat = frame.pages[k].flat, !(frame.shadows && frame.pages[k].isShadedFromAbove) else { return nil }
+            let p = frame.pages[k].plans[x]
+            guard p.isExactCopy, p.sourceColumn >= 1, p.sourceColumn <= flat.columns else { return nil }
+            // The stored element row 0 shows: stored rows and elements from 1 on are the contents' columns and rows.
+            let element = Int(truncatingIfNeeded: p.v0 >> 32), column = p.sourceColumn - (x - columns.lowerBound)
+            if page < 0 { (page, firstColumn, offset) = (k, column, element) }
+            guard k == page, column == firstColumn, element == offset else { return nil }
+            low = max(low, p.opaqueStart, 1 - element)
+            high = min(high, p.opaqueEnd, flat.rows + 1 - element)
+            guard high > low else { return nil }
+        }
+        guard page >= 0, let flat = frame.pages[page].flat else { return nil }
+        let step = TileWriter.rowsPerStep
+        let first = (low + step - 1) / step * step, last = high == pixelHeight ? high : high / step * step
+        guard last > first else { return nil }
+        let source = flat.pixels + (first + offset - 1) * flat.stride + firstColumn - 1
+        return TileCopy(rows: first..<last, source: source, stride: flat.stride)
+    }
+
     /// One screen column: what each page shows there, shadows, backdrop, composited in the
-    /// painter's order. `out[y]` receives row y (a column of the tile).
+    /// painter's order. `out[y]` receives row y (a column of the tile); rows in `skip` are left out.
     @_optimize(speed)
     private func renderColumn(_ x: Int, frame: FrameSetup, scratch s: ColumnScratch, into out: UnsafeMutablePointer<UInt32>,
-                              tileColumn: Int) {
+                              tileColumn: Int, skip: Range<Int>) {
         let writer = s.writer
         let n = frame.pageCount, pages = frame.pages
         let plans = s.plans, lows = s.lows, covered = s.covered, darkened = s.darkened, temps = s.temps, pageColumns = s.pageColumns
@@ -437,7 +512,11 @@ public final class PageRenderer {
         @inline(__always) func nearer(_ cut: Int, _ start: Int, _ end: Int) -> Int { cut > start && cut < end ? cut : end }
         var start = 0
         while start < pixelHeight {
-            var end = pixelHeight
+            if start == skip.lowerBound && !skip.isEmpty {
+                start = skip.upperBound
+                continue
+            }
+            var end = nearer(skip.lowerBound, start, pixelHeight)
             for k in 0..<n {
                 let p = plans[k]
                 end = nearer(p.yStart, start, end)
@@ -681,6 +760,8 @@ struct PageSetup {
     /// The image sampled (front or back) and its elements per stored row.
     var image: UnsafeMutablePointer<UInt32>
     var rowStride: Int
+    /// The page's contents as they are, where it shows its front (nil: its back).
+    var flat: FlatSource?
     /// The backdrop's darkening by the shadows of this page and those below; the page's own by
     /// the pages above it, and whether there is any (nil without shadows).
     var backdropDarkening: UnsafeMutablePointer<UInt16>?
@@ -688,6 +769,24 @@ struct PageSetup {
     var isShadedFromAbove: Bool
 
     @inline(__always) func row(_ i: Int) -> UnsafeMutablePointer<UInt32> { image + i * rowStride }
+}
+
+/// A page's contents, row-major, from its first canvas column: stored row i ≥ 1 of its image is
+/// column i − 1 here, stored element j ≥ 1 is row j − 1, masked (rounded corners) only where not opaque.
+struct FlatSource {
+    var pixels: UnsafeMutablePointer<UInt32>
+    /// Pixels per row.
+    var stride: Int
+    var columns: Int
+    var rows: Int
+}
+
+/// Rows of a tile that a flat page shows as its contents hold them, copied to the frame from
+/// `source` (the first row's first pixel, `stride` pixels per row).
+struct TileCopy {
+    var rows: Range<Int>
+    var source: UnsafeMutablePointer<UInt32>
+    var stride: Int
 }
 
 /// One render thread's buffers, allocated once (and grown when a scene has more pages).
@@ -816,6 +915,7 @@ final class TileWriter {
     private let kernels: FoldKernels
     private var tile: UnsafeMutablePointer<UInt32>?
     private var target: UnsafeMutablePointer<UInt32>?
+    private var skip = 0..<0
     private var stride = 0, columns = 0, written = 0
     /// Steps per tile: its rows, sixteen at a time.
     private let steps: Int
@@ -828,10 +928,13 @@ final class TileWriter {
         written = steps  // nothing to write until a tile starts
     }
 
-    /// Takes `tile` (`columns` columns, all rows) to go out to `target` (its first pixel) and on.
-    func start(tile: UnsafeMutablePointer<UInt32>, target: UnsafeMutablePointer<UInt32>, stride: Int, columns: Int) {
+    /// Takes `tile` (`columns` columns, all rows but those in `skip`, whole steps written elsewhere)
+    /// to go out to `target` (its first pixel) and on.
+    func start(tile: UnsafeMutablePointer<UInt32>, target: UnsafeMutablePointer<UInt32>, stride: Int, columns: Int,
+               skip: Range<Int>) {
         self.tile = tile
         self.target = target
+        self.skip = skip
         self.stride = stride
         self.columns = columns
         written = 0
@@ -854,8 +957,10 @@ final class TileWriter {
     private func writeNext() {
         guard let tile, let target else { return }
         let r = written * Self.rowsPerStep
-        kernels.writeTile(tile + r, Int32(tileStride), Int32(columns), Int32(min(Self.rowsPerStep, rows - r)),
-                          target + r * stride, Int32(stride))
+        if !skip.contains(r) {
+            kernels.writeTile(tile + r, Int32(tileStride), Int32(columns), Int32(min(Self.rowsPerStep, rows - r)),
+                              target + r * stride, Int32(stride))
+        }
         written += 1
     }
 }
