@@ -327,9 +327,11 @@ public final class PageRenderer {
         let outer = g.transform.project(Point(x: outerLocal, y: midY)).map { $0.x * scale } ?? 0
         let spine = g.transform.project(Point(x: spineLocal, y: midY)).map { $0.x * scale } ?? 0
         let frame = PageFrame(geometry: g, image: image, plans: page.plans, columns: columns, outerX: outer, outerIsLeft: outer < spine)
+        // Only the columns planned last frame hold plans: those this frame leaves out are emptied.
         let plans = page.plans
-        plans.update(repeating: ColumnPlan(), count: pixelWidth)
+        for x in page.plannedColumns where !columns.contains(x) { plans[x] = ColumnPlan() }
         for x in columns { plans[x] = columnPlan(frame, x: x) }
+        page.plannedColumns = columns
         return frame
     }
 
