@@ -224,7 +224,8 @@ AVX2 void folio_avx2_write_tile(const uint32_t *tile, int32_t tile_stride, int32
 }
 
 /* Whole rows of 32-byte pieces, non-temporal when the frame's rows are 32-byte aligned (written,
- * never read: no line need be fetched first). */
+ * never read: no line need be fetched first). Each row asks for the one two rows on into L2: a
+ * row is a short stream, which the hardware prefetchers pick up late. */
 AVX2 void folio_avx2_copy_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, uint32_t *out,
                                int32_t out_stride) {
     int streams = ((uintptr_t)out & 31) == 0 && (out_stride & 7) == 0;
@@ -233,7 +234,10 @@ AVX2 void folio_avx2_copy_rows(const uint32_t *source, int32_t source_stride, in
         uint32_t *to = out + (int64_t)y * out_stride;
         int32_t c = 0;
         if (streams) {
-            for (; c + 8 <= columns; c += 8) _mm256_stream_si256((__m256i *)(to + c), load(from + c));
+            for (; c + 8 <= columns; c += 8) {
+                if ((c & 15) == 0) _mm_prefetch((const char *)(from + 2 * (int64_t)source_stride + c), _MM_HINT_T1);
+                _mm256_stream_si256((__m256i *)(to + c), load(from + c));
+            }
         }
         if (c < columns) memcpy(to + c, from + c, (size_t)(columns - c) * sizeof(uint32_t));
     }
