@@ -12,6 +12,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/LebJe/TOMLKit", from: "0.6.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.0"),
     ],
     targets: [
         // C libraries from Debian, seen through pkg-config.
@@ -53,6 +54,9 @@ let package = Package(
         // `folio-latency-bench` print them.
         .target(name: "FolioBench", dependencies: ["FolioPixels", "FolioRender", "FolioReplay"]),
 
+        // Where messages go and at which level (`FOLIO_LOG`, `--log-level`), for every command.
+        .target(name: "FolioLog", dependencies: [.product(name: "Logging", package: "swift-log")]),
+
         // The platform: a Wayland client, and the executable that wires everything together.
         .target(name: "FolioWayland", dependencies: [
             "FolioGeometry", "FolioPixels", "FolioInput", "CWaylandClient", "CWaylandProtocols", "CXKBCommon",
@@ -60,6 +64,7 @@ let package = Package(
         .executableTarget(name: "folio", dependencies: [
             "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
             "FolioToolbar", "FolioSettings",
+            "FolioLog", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -93,8 +98,9 @@ let package = Package(
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook"]),
         .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioToolbar"]),
         .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),
+        .testTarget(name: "FolioLogTests", dependencies: ["FolioLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
-        .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers"]),
+        .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers", "FolioSketchbook"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
         .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels"]),
     ],

@@ -4,6 +4,7 @@
 
 #if defined(__x86_64__)
 #include <immintrin.h>
+#include <string.h>
 
 #define AVX2 __attribute__((target("avx2")))
 
@@ -22,7 +23,7 @@ AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint
     if (weight == 0 || weight == 128) {
         const uint32_t *source = weight ? b : a;
         for (; i + 8 <= count; i += 8) {
-            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T0);
+            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
             _mm256_storeu_si256((__m256i *)(out + i), load(source + i));
         }
     } else {
@@ -30,7 +31,7 @@ AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint
         const __m256i weights = _mm256_set1_epi16((short)((weight << 8) | (128 - weight)));
         const __m256i round = _mm256_set1_epi16(256);
         for (; i + 8 <= count; i += 8) {
-            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T0);
+            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
             __m256i pa = load(a + i), pb = load(b + i);
             __m256i low = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpacklo_epi8(pa, pb), weights), round);
             __m256i high = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpackhi_epi8(pa, pb), weights), round);
@@ -145,49 +146,100 @@ AVX2 int folio_avx2_blend_grid(const uint16_t *a, const uint16_t *b, int32_t cou
     return folio_blend_grid(a, b, count, weight, out);
 }
 
-/*
- * 8×8 blocks transposed in registers (eight loads down the tile's columns), staged as eight whole
- * rows, which then stream out to the frame with non-temporal stores: the frame is written, never
- * read, so its cache lines need not be fetched first (and the stores drain while later columns
- * compute, until `finish` fences them).
- */
-AVX2 void folio_avx2_write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
-                            int32_t out_stride) {
-    enum { most = 256 };
-    _Alignas(32) uint32_t stage[8][most];
-    int32_t whole_rows = rows & ~7, whole_columns = columns & ~7;
-    int streams = columns <= most && ((uintptr_t)out & 15) == 0 && (out_stride & 3) == 0;
-    for (int32_t y = 0; streams && y < whole_rows; y += 8) {
-        for (int32_t c0 = 0; c0 < whole_columns; c0 += 8) {
-            const uint32_t *block = tile + (int64_t)c0 * tile_stride + y;
-            __m256i r[8], t[8], u[8];
-            for (int k = 0; k < 8; k++) r[k] = load(block + (int64_t)k * tile_stride);
-            for (int k = 0; k < 8; k += 2) {
-                t[k] = _mm256_unpacklo_epi32(r[k], r[k + 1]);
-                t[k + 1] = _mm256_unpackhi_epi32(r[k], r[k + 1]);
-            }
-            for (int k = 0; k < 8; k += 4) {
-                u[k] = _mm256_unpacklo_epi64(t[k], t[k + 2]);
-                u[k + 1] = _mm256_unpackhi_epi64(t[k], t[k + 2]);
-                u[k + 2] = _mm256_unpacklo_epi64(t[k + 1], t[k + 3]);
-                u[k + 3] = _mm256_unpackhi_epi64(t[k + 1], t[k + 3]);
-            }
-            for (int k = 0; k < 4; k++) {
-                _mm256_store_si256((__m256i *)&stage[k][c0], _mm256_permute2x128_si256(u[k], u[k + 4], 0x20));
-                _mm256_store_si256((__m256i *)&stage[k + 4][c0], _mm256_permute2x128_si256(u[k], u[k + 4], 0x31));
-            }
-        }
+/* One 8×8 block of a column-major tile (eight loads down its columns) transposed in registers:
+ * o[k] is the block's row k. */
+AVX2 static inline void transpose8(const uint32_t *block, int32_t tile_stride, __m256i o[8]) {
+    __m256i r[8], t[8], u[8];
+    for (int k = 0; k < 8; k++) r[k] = load(block + (int64_t)k * tile_stride);
+    for (int k = 0; k < 8; k += 2) {
+        t[k] = _mm256_unpacklo_epi32(r[k], r[k + 1]);
+        t[k + 1] = _mm256_unpackhi_epi32(r[k], r[k + 1]);
+    }
+    for (int k = 0; k < 8; k += 4) {
+        u[k] = _mm256_unpacklo_epi64(t[k], t[k + 2]);
+        u[k + 1] = _mm256_unpackhi_epi64(t[k], t[k + 2]);
+        u[k + 2] = _mm256_unpacklo_epi64(t[k + 1], t[k + 3]);
+        u[k + 3] = _mm256_unpackhi_epi64(t[k + 1], t[k + 3]);
+    }
+    for (int k = 0; k < 4; k++) {
+        o[k] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x20);
+        o[k + 4] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x31);
+    }
+}
+
+AVX2 static inline void put(uint32_t *target, __m256i v, int streams) {
+    if (streams) {
+        _mm256_stream_si256((__m256i *)target, v);
+    } else {
+        _mm256_storeu_si256((__m256i *)target, v);
+    }
+}
+
+/* Rows y…y + 7: two blocks at a time, so each of their rows is one whole cache line of the frame
+ * written at once; then a lone block, then single columns. */
+AVX2 static inline void write_band(const uint32_t *band, int32_t tile_stride, int32_t columns, uint32_t *out,
+                                   int32_t out_stride, int streams) {
+    int32_t c0 = 0;
+    for (; c0 + 16 <= columns; c0 += 16) {
+        __m256i a[8], b[8];
+        transpose8(band + (int64_t)c0 * tile_stride, tile_stride, a);
+        transpose8(band + (int64_t)(c0 + 8) * tile_stride, tile_stride, b);
         for (int k = 0; k < 8; k++) {
-            for (int32_t c = whole_columns; c < columns; c++) stage[k][c] = tile[(int64_t)c * tile_stride + y + k];
-            uint32_t *target = out + (int64_t)(y + k) * out_stride;
-            int32_t c = 0;
-            for (; c + 4 <= columns; c += 4) _mm_stream_si128((__m128i *)(target + c), _mm_load_si128((const __m128i *)&stage[k][c]));
-            for (; c < columns; c++) target[c] = stage[k][c];
+            uint32_t *target = out + (int64_t)k * out_stride + c0;
+            put(target, a[k], streams);
+            put(target + 8, b[k], streams);
         }
     }
-    if (!streams) whole_rows = 0;
+    if (c0 + 8 <= columns) {
+        __m256i a[8];
+        transpose8(band + (int64_t)c0 * tile_stride, tile_stride, a);
+        for (int k = 0; k < 8; k++) put(out + (int64_t)k * out_stride + c0, a[k], streams);
+        c0 += 8;
+    }
+    for (; c0 < columns; c0++) {
+        for (int k = 0; k < 8; k++) out[(int64_t)k * out_stride + c0] = band[(int64_t)c0 * tile_stride + k];
+    }
+}
+
+/*
+ * 8×8 blocks transposed in registers, written straight to the frame, with non-temporal stores
+ * when its rows are 32-byte aligned: the frame is written, never read, so its cache lines need
+ * not be fetched first (and the stores drain while later columns compute, until `finish` fences
+ * them).
+ */
+AVX2 void folio_avx2_write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
+                                int32_t out_stride) {
+    int32_t whole_rows = rows & ~7;
+    int streams = ((uintptr_t)out & 31) == 0 && (out_stride & 7) == 0;
+    for (int32_t y = 0; y < whole_rows; y += 8) {
+        if (streams) {
+            write_band(tile + y, tile_stride, columns, out + (int64_t)y * out_stride, out_stride, 1);
+        } else {
+            write_band(tile + y, tile_stride, columns, out + (int64_t)y * out_stride, out_stride, 0);
+        }
+    }
     for (int32_t r = whole_rows; r < rows; r++) {
         for (int32_t c = 0; c < columns; c++) out[(int64_t)r * out_stride + c] = tile[(int64_t)c * tile_stride + r];
+    }
+}
+
+/* Whole rows of 32-byte pieces, non-temporal when the frame's rows are 32-byte aligned (written,
+ * never read: no line need be fetched first). Each row asks for the one two rows on into L2: a
+ * row is a short stream, which the hardware prefetchers pick up late. */
+AVX2 void folio_avx2_copy_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, uint32_t *out,
+                               int32_t out_stride) {
+    int streams = ((uintptr_t)out & 31) == 0 && (out_stride & 7) == 0;
+    for (int32_t y = 0; y < rows; y++) {
+        const uint32_t *from = source + (int64_t)y * source_stride;
+        uint32_t *to = out + (int64_t)y * out_stride;
+        int32_t c = 0;
+        if (streams) {
+            for (; c + 8 <= columns; c += 8) {
+                if ((c & 15) == 0) _mm_prefetch((const char *)(from + 2 * (int64_t)source_stride + c), _MM_HINT_T1);
+                _mm256_stream_si256((__m256i *)(to + c), load(from + c));
+            }
+        }
+        if (c < columns) memcpy(to + c, from + c, (size_t)(columns - c) * sizeof(uint32_t));
     }
 }
 
@@ -195,7 +247,7 @@ void folio_avx2_finish(void) { _mm_sfence(); }
 
 static const folio_fold_kernels avx2 = {
     .name = "avx2", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
-    .write_tile = folio_avx2_write_tile, .finish = folio_avx2_finish,
+    .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows, .finish = folio_avx2_finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_avx2(void) {

@@ -204,78 +204,9 @@ AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_fol
     }
 }
 
-/* One 16×16 block: sixteen loads down the tile's columns, transposed in registers, each result
- * row one whole cache line of the frame (at rows[k] + c0). */
-AVX512 static INLINE void transpose_block(const uint32_t *block, int32_t tile_stride, uint32_t *const *rows, int32_t c0,
-                                           int streams) {
-    __m512i r[16], t[16], u[16];
-    for (int k = 0; k < 16; k++, block += tile_stride) r[k] = load(block);
-    for (int k = 0; k < 16; k += 2) {
-        t[k] = _mm512_unpacklo_epi32(r[k], r[k + 1]);
-        t[k + 1] = _mm512_unpackhi_epi32(r[k], r[k + 1]);
-    }
-    for (int k = 0; k < 16; k += 4) {
-        u[k] = _mm512_unpacklo_epi64(t[k], t[k + 2]);
-        u[k + 1] = _mm512_unpackhi_epi64(t[k], t[k + 2]);
-        u[k + 2] = _mm512_unpacklo_epi64(t[k + 1], t[k + 3]);
-        u[k + 3] = _mm512_unpackhi_epi64(t[k + 1], t[k + 3]);
-    }
-    /* u[4g + m], 128-bit lane L: columns 4g…4g + 3 at block row 4L + m. */
-    for (int m = 0; m < 4; m++) {
-        __m512i v0 = _mm512_shuffle_i32x4(u[m], u[4 + m], _MM_SHUFFLE(1, 0, 1, 0));
-        __m512i v1 = _mm512_shuffle_i32x4(u[m], u[4 + m], _MM_SHUFFLE(3, 2, 3, 2));
-        __m512i v2 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], _MM_SHUFFLE(1, 0, 1, 0));
-        __m512i v3 = _mm512_shuffle_i32x4(u[8 + m], u[12 + m], _MM_SHUFFLE(3, 2, 3, 2));
-        __m512i out[4] = {
-            _mm512_shuffle_i32x4(v0, v2, _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_i32x4(v0, v2, _MM_SHUFFLE(3, 1, 3, 1)),
-            _mm512_shuffle_i32x4(v1, v3, _MM_SHUFFLE(2, 0, 2, 0)), _mm512_shuffle_i32x4(v1, v3, _MM_SHUFFLE(3, 1, 3, 1)),
-        };
-        for (int L = 0; L < 4; L++) {
-            uint32_t *target = rows[4 * L + m] + c0;
-            if (streams) {
-                _mm512_stream_si512((void *)target, out[L]);
-            } else {
-                _mm512_storeu_si512((void *)target, out[L]);
-            }
-        }
-    }
-}
-
-/*
- * 16×16 blocks transposed in registers; each block row is one whole cache line of the frame,
- * stored non-temporally when the frame's rows are line-aligned: the frame is written, never read,
- * so its lines need not be fetched first (and the stores drain while later columns compute, until
- * `finish` fences them). The rest goes the AVX2 way.
- */
-AVX512 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
-                              int32_t out_stride) {
-    int32_t whole_rows = rows & ~15, whole_columns = columns & ~15;
-    int streams = ((uintptr_t)out & 63) == 0 && (out_stride & 15) == 0;
-    for (int32_t y = 0; y < whole_rows; y += 16) {
-        uint32_t *targets[16];
-        for (int k = 0; k < 16; k++) targets[k] = out + (int64_t)(y + k) * out_stride;
-        for (int32_t c0 = 0; c0 < whole_columns; c0 += 16) {
-            const uint32_t *block = tile + (int64_t)c0 * tile_stride + y;
-            if (streams) {
-                transpose_block(block, tile_stride, targets, c0, 1);
-            } else {
-                transpose_block(block, tile_stride, targets, c0, 0);
-            }
-        }
-    }
-    if (whole_columns < columns && whole_rows > 0) {
-        folio_avx2_write_tile(tile + (int64_t)whole_columns * tile_stride, tile_stride, columns - whole_columns,
-                              whole_rows, out + whole_columns, out_stride);
-    }
-    if (whole_rows < rows) {
-        folio_avx2_write_tile(tile + whole_rows, tile_stride, columns, rows - whole_rows,
-                              out + (int64_t)whole_rows * out_stride, out_stride);
-    }
-}
-
 static const folio_fold_kernels avx512 = {
     .name = "avx512", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
-    .write_tile = write_tile, .finish = folio_avx2_finish,
+    .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows, .finish = folio_avx2_finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_avx512(void) {

@@ -1,3 +1,5 @@
+#include <string.h>
+
 #include "fold_kernels.h"
 #include "scalar_kernels.h"
 
@@ -83,11 +85,18 @@ static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t column
     }
 }
 
+static void copy_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, uint32_t *out,
+                      int32_t out_stride) {
+    for (int32_t y = 0; y < rows; y++) {
+        memcpy(out + (int64_t)y * out_stride, source + (int64_t)y * source_stride, (size_t)columns * sizeof(uint32_t));
+    }
+}
+
 static void finish(void) {}
 
 static const folio_fold_kernels portable = {
     .name = "portable", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_blend_grid,
-    .write_tile = write_tile, .finish = finish,
+    .write_tile = write_tile, .copy_rows = copy_rows, .finish = finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_portable(void) { return &portable; }

@@ -8,6 +8,8 @@
 int folio_avx2_blend_grid(const uint16_t *a, const uint16_t *b, int32_t count, uint32_t weight, uint16_t *out);
 void folio_avx2_write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
                            int32_t out_stride);
+void folio_avx2_copy_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, uint32_t *out,
+                          int32_t out_stride);
 void folio_avx2_finish(void);
 #endif
 

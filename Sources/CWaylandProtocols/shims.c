@@ -1,6 +1,8 @@
 #define _GNU_SOURCE
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <sys/signalfd.h>
 #include <unistd.h>
 #include <string.h>
@@ -93,4 +95,27 @@ int folio_quit_signals_read(int fd) {
     struct signalfd_siginfo info;
     ssize_t n = read(fd, &info, sizeof info);
     return n == (ssize_t)sizeof info ? (int)info.ssi_signo : 0;
+}
+
+/* libwayland's last log line, kept for the protocol error that ends a session: the error event's
+ * message reaches a client only through wl_log. */
+static char last_wayland_message[512];
+
+static void folio_wayland_log(const char *format, va_list args) {
+    va_list copy;
+    va_copy(copy, args);
+    vsnprintf(last_wayland_message, sizeof last_wayland_message, format, copy);
+    va_end(copy);
+    size_t length = strlen(last_wayland_message);
+    while (length > 0 && last_wayland_message[length - 1] == '\n') last_wayland_message[--length] = '\0';
+    /* A protocol error is reported by the client with its object; anything else is shown as before. */
+    if (strstr(last_wayland_message, ": error ") == NULL) vfprintf(stderr, format, args);
+}
+
+void folio_wayland_log_capture(void) {
+    wl_log_set_handler_client(folio_wayland_log);
+}
+
+const char *folio_wayland_last_message(void) {
+    return last_wayland_message;
 }

@@ -19,6 +19,9 @@ public final class Session {
     /// Counts changes to `book`, so a saver knows when there is something new to write.
     public private(set) var revision = 0
     public private(set) var timeline: [TimelineEvent] = []
+    /// How many of the newest timeline events are kept at least (at most twice as many are held):
+    /// a replay keeps them all for its summary, the live app only enough for a look back.
+    public var timelineCapacity = Int.max
     public let fold: FoldController
     public let turn: TurnController
     /// Logical size in surface pixels.
@@ -717,6 +720,7 @@ public final class Session {
 
     private func record(_ name: String, at time: Double) {
         timeline.append(TimelineEvent(time: time, name: name))
+        if timeline.count / 2 >= timelineCapacity { timeline.removeFirst(timeline.count - timelineCapacity) }
     }
 }
 

@@ -6,6 +6,9 @@ public struct Trace: Sendable {
     /// The latest time a trace may name, in ms: longer than any session at a tablet, short
     /// enough that a replay's 60 Hz clock counts it exactly.
     public static let longest = 1e9
+    /// The longest line a trace may hold, in bytes: a real event takes under 200, and the limit
+    /// keeps a hostile line (megabytes of numbers) from costing memory out of all proportion.
+    public static let longestLine = 4096
     public var events: [TimedInputEvent]
 
     public init(events: [TimedInputEvent]) {
@@ -44,6 +47,10 @@ public struct Trace: Sendable {
         var lineNumber = 0
         for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
             lineNumber += 1
+            guard rawLine.utf8.count <= Trace.longestLine else {
+                throw TraceError(line: lineNumber, message: "the line is \(rawLine.utf8.count) bytes long; "
+                                 + "a trace line holds at most \(Trace.longestLine)")
+            }
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
             let event = try TraceLineParser(line: line, number: lineNumber).parse()

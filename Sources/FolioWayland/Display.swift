@@ -1,4 +1,5 @@
 import CWaylandClient
+import CWaylandProtocols
 import Glibc
 
 /// The connection to the compositor: connect, flush, read and dispatch, and the errors that
@@ -9,6 +10,7 @@ public final class Display {
     /// Connects where libwayland looks: `WAYLAND_SOCKET`, else `WAYLAND_DISPLAY` (default `wayland-0`)
     /// under `XDG_RUNTIME_DIR`.
     public init() throws {
+        folio_wayland_log_capture()
         guard let display = wl_display_connect(nil) else {
             throw WaylandError.noCompositor(Display.describeTarget(), errno: errno)
         }
@@ -50,7 +52,10 @@ public final class Display {
             var id: UInt32 = 0
             let protocolCode = wl_display_get_protocol_error(display, &interface, &id)
             let name = interface.map { String(cString: $0.pointee.name) } ?? "unknown interface"
-            return "protocol error \(protocolCode) on \(name)#\(id)"
+            // libwayland logged the compositor's message as "interface@id: error code: message".
+            let logged = String(cString: folio_wayland_last_message())
+            let message = logged.range(of: "error \(protocolCode): ").map { ": " + logged[$0.upperBound...] } ?? ""
+            return "protocol error \(protocolCode) on \(name)#\(id)\(message)"
         }
         return String(cString: strerror(code))
     }

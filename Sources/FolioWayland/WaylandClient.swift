@@ -71,7 +71,8 @@ public final class WaylandClient {
             outputs.first { $0.proxy == proxy }?.scale
         }
         window.onResize = { [unowned self] width, height, scale in onResize?(width, height, scale) }
-        window.onFrame = { [unowned self] in
+        // The window owns these closures: capturing it strongly would keep it (and its buffers) alive for ever.
+        window.onFrame = { [unowned self, unowned window] in
             let now = monotonicMilliseconds()
             onFrame?(window.predictedPresentation(now: now) ?? now)
         }

@@ -62,6 +62,8 @@ public final class Window {
     private var xdgSurfaceListener: HeapListener<xdg_surface_listener>?
     private var toplevelListener: HeapListener<xdg_toplevel_listener>?
     private var callbackListener: HeapListener<wl_callback_listener>?
+    /// The frame callback in flight, destroyed with the window if it never fires (the compositor went away).
+    private var frameCallback: OpaquePointer?
     private var fractionalListener: HeapListener<wp_fractional_scale_v1_listener>?
 
     init(registry: Registry, fullscreen: Bool, outputScale: @escaping (OpaquePointer) -> Int?) throws {
@@ -99,6 +101,7 @@ public final class Window {
     }
 
     deinit {
+        if let frameCallback { wl_callback_destroy(frameCallback) }
         pool = nil
         toolbar = nil
         if let fractionalScale { wp_fractional_scale_v1_destroy(fractionalScale) }
@@ -152,6 +155,7 @@ public final class Window {
         callbackListener = HeapListener(wl_callback_listener(done: { data, callback, _ in
             if let callback { wl_callback_destroy(callback) }
             guard let window: Window = owner(data) else { return }
+            window.frameCallback = nil
             window.isFrameInFlight = false
             window.onFrame?()
         }))
@@ -291,6 +295,7 @@ public final class Window {
     private func requestFrameCallback() {
         guard let callbackListener, let callback = wl_surface_frame(surface) else { return }
         wl_callback_add_listener(callback, callbackListener.pointer, userData(self))
+        frameCallback = callback
         isFrameInFlight = true
         presentationFeedback?.request()
     }

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import FolioLog
+import Logging
 
 /// `folio`: the app in the Wayland session, and the headless commands beside it.
 @main
@@ -19,7 +21,16 @@ struct Folio: ParsableCommand {
     /// command line); help and version print as usual.
     static func main() {
         do {
-            var command = try parseAsRoot()
+            // `--log-level LEVEL` (anywhere on the line) or FOLIO_LOG sets what the log shows.
+            let logging: (level: Logger.Level, arguments: [String])
+            do {
+                logging = try FolioLog.configuration(arguments: Array(CommandLine.arguments.dropFirst()),
+                                                     environment: ProcessInfo.processInfo.environment)
+            } catch {
+                throw ValidationError(error.description)
+            }
+            FolioLog.bootstrap(level: logging.level)
+            var command = try parseAsRoot(logging.arguments)
             try command.run()
         } catch {
             let code = exitCode(for: error)

@@ -128,6 +128,34 @@ final class CLITests: XCTestCase {
         XCTAssertEqual([side(16), side(20)], [8192, 304])
     }
 
+    /// `--log-level` (anywhere on the line) and `FOLIO_LOG` choose what the log shows; an unknown
+    /// level is a malformed command line that names the accepted ones.
+    func testLogLevelFromTheOptionOrTheEnvironment() throws {
+        let book = folder.appendingPathComponent("far")
+        try FileManager.default.createDirectory(at: book, withIntermediateDirectories: true)
+        _ = try write("far/book.json", """
+            {"currentSheet":0,"format":"folio-sketchbook","sheets":[{"strokes":[{"color":"#0000FF","points":[10,10,20000,300],"width":6}]}],"version":1}
+            """)
+        let png = folder.appendingPathComponent("far.png").path
+        let export = ["export", "--book", book.path, "--sheet", "1", "--png", png]
+        XCTAssertTrue(try run(export).stderr.hasPrefix("folio: the drawing reaches"), "warnings show by default")
+        let quiet = try run(export + ["--log-level", "error"])
+        XCTAssertEqual(quiet.status, 0, quiet.stderr)
+        XCTAssertEqual(quiet.stderr, "", "--log-level error hides warnings")
+        XCTAssertEqual(try run(["--log-level=critical"] + export).stderr, "")
+        XCTAssertEqual(try run(export, environment: ["FOLIO_LOG": "error"]).stderr, "")
+        XCTAssertFalse(try run(export + ["--log-level", "info"], environment: ["FOLIO_LOG": "error"]).stderr.isEmpty,
+                       "the option wins over FOLIO_LOG")
+
+        for (arguments, environment) in [(["info", "--book", book.path, "--log-level", "loud"], [:]), (["info", "--book", book.path], ["FOLIO_LOG": "loud"])] {
+            let bad = try run(arguments, environment: environment)
+            XCTAssertEqual(bad.status, 64, bad.stderr)
+            XCTAssertTrue(bad.stderr.hasPrefix("folio: "), bad.stderr)
+            XCTAssertTrue(bad.stderr.contains("\"loud\" is not a log level; use one of trace, debug, info, notice, warning, error, critical"),
+                          bad.stderr)
+        }
+    }
+
     func testReplayTurnsPagesAndInfoCountsStrokesPerSheet() throws {
         let book = folder.appendingPathComponent("book").path
         // A stroke, Page Down (a turn of 0.4 s), a stroke.
@@ -251,6 +279,10 @@ final class CLITests: XCTestCase {
     }
 
     func testAFailedExportKeepsTheExistingFile() throws {
+        // ThreadSanitizer's runtime itself faults (SIGBUS at start-up) under a file-size limit.
+        if ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == "thread" {
+            throw XCTSkip("SKIPPED under ThreadSanitizer: its runtime cannot start with RLIMIT_FSIZE set (`make test` runs this)")
+        }
         let book = folder.appendingPathComponent("book").path
         let trace = try write("stroke.jsonl", stroke)
         XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book]).status, 0)

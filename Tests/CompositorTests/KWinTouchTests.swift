@@ -4,7 +4,8 @@ import XCTest
 /// Real touch on a real compositor: headless KWin injects wl_touch through its fake-input
 /// protocol (Tests/Compositors/kwin_touch.py). One finger draws; two fingers pinch to 0.75 and
 /// hold, and the screen shows the fold; release, and the flat canvas with the ink is back.
-/// A finger dragged from the right edge turns to a new sheet, and a stroke lands on it.
+/// A finger dragged from the right edge turns to a new sheet, and a stroke lands on it. KWin
+/// killed mid-stroke or mid-pinch loses nothing.
 /// A tap on the toolbar's handle shows the bar, and a tap on undo takes a stroke away.
 /// At KWin's fractional scales (1.5, 1.25) Folio's buffers are exactly the logical size times the
 /// scale, shown through a viewport at the logical size, and its ink is 6 × scale screen px wide.
@@ -18,6 +19,16 @@ final class KWinTouchTests: XCTestCase {
 
     func testPageTurnFromTheRightEdgeAddsASheetUnderKWin() throws {
         try runScenario("turn", artifacts: "kwin-turn")
+    }
+
+    /// KWin killed (SIGKILL) with a stroke half drawn: one line, status 0, both strokes saved.
+    func testKWinKilledMidStrokeKeepsTheStroke() throws {
+        try runScenario("vanish-stroke", artifacts: "kwin-vanish-stroke")
+    }
+
+    /// KWin killed with two fingers holding a fold: one line, status 0, the stroke saved.
+    func testKWinKilledMidPinchKeepsTheStroke() throws {
+        try runScenario("vanish-pinch", artifacts: "kwin-vanish-pinch")
     }
 
     func testToolbarHandleThenUndoTakesTheStrokeAwayUnderKWin() throws {

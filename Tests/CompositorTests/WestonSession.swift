@@ -28,6 +28,8 @@ struct WestonSession {
     var runtimeDirectory: String
     var display: String
     var log: String
+    /// Weston's process, for tests that kill it.
+    var pid: Int32
 
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("Compositors/weston-session.sh").path
@@ -43,7 +45,8 @@ struct WestonSession {
         guard let dir = values["XDG_RUNTIME_DIR"], let display = values["WAYLAND_DISPLAY"] else {
             throw WestonError("weston-session.sh printed no session: \(output)")
         }
-        return WestonSession(runtimeDirectory: dir, display: display, log: values["WESTON_LOG"] ?? "")
+        guard let pid = values["WESTON_PID"].flatMap(Int32.init) else { throw WestonError("weston-session.sh printed no pid: \(output)") }
+        return WestonSession(runtimeDirectory: dir, display: display, log: values["WESTON_LOG"] ?? "", pid: pid)
     }
 
     func stop() {

@@ -6,7 +6,7 @@ org_kde_kwin_fake_input first (KWin gives the seat touch only once an injector e
 the client fullscreen, then plays a scenario of touches and takes screenshots through
 org.kde.KWin.ScreenShot2. Screenshots are written as PNG files into --out.
 
-    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar|scale] [--scale S]
+    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar|scale|vanish-stroke|vanish-pinch] [--scale S]
 
 fold: one finger draws, two fingers pinch and hold, the book opens again; one stroke is saved.
 turn: one finger draws, a finger dragged from the right edge turns to a new sheet (a screenshot
@@ -17,6 +17,10 @@ scale (with KWin at --scale S, e.g. 1.25 or 1.5, which sends wp_fractional_scale
 preferred_scale): Folio's buffers are the logical size times S (rounded as the protocol says),
 its viewport destination is the logical size (both read from the client's WAYLAND_DEBUG log),
 and a stroke's ink on the screenshot is 6 × S screen pixels wide; one stroke is saved.
+vanish-stroke: one finger draws a stroke, a second stroke is half drawn (its ink on screen) when
+KWin is killed (SIGKILL): Folio prints one line, exits 0, and both strokes are saved.
+vanish-pinch: one finger draws, two fingers pinch and hold (the fold on screen) when KWin is
+killed: Folio prints one line, exits 0, and the stroke is saved.
 
 Exit status 0 when every check of the scenario holds; 1 with one line per failed check;
 77 when KWin or a Python module is missing (the caller decides whether that fails).
@@ -102,6 +106,11 @@ class KWin:
                     print(f"kwin_touch: KWin's ScreenShot2 never answered: {error}")
                     sys.exit(1)
                 time.sleep(0.2)
+
+    def kill(self):
+        """SIGKILL, as a compositor crash or an OOM kill ends it: no goodbye on any connection."""
+        self.process.kill()
+        self.process.wait()
 
     def stop(self):
         self.process.terminate()
@@ -503,12 +512,76 @@ def scenario_scale(kwin, injector, client, out, failures):
         failures.append(f"the viewport destination is {destinations[-1:] or 'never set'}, not {WIDTH}x{HEIGHT}")
 
 
+def blank_canvas(out, failures):
+    """Waits for the white canvas to fill the screen; False (noted) if it never does."""
+    canvas = wait_for(lambda im: is_white(im.rgb(WIDTH // 2, HEIGHT // 2)) and is_white(im.rgb(40, 40)), 15, out,
+                      "0-no-canvas.png")
+    if canvas is None:
+        failures.append("the white canvas never filled the screen")
+    return canvas is not None
+
+
+def scenario_vanish_stroke(kwin, injector, client, out, failures):
+    """A stroke drawn, a second one half drawn and on screen, then KWin is killed (SIGKILL)."""
+    if not blank_canvas(out, failures) or draw_and_see(injector, 200, 300, 900, range(320, 880, 40), out, "1", failures) is None:
+        return
+    y, x_from = 500, 300
+    injector.frame(downs=[(0, x_from, y)])
+    for step in range(1, 11):
+        time.sleep(0.016)
+        injector.frame(motions=[(0, x_from + step * 30, y)])
+    if wait_for(lambda im: all(is_ink(im.rgb(x, y)) for x in range(x_from + 20, x_from + 240, 40)), 15, out,
+                "2-no-half-stroke.png") is None:
+        failures.append("the half-drawn stroke never showed")
+        return
+    kwin.kill()
+
+
+def scenario_vanish_pinch(kwin, injector, client, out, failures):
+    """A stroke drawn, then two fingers pinch to 0.75 and hold; KWin is killed with the fold on screen."""
+    if not blank_canvas(out, failures) or draw_and_see(injector, 200, 300, 900, range(320, 880, 40), out, "1", failures) is None:
+        return
+    centre_y = HEIGHT // 2
+    left, right = WIDTH // 2 - 200, WIDTH // 2 + 200
+    time.sleep(0.4)
+    injector.frame(downs=[(1, left, centre_y), (2, right, centre_y)])
+    for step in range(1, 11):
+        time.sleep(0.016)
+        injector.frame(motions=[(1, left + step * 5, centre_y), (2, right - step * 5, centre_y)])
+    if wait_for(lambda im: not is_white(im.rgb(60, centre_y)) and not is_white(im.rgb(WIDTH - 60, centre_y)), 15, out,
+                "2-no-fold.png") is None:
+        failures.append("no fold on screen while the pinch is held")
+        return
+    kwin.kill()
+
+
+# name: (scenario, the book `folio info` must then print, whether the scenario kills KWin)
 SCENARIOS = {
-    "fold": (scenario_fold, '{"sheets":[{"strokes":1}]}'),
-    "turn": (scenario_turn, '{"sheets":[{"strokes":1},{"strokes":1}]}'),
-    "toolbar": (scenario_toolbar, '{"sheets":[{"strokes":0}]}'),
-    "scale": (scenario_scale, '{"sheets":[{"strokes":1}]}'),
+    "fold": (scenario_fold, '{"sheets":[{"strokes":1}]}', False),
+    "turn": (scenario_turn, '{"sheets":[{"strokes":1},{"strokes":1}]}', False),
+    "toolbar": (scenario_toolbar, '{"sheets":[{"strokes":0}]}', False),
+    "scale": (scenario_scale, '{"sheets":[{"strokes":1}]}', False),
+    "vanish-stroke": (scenario_vanish_stroke, '{"sheets":[{"strokes":2}]}', True),
+    "vanish-pinch": (scenario_vanish_pinch, '{"sheets":[{"strokes":1}]}', True),
 }
+
+
+def check_saved_after_vanishing(client, folio, book, expected, log_path, failures):
+    """With KWin gone, the app says so in one line, exits 0, and the book holds the strokes."""
+    try:
+        status = client.wait(20)
+    except subprocess.TimeoutExpired:
+        failures.append("the client still runs 20 s after KWin was killed")
+        return
+    with open(log_path) as log:
+        lines = [line for line in log.read().splitlines() if line.strip()]
+    if status != 0:
+        failures.append(f"after KWin was killed the client exited with status {status}: {lines}")
+    if len(lines) != 1 or not lines[0].startswith("folio: ") or book not in lines[0]:
+        failures.append(f"after KWin was killed the client printed {len(lines)} lines, not one naming the book: {lines}")
+    info = subprocess.run([folio, "info", "--book", book], capture_output=True, text=True)
+    if info.returncode != 0 or "".join(info.stdout.split()) != expected:
+        failures.append(f"the book after KWin was killed is not {expected}: {info.stdout.strip()} {info.stderr.strip()}")
 
 
 def check_saved_on_sigterm(client, folio, book, expected, failures):
@@ -556,15 +629,18 @@ def main():
                                   stderr=subprocess.STDOUT,
                                   env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket,
                                            XDG_CONFIG_HOME=os.path.join(workdir, "config"), **debug))
-        scenario, expected_book = SCENARIOS[args.scenario]
+        scenario, expected_book, vanishes = SCENARIOS[args.scenario]
         scenario(kwin, injector, client, args.out, failures)
-        if client.poll() is not None:
+        if vanishes:
+            if not failures:
+                check_saved_after_vanishing(client, args.client, book, expected_book, client_log.name, failures)
+        elif client.poll() is not None:
             failures.append(f"the client exited early with status {client.returncode}")
         else:
             check_saved_on_sigterm(client, args.client, book, expected_book, failures)
     finally:
         # Disconnect while KWin still runs: libwayland must not tear down a dead connection at exit.
-        if injector is not None:
+        if injector is not None and kwin.process.poll() is None:
             injector.display.disconnect()
         if client is not None and client.poll() is None:
             client.send_signal(signal.SIGTERM)
@@ -578,6 +654,10 @@ def main():
     for failure in failures:
         print(f"kwin_touch: {failure}")
     print(f"kwin_touch: {'FAILED' if failures else 'passed'}; screenshots in {args.out}")
+    if injector is not None and kwin.process.returncode == -signal.SIGKILL:
+        # The injector's connection died with KWin; pywayland's finaliser would tear it down and crash.
+        sys.stdout.flush()
+        os._exit(1 if failures else 0)
     sys.exit(1 if failures else 0)
 
 

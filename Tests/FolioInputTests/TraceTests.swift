@@ -117,6 +117,23 @@ final class TraceTests: XCTestCase {
         }
     }
 
+    /// A line longer than `Trace.longestLine` is refused before it is parsed, naming its line; a
+    /// real event padded with blanks up to the limit still reads.
+    func testLinesBeyondTheLongestAreRefusedNamingTheLine() throws {
+        let event = "{\"t\": 0, \"kind\": \"touch.frame\"}"
+        let padded = event + String(repeating: " ", count: Trace.longestLine - event.utf8.count)
+        XCTAssertEqual(try Trace(parsing: padded + "\n" + padded).events.count, 2)
+
+        let numbers = "[" + Array(repeating: "1234567", count: 200_000).joined(separator: ",") + "]"
+        XCTAssertThrowsError(try Trace(parsing: event + "\n" + numbers)) { error in
+            guard let error = error as? TraceError else { return XCTFail("not a TraceError: \(error)") }
+            XCTAssertEqual(error.line, 2)
+            XCTAssertTrue(error.description.contains("\(numbers.utf8.count) bytes"), error.description)
+            XCTAssertTrue(error.description.contains("at most \(Trace.longestLine)"), error.description)
+        }
+        XCTAssertThrowsError(try Trace(parsing: padded + " "))
+    }
+
     func testCoordinatesUpToAMillionAreAccepted() throws {
         let trace = try Trace(parsing: """
             {"t": 0, "kind": "touch.down", "id": 1, "x": 1000000, "y": -1000000}

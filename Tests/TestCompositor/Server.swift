@@ -324,6 +324,12 @@ final class Server: @unchecked Sendable {
         }
     }
 
+    /// Ends the first toplevel's client with a protocol error on its xdg_toplevel.
+    func postErrorOnToplevel(code: UInt32, _ message: String) {
+        guard let toplevel = surfaces.lazy.compactMap({ $0.xdgSurface?.toplevel }).first else { return }
+        postError(toplevel.resource, code: code, message)
+    }
+
     func pingClients() {
         for surface in surfaces {
             guard let client = surface.xdgSurface?.client else { continue }

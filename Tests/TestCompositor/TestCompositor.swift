@@ -164,6 +164,11 @@ public final class TestCompositor: @unchecked Sendable {
         try onLoop { $0.closeToplevels() }
     }
 
+    /// Sends the client a protocol error on its xdg_toplevel, which ends its connection.
+    public func postProtocolError(code: UInt32, message: String) throws {
+        try onLoop { $0.postErrorOnToplevel(code: code, message) }
+    }
+
     /// Pings the client and waits for its pong.
     public func ping(timeout: Duration = .seconds(5)) throws {
         let before = observation.pongs

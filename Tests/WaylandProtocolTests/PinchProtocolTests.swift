@@ -305,10 +305,25 @@ final class PinchProtocolTests: XCTestCase {
         folio.compositor.stop()
         let status = try folio.client.waitForExit()
         let stderr = folio.client.standardError
-        XCTAssertEqual(status, 1, "exit status (nil: killed by signal \(folio.client.terminatingSignal ?? 0)); stderr: \(stderr)")
+        XCTAssertEqual(status, 0, "exit status (nil: killed by signal \(folio.client.terminatingSignal ?? 0)); stderr: \(stderr)")
         let lines = stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, "one line: \(stderr)")
         XCTAssertTrue(stderr.contains(book), "the line names the book: \(stderr)")
+        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1}]}"#)
+    }
+
+    /// A protocol error ends the connection like a vanished compositor: one line naming the object
+    /// and the compositor's message, status 0, and the stroke kept.
+    func testProtocolErrorMidStrokeIsLoggedWithItsObjectAndMessageAndKeepsTheStroke() throws {
+        let (folio, book) = try halfDrawnStroke()
+        defer { try? FileManager.default.removeItem(atPath: book) }
+        try folio.compositor.postProtocolError(code: 7, message: "the test compositor objects")
+        let status = try folio.client.waitForExit()
+        let stderr = folio.client.standardError
+        XCTAssertEqual(status, 0, "exit status (nil: killed by signal \(folio.client.terminatingSignal ?? 0)); stderr: \(stderr)")
+        XCTAssertEqual(stderr.split(separator: "\n").count, 1, "one line: \(stderr)")
+        XCTAssertTrue(stderr.contains("protocol error 7 on xdg_toplevel#"), stderr)
+        XCTAssertTrue(stderr.contains(": the test compositor objects"), stderr)
         XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1}]}"#)
     }
 

@@ -52,6 +52,12 @@ typedef int (*folio_fold_blend_grid_fn)(const uint16_t *a, const uint16_t *b, in
 typedef void (*folio_fold_write_tile_fn)(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows,
                                          uint32_t *out, int32_t out_stride);
 
+/* Copies `rows` rows of `columns` row-major pixels (source_stride and out_stride pixels apart) to
+ * the frame: a flat page's pixels taken straight from its contents. The stores may be
+ * non-temporal, ordered only by `finish`. */
+typedef void (*folio_fold_copy_rows_fn)(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
+                                        uint32_t *out, int32_t out_stride);
+
 /* Orders the frame's stores before anything that follows (another thread reading the frame). */
 typedef void (*folio_fold_finish_fn)(void);
 
@@ -62,6 +68,7 @@ typedef struct folio_fold_kernels {
     folio_fold_darken_fn darken;
     folio_fold_blend_grid_fn blend_grid;
     folio_fold_write_tile_fn write_tile;
+    folio_fold_copy_rows_fn copy_rows;
     folio_fold_finish_fn finish;
 } folio_fold_kernels;
 

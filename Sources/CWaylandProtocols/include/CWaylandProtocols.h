@@ -37,4 +37,11 @@ int folio_quit_signals_fd(void);
 /* Reads one pending signal from that fd: its number, or 0 when none is pending. */
 int folio_quit_signals_read(int fd);
 
+/* Routes libwayland's log through Folio: the line a protocol error carries is kept for
+ * folio_wayland_last_message (and not printed), every other line goes to stderr as before. */
+void folio_wayland_log_capture(void);
+
+/* The last line libwayland logged since folio_wayland_log_capture, without its newline ("" if none). */
+const char *folio_wayland_last_message(void);
+
 #endif

@@ -9,18 +9,20 @@ public struct FoldKernels: @unchecked Sendable {
     let darken: folio_fold_darken_fn
     let blendGrid: folio_fold_blend_grid_fn
     let writeTile: folio_fold_write_tile_fn
+    let copyRows: folio_fold_copy_rows_fn
     let finish: folio_fold_finish_fn
 
     private init?(_ table: UnsafePointer<folio_fold_kernels>?) {
         guard let t = table?.pointee, let name = t.name, let blend = t.blend, let sample = t.sample,
               let darken = t.darken, let blendGrid = t.blend_grid, let writeTile = t.write_tile,
-              let finish = t.finish else { return nil }
+              let copyRows = t.copy_rows, let finish = t.finish else { return nil }
         self.name = String(cString: name)
         self.blend = blend
         self.sample = sample
         self.darken = darken
         self.blendGrid = blendGrid
         self.writeTile = writeTile
+        self.copyRows = copyRows
         self.finish = finish
     }
 

@@ -43,11 +43,13 @@ public struct PageRenderOptions: Sendable, Equatable {
 /// with a pure vertical scale. So each screen column needs one page column (a blend of two
 /// neighbouring canvas columns, read contiguously from a transposed copy made once per gesture)
 /// resampled linearly — two taps per pixel — by vector kernels (`FoldKernels`). Columns are drawn
-/// into a column-major tile and written out in transposed blocks. Masks, borders and back faces
+/// into a column-major tile and written out in transposed blocks; where a flat, unlit page shows
+/// its contents pixel for pixel, whole rows are copied from them instead. Masks, borders and back faces
 /// are prepared once per gesture; shadows are blurred at low resolution; nothing is allocated per
 /// frame.
 ///
-/// Call `prepare(_:)` when the pages' contents change (once per gesture), then `render` per frame.
+/// Call `prepare(_:)` when the pages' contents change (once per gesture), then `render` per frame:
+/// a frame reads both the prepared images and the contents bitmaps themselves.
 public final class PageRenderer {
     public let pixelWidth: Int
     public let pixelHeight: Int
@@ -83,6 +85,11 @@ public final class PageRenderer {
     static let tileColumns = 32
     /// Pixels per tile column: the height rounded up to whole transposed blocks.
     private let tileStride: Int
+    /// Per tile, the rows a flat page shows as they are, this frame (each thread sets its tiles').
+    private let copies: UnsafeMutablePointer<TileCopy?>
+    /// Whether those rows are copied from the contents (tests turn it off to hold the copies
+    /// against the columns, which would give the same bytes).
+    var copiesFlatRows = true
 
     public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, kernels: FoldKernels = .best) {
         precondition(pixelWidth >= 2 && pixelHeight >= 1 && scale > 0, "page renderer size \(pixelWidth)x\(pixelHeight) at \(scale)")
@@ -104,6 +111,9 @@ public final class PageRenderer {
         }
         scratch = [ColumnScratch(rows: pixelHeight, tileStride: tileStride, shadows: shadows, kernels: kernels)]
         setups = .allocate(capacity: 0)
+        let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
+        copies = .allocate(capacity: groups)
+        copies.initialize(repeating: nil, count: groups)
     }
 
     deinit {
@@ -112,6 +122,7 @@ public final class PageRenderer {
         texture?.deallocate()
         backdropImage?.columns.deallocate()
         setups.deallocate()
+        copies.deallocate()
     }
 
     /// How far back faces are softened, in buffer pixels.
@@ -174,9 +185,12 @@ public final class PageRenderer {
             setupCapacity = pages.count
         }
         for index in pages.indices {
-            let frame = pageFrame(index)
+            let frame = pageFrame(index), image = frame.image, contents = pages[index].contents
             (setups + index).initialize(to: PageSetup(
-                plans: frame.plans, image: frame.image.storage, rowStride: frame.image.rowStride,
+                plans: frame.plans, image: image.storage, rowStride: image.rowStride,
+                flat: frame.geometry.facesAway ? nil : FlatSource(
+                    pixels: contents.pixels.assumingMemoryBound(to: UInt32.self) + image.firstCanvasColumn,
+                    stride: contents.stride / 4, columns: image.columns, rows: image.rows),
                 backdropDarkening: options.shadows ? shadows.backdropDarkening(upTo: index) : nil,
                 darkening: options.shadows ? shadows.pageDarkening(index) : nil,
                 isShadedFromAbove: options.shadows && shadows.isShadedFromAbove(index)))
@@ -201,6 +215,14 @@ public final class PageRenderer {
                 let range = min(groups, t * perThread)..<min(groups, (t + 1) * perThread)
                 renderer.renderGroups(range, frame: frame, scratch: renderer.scratch[t])
             }
+        }
+    }
+
+    /// How many pixels the last frame copied from page contents rather than drew in columns.
+    var copiedPixels: Int {
+        let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
+        return (0..<groups).reduce(0) { sum, g in
+            sum + (copies[g].map { $0.rows.count * (min(pixelWidth, (g + 1) * Self.tileColumns) - g * Self.tileColumns) } ?? 0)
         }
     }
 
@@ -305,9 +327,11 @@ public final class PageRenderer {
         let outer = g.transform.project(Point(x: outerLocal, y: midY)).map { $0.x * scale } ?? 0
         let spine = g.transform.project(Point(x: spineLocal, y: midY)).map { $0.x * scale } ?? 0
         let frame = PageFrame(geometry: g, image: image, plans: page.plans, columns: columns, outerX: outer, outerIsLeft: outer < spine)
+        // Only the columns planned last frame hold plans: those this frame leaves out are emptied.
         let plans = page.plans
-        plans.update(repeating: ColumnPlan(), count: pixelWidth)
+        for x in page.plannedColumns where !columns.contains(x) { plans[x] = ColumnPlan() }
         for x in columns { plans[x] = columnPlan(frame, x: x) }
+        page.plannedColumns = columns
         return frame
     }
 
@@ -318,31 +342,84 @@ public final class PageRenderer {
     /// while the next columns compute rather than stalling in bursts.
     @_optimize(speed)
     private func renderGroups(_ groups: Range<Int>, frame: FrameSetup, scratch: ColumnScratch) {
-        let writer = scratch.writer
+        let writer = scratch.writer, copies = self.copies
+        for g in groups {
+            let x0 = g * Self.tileColumns
+            copies[g] = copiesFlatRows ? flatRows(x0..<min(pixelWidth, x0 + Self.tileColumns), frame: frame) : nil
+        }
+        // The flat rows first, neighbouring tiles with the same rows of one page as one copy: long
+        // runs of each row, read and written in order.
+        var g = groups.lowerBound
+        while g < groups.upperBound {
+            guard let copy = copies[g] else {
+                g += 1
+                continue
+            }
+            var end = g + 1
+            while end < groups.upperBound, let next = copies[end], next.rows == copy.rows,
+                  next.source == copy.source + (end - g) * Self.tileColumns { end += 1 }
+            let x0 = g * Self.tileColumns, x1 = min(pixelWidth, end * Self.tileColumns)
+            kernels.copyRows(copy.source, Int32(copy.stride), Int32(x1 - x0), Int32(copy.rows.count),
+                             frame.target + copy.rows.lowerBound * frame.targetStride + x0, Int32(frame.targetStride))
+            g = end
+        }
         var current = 0
         for g in groups {
             let x0 = g * Self.tileColumns, x1 = min(pixelWidth, x0 + Self.tileColumns)
             let tile = scratch.tiles[current]
-            for x in x0..<x1 {
-                renderColumn(x, frame: frame, scratch: scratch, into: tile + (x - x0) * tileStride, tileColumn: x - x0)
-                writer.catchUp(columnsDone: x - x0 + 1)
+            let skip = copies[g]?.rows ?? 0..<0
+            if skip != 0..<pixelHeight {
+                for x in x0..<x1 {
+                    renderColumn(x, frame: frame, scratch: scratch, into: tile + (x - x0) * tileStride, tileColumn: x - x0,
+                                 skip: skip)
+                    writer.catchUp(columnsDone: x - x0 + 1)
+                }
             }
             writer.finish()
-            writer.start(tile: tile, target: frame.target + x0, stride: frame.targetStride, columns: x1 - x0)
+            writer.start(tile: tile, target: frame.target + x0, stride: frame.targetStride, columns: x1 - x0, skip: skip)
             current ^= 1
         }
         writer.finish()
         kernels.finish()
     }
 
+    /// The rows of the tile's columns that one flat page shows pixel for pixel (unmoved, unlit,
+    /// unshaded, opaque, the topmost page there) from contiguous columns of its contents: they go
+    /// to the frame as row copies, and the columns and the tile skip them. Whole writer steps only.
+    @_optimize(speed)
+    private func flatRows(_ columns: Range<Int>, frame: FrameSetup) -> TileCopy? {
+        var low = 0, high = pixelHeight
+        var page = -1, firstColumn = 0, offset = 0
+        for x in columns {
+            var k = frame.pageCount - 1
+            while k >= 0 && frame.pages[k].plans[x].yEnd <= frame.pages[k].plans[x].yStart { k -= 1 }
+            guard k >= 0, let flat = frame.pages[k].flat, !(frame.shadows && frame.pages[k].isShadedFromAbove) else { return nil }
+            let p = frame.pages[k].plans[x]
+            guard p.isExactCopy, p.sourceColumn >= 1, p.sourceColumn <= flat.columns else { return nil }
+            // The stored element row 0 shows: stored rows and elements from 1 on are the contents' columns and rows.
+            let element = Int(truncatingIfNeeded: p.v0 >> 32), column = p.sourceColumn - (x - columns.lowerBound)
+            if page < 0 { (page, firstColumn, offset) = (k, column, element) }
+            guard k == page, column == firstColumn, element == offset else { return nil }
+            low = max(low, p.opaqueStart, 1 - element)
+            high = min(high, p.opaqueEnd, flat.rows + 1 - element)
+            guard high > low else { return nil }
+        }
+        guard page >= 0, let flat = frame.pages[page].flat else { return nil }
+        let step = TileWriter.rowsPerStep
+        let first = (low + step - 1) / step * step, last = high == pixelHeight ? high : high / step * step
+        guard last > first else { return nil }
+        let source = flat.pixels + (first + offset - 1) * flat.stride + firstColumn - 1
+        return TileCopy(rows: first..<last, source: source, stride: flat.stride)
+    }
+
     /// One screen column: what each page shows there, shadows, backdrop, composited in the
-    /// painter's order. `out[y]` receives row y (a column of the tile).
+    /// painter's order. `out[y]` receives row y (a column of the tile); rows in `skip` are left out.
     @_optimize(speed)
     private func renderColumn(_ x: Int, frame: FrameSetup, scratch s: ColumnScratch, into out: UnsafeMutablePointer<UInt32>,
-                              tileColumn: Int) {
+                              tileColumn: Int, skip: Range<Int>) {
         let writer = s.writer
         let n = frame.pageCount, pages = frame.pages
-        let plans = s.plans, lows = s.lows, darkened = s.darkened, temps = s.temps, pageColumns = s.pageColumns
+        let plans = s.plans, lows = s.lows, covered = s.covered, darkened = s.darkened, temps = s.temps, pageColumns = s.pageColumns
         /// Per page, what its samples are read from this column: its blend in `temps`, or the page image itself.
         let sources = s.sources
         let next = min(x + 1, pixelWidth - 1)
@@ -353,6 +430,7 @@ public final class PageRenderer {
         var hiddenBelow = 0..<0
         for k in stride(from: n - 1, through: 0, by: -1) {
             var p = pages[k].plans[x]
+            covered[k] = hiddenBelow
             if p.yEnd > p.yStart {
                 if p.yStart >= hiddenBelow.lowerBound && p.yEnd <= hiddenBelow.upperBound {
                     p = ColumnPlan()
@@ -371,7 +449,7 @@ public final class PageRenderer {
                 lows[k] = 0
                 sources[k] = page.row(p.sourceColumn)
             } else {
-                lows[k] = fill(p, next: page.plans[next], page, temp: temps[k])
+                lows[k] = fill(p, next: page.plans[next], page, temp: temps[k], covered: covered[k])
                 sources[k] = temps[k]
                 writer.pump(columnsDone: tileColumn)
             }
@@ -436,7 +514,11 @@ public final class PageRenderer {
         @inline(__always) func nearer(_ cut: Int, _ start: Int, _ end: Int) -> Int { cut > start && cut < end ? cut : end }
         var start = 0
         while start < pixelHeight {
-            var end = pixelHeight
+            if start == skip.lowerBound && !skip.isEmpty {
+                start = skip.upperBound
+                continue
+            }
+            var end = nearer(skip.lowerBound, start, pixelHeight)
             for k in 0..<n {
                 let p = plans[k]
                 end = nearer(p.yStart, start, end)
@@ -482,17 +564,29 @@ public final class PageRenderer {
     }
 
     /// Blends the page's two source columns over the source rows the column needs into `temp`
-    /// (from the returned source row on); nothing when the page is not in this column. Brings in
-    /// the column the next screen column adds on the way.
+    /// (from the returned source row on); nothing when the page is not in this column. Rows inside
+    /// `covered` (an opaque span of a page above) never show this page, so their source rows are
+    /// left out. Brings in the column the next screen column adds on the way.
     @inline(__always)
-    private func fill(_ p: ColumnPlan, next: ColumnPlan, _ image: PageSetup, temp: UnsafeMutablePointer<UInt32>) -> Int {
+    private func fill(_ p: ColumnPlan, next: ColumnPlan, _ image: PageSetup, temp: UnsafeMutablePointer<UInt32>,
+                      covered: Range<Int>) -> Int {
         guard p.yEnd > p.yStart else { return 0 }
         // From a whole cache line of the page's stored column: aligned loads and stores.
         let low = min(max(p.j(p.yStart), 0), pixelHeight) & ~15
-        let high = min(max(p.j(p.yEnd - 1), 0), pixelHeight) + 1
-        let ahead = next.yEnd > next.yStart && next.sourceColumn != p.sourceColumn ? image.row(next.sourceColumn + 1) + low : nil
-        kernels.blend(image.row(p.sourceColumn) + low, image.row(p.sourceColumn + 1) + low, Int32(high - low + 1),
-                      UInt32((p.fu + 1) >> 1), temp, ahead)
+        let a = image.row(p.sourceColumn), b = image.row(p.sourceColumn + 1), weight = UInt32((p.fu + 1) >> 1)
+        let ahead = next.yEnd > next.yStart && next.sourceColumn != p.sourceColumn ? image.row(next.sourceColumn + 1) : nil
+        func blend(_ rows: Range<Int>) {
+            guard !rows.isEmpty else { return }
+            let first = min(max(p.j(rows.lowerBound), 0), pixelHeight) & ~15
+            let high = min(max(p.j(rows.upperBound - 1), 0), pixelHeight) + 1
+            kernels.blend(a + first, b + first, Int32(high - first + 1), weight, temp + (first - low), ahead.map { $0 + first })
+        }
+        if covered.isEmpty || covered.lowerBound >= p.yEnd || covered.upperBound <= p.yStart {
+            blend(p.yStart..<p.yEnd)
+        } else {
+            blend(p.yStart..<max(p.yStart, covered.lowerBound))
+            blend(min(p.yEnd, covered.upperBound)..<p.yEnd)
+        }
         return low
     }
 
@@ -668,6 +762,8 @@ struct PageSetup {
     /// The image sampled (front or back) and its elements per stored row.
     var image: UnsafeMutablePointer<UInt32>
     var rowStride: Int
+    /// The page's contents as they are, where it shows its front (nil: its back).
+    var flat: FlatSource?
     /// The backdrop's darkening by the shadows of this page and those below; the page's own by
     /// the pages above it, and whether there is any (nil without shadows).
     var backdropDarkening: UnsafeMutablePointer<UInt16>?
@@ -675,6 +771,24 @@ struct PageSetup {
     var isShadedFromAbove: Bool
 
     @inline(__always) func row(_ i: Int) -> UnsafeMutablePointer<UInt32> { image + i * rowStride }
+}
+
+/// A page's contents, row-major, from its first canvas column: stored row i ≥ 1 of its image is
+/// column i − 1 here, stored element j ≥ 1 is row j − 1, masked (rounded corners) only where not opaque.
+struct FlatSource {
+    var pixels: UnsafeMutablePointer<UInt32>
+    /// Pixels per row.
+    var stride: Int
+    var columns: Int
+    var rows: Int
+}
+
+/// Rows of a tile that a flat page shows as its contents hold them, copied to the frame from
+/// `source` (the first row's first pixel, `stride` pixels per row).
+struct TileCopy {
+    var rows: Range<Int>
+    var source: UnsafeMutablePointer<UInt32>
+    var stride: Int
 }
 
 /// One render thread's buffers, allocated once (and grown when a scene has more pages).
@@ -689,6 +803,8 @@ final class ColumnScratch {
     private(set) var pageShadows: UnsafeMutablePointer<UnsafeMutablePointer<folio_fold_shadow>>
     private(set) var plans: UnsafeMutablePointer<ColumnPlan>
     private(set) var lows: UnsafeMutablePointer<Int>
+    /// Per page, the rows an opaque page above it hides in this column.
+    private(set) var covered: UnsafeMutablePointer<Range<Int>>
     private(set) var darkened: UnsafeMutablePointer<Bool>
     private var pageCapacity = 0
     /// The backdrop's darkening (every shadow) blended for this column, and as the kernels take it.
@@ -714,6 +830,7 @@ final class ColumnScratch {
         pageShadows = .allocate(capacity: 0)
         plans = .allocate(capacity: 0)
         lows = .allocate(capacity: 0)
+        covered = .allocate(capacity: 0)
         darkened = .allocate(capacity: 0)
         tiles = (0..<2).map { _ in alignedPixels(tileStride * PageRenderer.tileColumns) }
         writer = TileWriter(rows: rows, tileStride: tileStride, kernels: kernels)
@@ -747,6 +864,8 @@ final class ColumnScratch {
         plans.initialize(repeating: ColumnPlan(), count: count)
         lows = .allocate(capacity: count)
         lows.initialize(repeating: 0, count: count)
+        covered = .allocate(capacity: count)
+        covered.initialize(repeating: 0..<0, count: count)
         darkened = .allocate(capacity: count)
         darkened.initialize(repeating: false, count: count)
     }
@@ -763,6 +882,7 @@ final class ColumnScratch {
         pageShadows.deallocate()
         plans.deallocate()
         lows.deallocate()
+        covered.deallocate()
         darkened.deallocate()
     }
 
@@ -788,8 +908,8 @@ private func alignedPixels(_ count: Int) -> UnsafeMutablePointer<UInt32> {
     return pixels
 }
 
-/// Writes a filled tile out to the frame 16 rows at a time (blocks of 16×16 pixels: whole cache
-/// lines of the frame), a few at a time, keeping pace with the columns of the next tile.
+/// Writes a filled tile out to the frame 16 rows at a time (in rows of 16 pixels: whole cache
+/// lines of the frame), a few steps at a time, keeping pace with the columns of the next tile.
 final class TileWriter {
     static let rowsPerStep = 16
     private let rows: Int
@@ -797,6 +917,7 @@ final class TileWriter {
     private let kernels: FoldKernels
     private var tile: UnsafeMutablePointer<UInt32>?
     private var target: UnsafeMutablePointer<UInt32>?
+    private var skip = 0..<0
     private var stride = 0, columns = 0, written = 0
     /// Steps per tile: its rows, sixteen at a time.
     private let steps: Int
@@ -809,10 +930,13 @@ final class TileWriter {
         written = steps  // nothing to write until a tile starts
     }
 
-    /// Takes `tile` (`columns` columns, all rows) to go out to `target` (its first pixel) and on.
-    func start(tile: UnsafeMutablePointer<UInt32>, target: UnsafeMutablePointer<UInt32>, stride: Int, columns: Int) {
+    /// Takes `tile` (`columns` columns, all rows but those in `skip`, whole steps written elsewhere)
+    /// to go out to `target` (its first pixel) and on.
+    func start(tile: UnsafeMutablePointer<UInt32>, target: UnsafeMutablePointer<UInt32>, stride: Int, columns: Int,
+               skip: Range<Int>) {
         self.tile = tile
         self.target = target
+        self.skip = skip
         self.stride = stride
         self.columns = columns
         written = 0
@@ -835,8 +959,10 @@ final class TileWriter {
     private func writeNext() {
         guard let tile, let target else { return }
         let r = written * Self.rowsPerStep
-        kernels.writeTile(tile + r, Int32(tileStride), Int32(columns), Int32(min(Self.rowsPerStep, rows - r)),
-                          target + r * stride, Int32(stride))
+        if !skip.contains(r) {
+            kernels.writeTile(tile + r, Int32(tileStride), Int32(columns), Int32(min(Self.rowsPerStep, rows - r)),
+                              target + r * stride, Int32(stride))
+        }
         written += 1
     }
 }

@@ -29,6 +29,8 @@ final class PreparedPage {
     private(set) var mask: PixelMask
     private(set) var backReady = false
     let plans: UnsafeMutablePointer<ColumnPlan>
+    /// The screen columns whose plans the last frame set (all others are empty).
+    var plannedColumns = 0..<0
 
     init(shape: PageShape, layer: Layer, contents: Bitmap, pixelWidth: Int, pixelHeight: Int) {
         self.shape = shape

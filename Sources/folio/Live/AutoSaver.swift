@@ -50,6 +50,7 @@ final class AutoSaver: Sendable {
         }) {
             do {
                 try writer.save(book)
+                log.debug("saved \(writer.store.file.path): \(book.sheets.count) sheets")
                 state.withLock { state in
                     state.lastError = nil
                     state.reportedError = false

@@ -1,9 +1,11 @@
 import Foundation
 import FolioCore
 import FolioInput
+import FolioLog
 import FolioSettings
 import FolioSketchbook
 import FolioWayland
+import Logging
 
 /// The app in a Wayland session: opens the window, wires it to a `Session`, and turns how the
 /// session ended into an exit status (a thrown `FolioError` is one line on stderr and exit 1).
@@ -23,6 +25,9 @@ struct LiveApp {
         } catch let error as WaylandError {
             throw FolioError(error.description)
         }
+        let size = client.size
+        let bookPath = writer?.store.file.path ?? "none (the demo saves nothing)"
+        log.info("connected: a \(size.width)x\(size.height) window at scale \(size.scale); book \(bookPath): \(book.sheets.count) sheets")
         let demo: DemoPlayer? = options.demo ? DemoPlayer(trace: trace) : nil
         // Settings go with the book: the demo on a fresh sheet plays with the defaults.
         let settings = writer == nil ? nil : SettingsKeeper(file: SettingsFile(path: SettingsFile.defaultPath()))
@@ -32,14 +37,21 @@ struct LiveApp {
         do {
             try controller.run()
         } catch let error as WaylandError {
-            throw FolioError(controller.compositorLost(error))
+            // A compositor that goes away (killed, crashed, or ending the connection over a
+            // protocol error) ends the session normally once the book is saved: one line, status 0.
+            let (line, saved) = controller.compositorLost(error)
+            guard saved, case .connectionLost = error else { throw FolioError(line) }
+            log.error("\(line)")
         } catch let error as BookError {
             throw FolioError("\(error); the drawing could not be saved")
         }
     }
 }
 
-/// One line on stderr, prefixed like the CLI's errors.
+/// Folio's logger (FolioLog sets where it writes and at which level).
+let log = Logger(label: FolioLog.label)
+
+/// Something went wrong and Folio coped: one warning line saying what happened and what it did.
 func warn(_ message: String) {
-    FileHandle.standardError.write(Data("folio: \(message)\n".utf8))
+    log.warning("\(message)")
 }

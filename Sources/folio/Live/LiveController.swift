@@ -30,6 +30,8 @@ final class LiveController {
         let size = client.size
         session = Session(book: book, width: size.width, height: size.height, scale: size.scale,
                           pictures: writer.map { SheetPictureCache(store: $0.store) })
+        // Hours of drawing must not grow the timeline without end: nothing in the app reads far back.
+        session.timelineCapacity = 256
         // Fold frames split their columns over two threads where there are two cores.
         session.foldOptions.threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
         self.settings = settings
@@ -123,22 +125,23 @@ final class LiveController {
     }
 
     /// The line to print when the compositor went away: the stroke in progress is finished and
-    /// the book saved first, and the line says where it is (or why it could not be saved).
-    func compositorLost(_ error: WaylandError) -> String {
+    /// the book saved first, and the line says where it is (or why it could not be saved, with
+    /// `saved` false).
+    func compositorLost(_ error: WaylandError) -> (line: String, saved: Bool) {
         session.finishActiveStroke()
         let count = session.book.sheet.strokes.count
         let cause: String
         if case let .connectionLost(reason) = error { cause = "the compositor closed the connection (\(reason))" } else { cause = "\(error)" }
         let strokes = "\(count) stroke\(count == 1 ? "" : "s")"
         guard let saver, let bookPath else {
-            return "\(cause); the stroke in progress was finished; \(strokes) on this sheet (the demo saves nothing)"
+            return ("\(cause); the stroke in progress was finished; \(strokes) on this sheet (the demo saves nothing)", true)
         }
         do {
             try saver.finish(session.book)
             keepPicture()
-            return "\(cause); the stroke in progress was finished and the book saved: \(strokes) on this sheet, in \(bookPath)"
+            return ("\(cause); the stroke in progress was finished and the book saved: \(strokes) on this sheet, in \(bookPath)", true)
         } catch {
-            return "\(cause); the book could not be saved: \(error)"
+            return ("\(cause); the book could not be saved: \(error)", false)
         }
     }
 
@@ -149,6 +152,7 @@ final class LiveController {
     /// A demo event, handed over as real input would be.
     func play(_ event: InputEvent, at time: Double) {
         drive { try frameLoop.inputArrived(event, at: time) }
+        saveIfChanged()
     }
 
     func armTimer(after milliseconds: Double?) { client.armTimer(after: milliseconds) }

@@ -1,0 +1,71 @@
+import XCTest
+import FolioLayers
+import FolioPixels
+@testable import FolioRender
+
+/// Where a flat page shows its contents pixel for pixel, the renderer copies whole rows from them
+/// instead of drawing columns. The frames must be the columns' bytes exactly: page turns and folds,
+/// odd and HiDPI sizes, every kernel set, one and two threads.
+final class FlatRowCopyTests: XCTestCase {
+    private let turns = [0.0, 0.05, 0.25, 0.5, 0.75, 0.95, 1.0]
+    private let folds = [1.0, 0.9, 0.75, 0.48]
+    private let looks = [PageRenderOptions(), PageRenderOptions(background: .flat(0x336699), shadows: false)]
+
+    func testCopiedRowsGiveTheColumnsBytes() {
+        var copied = 0
+        for (w, h, scale) in [(640, 400, 1.0), (333, 201, 1.0), (1281, 801, 1.0), (640, 400, 2.0)] {
+            copied += compare(width: w, height: h, scale: scale, kernels: .best, threads: 1)
+        }
+        XCTAssertGreaterThan(copied, 0, "no frame copied any rows: the comparison proved nothing")
+    }
+
+    func testEveryKernelSetAndTwoThreadsCopyTheSameBytes() {
+        for kernels in FoldKernels.available {
+            XCTAssertGreaterThan(compare(width: 640, height: 400, scale: 1, kernels: kernels, threads: 2), 0, kernels.name)
+        }
+    }
+
+    /// Renders every turn and fold with row copies and without; returns the pixels copied.
+    private func compare(width w: Int, height h: Int, scale: Double, kernels: FoldKernels, threads: Int) -> Int {
+        let earlier = makeTestCanvas(width: w, height: h)
+        let later = Bitmap(width: w, height: h, color: 0xFFF4_EEE0)
+        later.fill(0xFF11_8833, in: PixelRect(x: w / 3, y: h / 4, width: w / 2, height: h / 3))
+        let back = Bitmap(width: w, height: h, color: 0xFFE0_E4F0)
+        let copying = PageRenderer(pixelWidth: w, pixelHeight: h, scale: scale, kernels: kernels)
+        let drawing = PageRenderer(pixelWidth: w, pixelHeight: h, scale: scale, kernels: kernels)
+        drawing.copiesFlatRows = false
+        let expected = Bitmap(width: w, height: h), frame = Bitmap(width: w, height: h)
+        var copied = 0
+        func check(_ root: Layer, _ what: String) {
+            for look in looks {
+                var options = look
+                options.threads = threads
+                drawing.render(root, into: expected, options: options)
+                copying.render(root, into: frame, options: options)
+                copied += copying.copiedPixels
+                var differing = 0
+                for y in 0..<h {
+                    for x in 0..<w where expected.pixel(x: x, y: y) != frame.pixel(x: x, y: y) { differing += 1 }
+                }
+                XCTAssertEqual(differing, 0, "\(w)x\(h)@\(scale) \(kernels.name) \(threads) threads \(what) \(look)")
+            }
+        }
+        let turn = PageTurnScene(width: Double(w) / scale, height: Double(h) / scale)
+        turn.setContents(earlier: earlier, later: later, leafBack: back)
+        copying.prepare(turn.root)
+        drawing.prepare(turn.root)
+        for q in turns {
+            turn.setAngle(-q * Double.pi)
+            check(turn.root, "turn q=\(q)")
+        }
+        let fold = FoldScene(width: Double(w) / scale, height: Double(h) / scale)
+        fold.setContents(earlier)
+        copying.prepare(fold.root)
+        drawing.prepare(fold.root)
+        for s in folds {
+            fold.setScale(s)
+            check(fold.root, "fold s=\(s)")
+        }
+        return copied
+    }
+}
