@@ -57,11 +57,12 @@ test: test-deps
 # The whole suite under AddressSanitizer (with LeakSanitizer, and UndefinedBehaviorSanitizer in
 # the C targets: protocol glue, shims, fold kernels, the test compositor), then under
 # ThreadSanitizer (render threads, the autosave queue), each in its own build folder. Every
-# `folio` the tests start is the sanitized build too; the first report fails the run.
+# `folio` the tests start is the sanitized build too; the first report fails the run. Known
+# defects in dependencies are listed in Tests/ubsan-suppressions.txt.
 # FOLIO_SANITIZER tells the few tests that mean nothing there (resident memory under ASan's
 # quarantine, frame counts under TSan's slowdown) to skip just that check.
 SANITIZER_OPTIONS := ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/Tests/lsan-suppressions.txt \
-                     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+                     UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:suppressions=$(CURDIR)/Tests/ubsan-suppressions.txt \
                      TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1
 sanitize: test-deps
 	$(SWIFT) build --build-tests --sanitize=address -Xcc -fsanitize=undefined --scratch-path .build-asan
