@@ -317,6 +317,7 @@ public final class Session {
         switch (state, gesture) {
         case let (_, .command(command)):
             recognizer.note(command)
+            toolbar.isErasing = recognizer.fingerErases
             perform(command)
         case let (_, .controlPressed(p)):
             toolbar.press(at: p, time: time)
@@ -451,8 +452,16 @@ public final class Session {
         case .deleteSheet: perform(Command.deleteSheet)
         case .export: perform(Command.export)
         case .fullscreen: perform(Command.toggleFullscreen)
-        case .color, .width: onRequest?(.choicesChanged)
+        case .eraser: chooseFingerTool()
+        case .color, .width:
+            chooseFingerTool()
+            onRequest?(.choicesChanged)
         }
+    }
+
+    /// The finger draws or erases as the toolbar now says (choosing an ink ends erasing).
+    private func chooseFingerTool() {
+        recognizer.note(toolbar.isErasing ? .fingerErases : .fingerDraws)
     }
 
     /// Controls that would do nothing look disabled: nothing to undo or redo, no sheet before

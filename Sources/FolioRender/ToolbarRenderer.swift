@@ -105,6 +105,16 @@ public final class ToolbarRenderer {
             // The width itself, up to what fits in the target.
             let shown = min(toolbar.palette.widths[index], 26)
             polyline([c + Point(x: -12, y: 0), c + Point(x: 12, y: 0)], width: shown, color: toolbar.color, into: target)
+        case .eraser:
+            if toolbar.isErasing, toolbar.pressed != slot.action {
+                roundedRect(r.insetBy(dx: 2, dy: 2), radius: 10, color: Self.chosenColor, into: target)
+            }
+            // A block eraser lying at a slant, its rubbed end drawn apart, on the line it leaves.
+            icon([
+                [Point(x: -3, y: -13), Point(x: 10, y: 0), Point(x: 0, y: 10), Point(x: -13, y: -3), Point(x: -3, y: -13)],
+                [Point(x: -8, y: -8), Point(x: 5, y: 5)],
+                [Point(x: -12, y: 12), Point(x: 12, y: 12)],
+            ])
         case .undo:
             icon(Self.undoArrow)
         case .redo:

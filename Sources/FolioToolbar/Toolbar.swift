@@ -20,6 +20,9 @@ public struct Toolbar: Hashable, Sendable {
     /// The chosen ink: indices into the palette.
     public private(set) var colorIndex = 0
     public private(set) var widthIndex = 1
+    /// Whether a finger erases (the eraser control is marked chosen); the session keeps it in
+    /// step with its input, which the keyboard and traces can switch too.
+    public var isErasing = false
     /// The confirmation on screen, if any: whether the export worked, and until when (ms).
     public private(set) var notice: Notice?
     /// When the bar was last touched or shown (ms): it hides `autoHideDelay` later.
@@ -85,8 +88,13 @@ public struct Toolbar: Hashable, Sendable {
         }
         guard let action = pressed, layout.control(at: p)?.action == action, !disabled.contains(action) else { return nil }
         switch action {
-        case let .color(index): colorIndex = index
-        case let .width(index): widthIndex = index
+        case let .color(index):
+            colorIndex = index
+            isErasing = false
+        case let .width(index):
+            widthIndex = index
+            isErasing = false
+        case .eraser: isErasing.toggle()
         default: break
         }
         return .control(action)

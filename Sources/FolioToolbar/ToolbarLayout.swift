@@ -7,6 +7,9 @@ public enum ControlAction: Hashable, Sendable {
     case color(Int)
     /// Ink width `index` of the widths (0-based).
     case width(Int)
+    /// The finger (and the mouse) erases whole strokes instead of drawing, until tapped again or
+    /// an ink is chosen.
+    case eraser
     case newSheet, previousSheet, nextSheet, deleteSheet
     case export, fullscreen
 
@@ -17,6 +20,7 @@ public enum ControlAction: Hashable, Sendable {
         case .redo: "redo"
         case let .color(index): "color.\(index + 1)"
         case let .width(index): "width.\(index + 1)"
+        case .eraser: "eraser"
         case .newSheet: "sheet.new"
         case .previousSheet: "sheet.previous"
         case .nextSheet: "sheet.next"
@@ -40,8 +44,7 @@ public struct ControlSlot: Hashable, Sendable {
 /// row where they fit; rows are centred and keep clear of the page-turn edge zones, so a turn that
 /// starts at the bar's height still turns. The first row sits on the handle and later rows stack
 /// above it; in a window too small for every row (below about 400×300) the last groups are left
-/// out (the keyboard still reaches them). A new tool (the pen's eraser) is one more entry in
-/// `groups`.
+/// out (the keyboard still reaches them). A new tool is one more entry in `groups`.
 public struct ToolbarLayout: Hashable, Sendable {
     /// Every touch target is this square, in logical px.
     public static let target = 48.0
@@ -68,7 +71,7 @@ public struct ToolbarLayout: Hashable, Sendable {
         [
             [.undo, .redo],
             (0..<colors).map(ControlAction.color),
-            (0..<widths).map(ControlAction.width),
+            (0..<widths).map(ControlAction.width) + [.eraser],
             [.newSheet, .previousSheet, .nextSheet, .deleteSheet],
             [.export, .fullscreen],
         ]

@@ -79,6 +79,20 @@ final class ToolbarReplayTests: XCTestCase {
         XCTAssertTrue(svg.lowercased().contains("#d81b1b"), svg)
     }
 
+    func testTheEraserRemovesTheCrossedStrokeUndoRestoresItAndAnInkEndsErasing() throws {
+        let erased = try replay(["stroke 200", "stroke 300", "tap handle", "tap eraser", "stroke 200"])
+        XCTAssertEqual(erased.session.book.sheet.strokes.map { $0.points.first?.y }, [300])
+        XCTAssertTrue(erased.session.toolbar.isErasing)
+        XCTAssertEqual(names(erased).filter { $0 == "stroke.began" }.count, 2, "the eraser's pass drew nothing")
+        let restored = try replay(["stroke 200", "stroke 300", "tap handle", "tap eraser", "stroke 200", "tap handle", "tap undo"])
+        XCTAssertEqual(restored.session.book.sheet.strokes.count, 2)
+        let drawing = try replay(["stroke 200", "tap handle", "tap eraser", "tap color.2", "stroke 300"])
+        XCTAssertFalse(drawing.session.toolbar.isErasing)
+        XCTAssertEqual(drawing.session.book.sheet.strokes.map { $0.points.first?.y }, [200, 300])
+        let toggled = try replay(["stroke 200", "tap handle", "tap eraser", "tap eraser", "stroke 200"])
+        XCTAssertEqual(toggled.session.book.sheet.strokes.count, 2, "a second tap on the eraser draws again")
+    }
+
     func testSheetControlsAddMoveDeleteAndUndoRestores() throws {
         let added = try replay(["stroke 200", "tap handle", "tap sheet.new"])
         XCTAssertEqual(added.session.book.sheets.count, 2)
