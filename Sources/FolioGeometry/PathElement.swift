@@ -22,3 +22,22 @@ public enum PathElement: Hashable, Sendable {
         }
     }
 }
+
+extension PathElement {
+    /// The element ranges to walk for redrawing `ranges` (ascending) of a path of `count`
+    /// elements: each grows by a neighbour on either side, for the joints, and ranges that then
+    /// meet are merged, so no element is walked twice.
+    public static func spans(around ranges: [Range<Int>], count: Int) -> [Range<Int>] {
+        var spans: [Range<Int>] = []
+        for range in ranges {
+            let span = max(range.lowerBound - 1, 0)..<min(range.upperBound + 1, count)
+            guard !span.isEmpty else { continue }
+            if let last = spans.last, span.lowerBound <= last.upperBound {
+                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
+            } else {
+                spans.append(span)
+            }
+        }
+        return spans
+    }
+}

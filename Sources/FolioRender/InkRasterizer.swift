@@ -180,19 +180,7 @@ public final class InkRasterizer {
         pieces.removeAll(keepingCapacity: true)
         let count = path.count + (tail == nil ? 0 : 1)
         func element(_ index: Int) -> PathElement? { index < path.count ? path[index] : tail }
-        // Each range grows by a neighbour on either side, for the joints; ranges that then meet
-        // are walked as one, so no piece is added twice.
-        var spans: [Range<Int>] = []
-        for range in elements ?? [0..<count] {
-            let span = max(range.lowerBound - 1, 0)..<min(range.upperBound + 1, count)
-            guard !span.isEmpty else { continue }
-            if let last = spans.last, span.lowerBound <= last.upperBound {
-                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
-            } else {
-                spans.append(span)
-            }
-        }
-        for span in spans {
+        for span in PathElement.spans(around: elements ?? [0..<count], count: count) {
             // A span starts where the element before it ended, continuing it unless that was a move.
             var current = Point.zero
             var drawing = false

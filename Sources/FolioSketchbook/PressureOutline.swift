@@ -48,18 +48,7 @@ public enum PressureOutline {
     /// path and tail are read where they are, without copying the path.
     public static func pieces(count: Int, element: (Int) -> PathElement, pressure: (Int) -> PathElement?, curve: PressureCurve,
                               elements: [Range<Int>]? = nil, visit: (OutlinePiece) -> Void) {
-        // Each range grows by a neighbour either side; ranges that then meet are walked as one.
-        var spans: [Range<Int>] = []
-        for range in elements ?? [0..<count] {
-            let span = max(range.lowerBound - 1, 0)..<min(range.upperBound + 1, count)
-            guard !span.isEmpty else { continue }
-            if let last = spans.last, span.lowerBound <= last.upperBound {
-                spans[spans.count - 1] = last.lowerBound..<max(last.upperBound, span.upperBound)
-            } else {
-                spans.append(span)
-            }
-        }
-        for span in spans { walk(span, element: element, pressure: pressure, curve: curve, visit: visit) }
+        for span in PathElement.spans(around: elements ?? [0..<count], count: count) { walk(span, element: element, pressure: pressure, curve: curve, visit: visit) }
     }
 
     private static func walk(_ span: Range<Int>, element: (Int) -> PathElement, pressure: (Int) -> PathElement?,
