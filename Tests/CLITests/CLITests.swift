@@ -39,8 +39,11 @@ final class CLITests: XCTestCase {
         process.standardOutput = out
         process.standardError = err
         try process.run()
+        // Both pipes at once: a child that fills stderr (a sanitizer's report) while the test
+        // still waits for stdout's end would otherwise wait for ever.
+        let errors = PipeReader.start(err.fileHandleForReading)
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        let stderr = errors.wait()
         process.waitUntilExit()
         return Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
                       stderr: String(decoding: stderr, as: UTF8.self))
@@ -515,5 +518,26 @@ final class CLITests: XCTestCase {
         }
         let refused = try run(["export", "--book", book, "--pdf", pdf, "--sheet", "1"])
         XCTAssertEqual(refused.status, 64, refused.stderr)
+    }
+}
+
+/// Reads a pipe to its end on a thread of its own; `wait()` returns what it read.
+final class PipeReader: @unchecked Sendable {
+    private let done = DispatchSemaphore(value: 0)
+    /// Written once before `done` is signalled, read only after waiting for it.
+    private var data = Data()
+
+    static func start(_ handle: FileHandle) -> PipeReader {
+        let reader = PipeReader()
+        Thread {
+            reader.data = handle.readDataToEndOfFile()
+            reader.done.signal()
+        }.start()
+        return reader
+    }
+
+    func wait() -> Data {
+        done.wait()
+        return data
     }
 }
