@@ -10,9 +10,6 @@ import XCTest
 /// At KWin's fractional scales (1.5, 1.25) Folio's buffers are exactly the logical size times the
 /// scale, shown through a viewport at the logical size, and its ink is 6 × scale screen px wide.
 final class KWinTouchTests: XCTestCase {
-    /// kwin_touch.py's "cannot start" status.
-    static let unavailable: Int32 = 77
-
     func testPinchFoldsAndUnfoldsUnderKWin() throws {
         try runScenario("fold", artifacts: "kwin")
     }
@@ -45,31 +42,9 @@ final class KWinTouchTests: XCTestCase {
 
     /// Runs one kwin_touch.py scenario (KWin at output `scale`); its screenshots and logs go to
     /// .build/test-artifacts/`artifacts`.
-    private func runScenario(_ scenario: String, artifacts: String, scale: String = "1") throws {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        let script = root.appendingPathComponent("Tests/Compositors/kwin_touch.py").path
-        let folio = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
-            .deletingLastPathComponent().appendingPathComponent("folio").path
-        let out = root.appendingPathComponent(".build/test-artifacts/\(artifacts)").path
-
-        // `make test` installs the injector's modules in a virtual environment and names its python.
-        let python = ProcessInfo.processInfo.environment["FOLIO_TEST_PYTHON"] ?? "python3"
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["dbus-run-session", "--", python, script, "--client", folio, "--out", out, "--scenario", scenario, "--scale", scale]
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = pipe
-        try process.run()
-        let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-
-        let report = output.split(separator: "\n").filter { $0.hasPrefix("kwin_touch:") }.joined(separator: "\n")
-        if process.terminationStatus == Self.unavailable || (process.terminationStatus == 127) {
-            let reason = "KWin cannot run here: \(report.isEmpty ? output : report)"
-            if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail(reason) }
-            throw XCTSkip(reason)
-        }
-        XCTAssertEqual(process.terminationStatus, 0, "\(report)\n(screenshots and logs in \(out))")
+    private func runScenario(_ scenario: String, artifacts: String, scale: String = "1",
+                             line: UInt = #line) throws {
+        try CompositorScript.run("kwin_touch.py", compositor: "KWin", artifacts: artifacts,
+                                 arguments: ["--scenario", scenario, "--scale", scale], line: line)
     }
 }

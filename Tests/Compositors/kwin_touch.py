@@ -37,6 +37,8 @@ import tempfile
 import time
 import zlib
 
+from headless_compositor import HeadlessCompositor, check_book, check_saved_on_sigterm
+
 WIDTH, HEIGHT = 1280, 800
 SKIP = 77
 # KWin's output scale (--scale); screenshots are in screen pixels, WIDTH × SCALE wide.
@@ -64,7 +66,7 @@ def generate_fake_input_bindings(workdir):
     sys.path.insert(0, out)
 
 
-class KWin:
+class KWin(HeadlessCompositor):
     """A private headless KWin. Debian's binary carries a file capability that containers
     refuse ("Operation not permitted"), so a plain copy is run."""
 
@@ -73,28 +75,15 @@ class KWin:
         if not installed:
             print("kwin_touch: kwin_wayland is not installed (apt-get install kwin-wayland)")
             sys.exit(SKIP)
-        self.binary = os.path.join(workdir, "kwin_wayland")
-        shutil.copy(installed, self.binary)
-        self.runtime = os.path.join(workdir, "runtime")
-        os.mkdir(self.runtime, 0o700)
-        self.socket = "folio-kwin"
-        self.env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime,
-                        KWIN_WAYLAND_NO_PERMISSION_CHECKS="1", KWIN_SCREENSHOT_NO_PERMISSION_CHECKS="1",
-                        QT_QPA_PLATFORM="wayland", XDG_SESSION_TYPE="wayland")
-        self.env.pop("WAYLAND_DISPLAY", None)
-        self.env.pop("DISPLAY", None)
-        self.log = open(os.path.join(workdir, "kwin.log"), "w")
-        self.process = subprocess.Popen(
-            [self.binary, "--virtual", "--width", str(WIDTH), "--height", str(HEIGHT), "--scale", str(SCALE),
-             "--socket", self.socket, "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"],
-            env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        path = os.path.join(self.runtime, self.socket)
-        deadline = time.monotonic() + 30
-        while not os.path.exists(path):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                print(f"kwin_touch: KWin did not start (see {self.log.name})")
-                sys.exit(1)
-            time.sleep(0.05)
+        binary = os.path.join(workdir, "kwin_wayland")
+        shutil.copy(installed, binary)
+        socket = "folio-kwin"
+        super().__init__(workdir, "kwin_touch",
+                         [binary, "--virtual", "--width", str(WIDTH), "--height", str(HEIGHT), "--scale", str(SCALE),
+                          "--socket", socket, "--no-lockscreen", "--no-global-shortcuts", "--no-kactivities"],
+                         socket, "kwin.log",
+                         {"KWIN_WAYLAND_NO_PERMISSION_CHECKS": "1", "KWIN_SCREENSHOT_NO_PERMISSION_CHECKS": "1",
+                          "QT_QPA_PLATFORM": "wayland"})
         # The socket exists before KWin serves D-Bus screenshots; wait until one works.
         deadline = time.monotonic() + 30
         while True:
@@ -106,18 +95,6 @@ class KWin:
                     print(f"kwin_touch: KWin's ScreenShot2 never answered: {error}")
                     sys.exit(1)
                 time.sleep(0.2)
-
-    def kill(self):
-        """SIGKILL, as a compositor crash or an OOM kill ends it: no goodbye on any connection."""
-        self.process.kill()
-        self.process.wait()
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
 
 
 class Injector:
@@ -579,25 +556,7 @@ def check_saved_after_vanishing(client, folio, book, expected, log_path, failure
         failures.append(f"after KWin was killed the client exited with status {status}: {lines}")
     if len(lines) != 1 or not lines[0].startswith("folio: ") or book not in lines[0]:
         failures.append(f"after KWin was killed the client printed {len(lines)} lines, not one naming the book: {lines}")
-    info = subprocess.run([folio, "info", "--book", book], capture_output=True, text=True)
-    if info.returncode != 0 or "".join(info.stdout.split()) != expected:
-        failures.append(f"the book after KWin was killed is not {expected}: {info.stdout.strip()} {info.stderr.strip()}")
-
-
-def check_saved_on_sigterm(client, folio, book, expected, failures):
-    """SIGTERM ends the app cleanly, and the book is what the scenario drew (`expected`, as
-    `folio info` prints it): strokes only, none from a pinch or a turn."""
-    client.send_signal(signal.SIGTERM)
-    try:
-        status = client.wait(10)
-    except subprocess.TimeoutExpired:
-        failures.append("the client ignored SIGTERM for 10 s")
-        return
-    if status != 0:
-        failures.append(f"after SIGTERM the client exited with status {status}")
-    info = subprocess.run([folio, "info", "--book", book], capture_output=True, text=True)
-    if info.returncode != 0 or "".join(info.stdout.split()) != expected:
-        failures.append(f"the book after SIGTERM is not {expected}: {info.stdout.strip()} {info.stderr.strip()}")
+    check_book(folio, book, expected, "after KWin was killed", failures)
 
 
 def main():

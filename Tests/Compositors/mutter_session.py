@@ -21,11 +21,12 @@ is missing (the caller decides whether that fails).
 import argparse
 import os
 import shutil
-import signal
 import subprocess
 import sys
 import tempfile
 import time
+
+from headless_compositor import HeadlessCompositor, check_saved_on_sigterm
 
 WIDTH, HEIGHT = 1280, 800
 SKIP = 77
@@ -33,38 +34,18 @@ BTN_LEFT = 272
 KEY_LEFTCTRL, KEY_LEFTSHIFT, KEY_Z = 29, 42, 44
 
 
-class Mutter:
+class Mutter(HeadlessCompositor):
     """A private headless Mutter with one virtual monitor."""
 
     def __init__(self, workdir):
         if not shutil.which("mutter"):
             print("mutter_session: mutter is not installed (apt-get install mutter)")
             sys.exit(SKIP)
-        self.runtime = os.path.join(workdir, "runtime")
-        os.mkdir(self.runtime, 0o700)
-        self.socket = "folio-mutter"
-        self.env = dict(os.environ, XDG_RUNTIME_DIR=self.runtime, XDG_SESSION_TYPE="wayland")
-        self.env.pop("WAYLAND_DISPLAY", None)
-        self.env.pop("DISPLAY", None)
-        self.log = open(os.path.join(workdir, "mutter.log"), "w")
-        self.process = subprocess.Popen(
-            ["mutter", "--wayland", "--headless", "--no-x11", "--virtual-monitor", f"{WIDTH}x{HEIGHT}",
-             "--wayland-display", self.socket],
-            env=self.env, stdout=self.log, stderr=subprocess.STDOUT)
-        path = os.path.join(self.runtime, self.socket)
-        deadline = time.monotonic() + 30
-        while not os.path.exists(path):
-            if self.process.poll() is not None or time.monotonic() > deadline:
-                print(f"mutter_session: Mutter did not start (see {self.log.name})")
-                sys.exit(1)
-            time.sleep(0.05)
-
-    def stop(self):
-        self.process.terminate()
-        try:
-            self.process.wait(5)
-        except subprocess.TimeoutExpired:
-            self.process.kill()
+        socket = "folio-mutter"
+        super().__init__(workdir, "mutter_session",
+                         ["mutter", "--wayland", "--headless", "--no-x11", "--virtual-monitor", f"{WIDTH}x{HEIGHT}",
+                          "--wayland-display", socket],
+                         socket, "mutter.log")
 
 
 class RemoteDesktop:
@@ -183,19 +164,7 @@ def scenario(mutter, processes, book, client_log_path, failures):
     if client.poll() is not None:
         failures.append(f"the client exited early with status {client.returncode}")
         return
-    client.send_signal(signal.SIGTERM)
-    try:
-        status = client.wait(10)
-    except subprocess.TimeoutExpired:
-        failures.append("the client ignored SIGTERM for 10 s")
-        return
-    if status != 0:
-        failures.append(f"after SIGTERM the client exited with status {status}")
-    info = subprocess.run([processes["folio"], "info", "--book", book], capture_output=True, text=True)
-    expected = '{"sheets":[{"strokes":1}]}'
-    if info.returncode != 0 or "".join(info.stdout.split()) != expected:
-        failures.append(f"the book after two strokes and Ctrl+Z is not {expected}: {info.stdout.strip()} {info.stderr.strip()}")
-
+    check_saved_on_sigterm(client, processes["folio"], book, '{"sheets":[{"strokes":1}]}', failures)
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
