@@ -5,24 +5,17 @@ import FolioReplay
 import FolioToolbar
 
 /// `folio controls --size WxH [--scale N]`: the toolbar's layout when shown, as JSON, the very
-/// layout the app and `folio replay` use, so a trace can tap a control by its name.
+/// layout the app and `folio replay` use, so a trace can tap a control by its name. At a
+/// fractional `--scale` the rectangles fall on whole buffer pixels.
 struct ControlsCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "controls",
         abstract: "Print the toolbar's layout (logical px) as JSON: the handle and each control's name and rectangle.")
 
-    @Option(help: "Logical window size.")
-    var size: PixelSize
-
-    @Option(help: "Buffer pixels per logical pixel, as replay takes it (1 to 8, fractions too): rectangles fall on whole buffer pixels.")
-    var scale = ScaleArgument(1)
-
-    mutating func validate() throws {
-        try scale.validate(with: size)
-    }
+    @OptionGroup var window: WindowOptions
 
     func run() throws {
-        let layout = ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: scale.scale.factor)
+        let layout = ToolbarLayout(width: Double(window.size.width), height: Double(window.size.height), scale: window.scale.scale.factor)
         let palette = Palette.standard
         func rect(_ r: Rect) -> [Double] { [r.minX, r.minY, r.width, r.height] }
         let controls: [[String: Any]] = layout.controls.map { slot in

@@ -13,11 +13,7 @@ struct RenderCommand: ParsableCommand {
         commandName: "render",
         abstract: "Render one frame headlessly to a PNG file.")
 
-    @Option(help: "Logical window size.")
-    var size: PixelSize
-
-    @Option(help: "Buffer pixels per logical pixel: 1 to 8, fractions too (1.25, 1.5), in steps of 1/120.")
-    var scale = ScaleArgument(1)
+    @OptionGroup var window: WindowOptions
 
     @Option(help: ArgumentHelp("Show the pinch fold at this scale (clamped to 0.48…1.0).", valueName: "S"))
     var fold: Double?
@@ -38,7 +34,6 @@ struct RenderCommand: ParsableCommand {
     var out: String
 
     mutating func validate() throws {
-        try scale.validate(with: size)
         if let fold, !fold.isFinite { throw ValidationError("--fold takes a scale such as 0.75") }
         if let flip, !(flip >= 0 && flip <= 1) { throw ValidationError("--flip takes a progress from 0 to 1, such as 0.25") }
         if fold != nil && flip != nil { throw ValidationError("--fold and --flip each render a whole frame: give one") }
@@ -51,7 +46,7 @@ struct RenderCommand: ParsableCommand {
             parsed = try Trace.load(contentsOf: URL(fileURLWithPath: trace))
         }
         let sketchbook = try book.map { try loadBook(at: $0) } ?? Sketchbook()
-        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale.scale),
+        let replay = Replay(trace: parsed, options: .init(width: window.size.width, height: window.size.height, scale: window.scale.scale),
                             book: sketchbook)
         try replay.run { _, _, _ in }
         guard fold != nil || flip != nil else {

@@ -16,11 +16,7 @@ struct ReplayCommand: ParsableCommand {
                                  valueName: "trace"))
     var trace: String
 
-    @Option(help: "Logical window size.")
-    var size: PixelSize
-
-    @Option(help: "Buffer pixels per logical pixel: 1 to 8, fractions too (1.25, 1.5), in steps of 1/120.")
-    var scale = ScaleArgument(1)
+    @OptionGroup var window: WindowOptions
 
     @Option(help: ArgumentHelp("Folder for final.png (and frames); nothing is written without it.", valueName: "dir"))
     var out: String?
@@ -41,7 +37,6 @@ struct ReplayCommand: ParsableCommand {
     var book: String?
 
     mutating func validate() throws {
-        try scale.validate(with: size)
         if let at, !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in ms, 0 or more") }
         if frames && out == nil { throw ValidationError("--frames needs --out DIR") }
     }
@@ -52,7 +47,7 @@ struct ReplayCommand: ParsableCommand {
         // The book stays locked until this run has saved it.
         let store = try book.map { try openBook(at: $0) }
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
-        let replay = Replay(trace: parsed, options: .init(width: size.width, height: size.height, scale: scale.scale, stopTime: at),
+        let replay = Replay(trace: parsed, options: .init(width: window.size.width, height: window.size.height, scale: window.scale.scale, stopTime: at),
                             book: store?.1 ?? Sketchbook())
         replay.session.foldOptions = look.renderOptions
         let settings = config.map { SettingsKeeper(file: SettingsFile(path: $0)) }
