@@ -16,6 +16,9 @@ public protocol FrameSurface: AnyObject {
     func present(_ frame: Bitmap, damage: Region) throws
     /// Asks for a frame callback without a new buffer, to keep an animation clock ticking.
     func requestFrame()
+    /// Asks for one frame callback once `milliseconds` have passed, without a buffer, replacing
+    /// an earlier such request: the clock sleeps until then rather than ticking every refresh.
+    func requestFrame(after milliseconds: Double)
     /// Shows the toolbar's new `image` (buffer pixels) with its top-left at `origin` (logical
     /// px), on a layer of its own above the frame: the frame beneath is not drawn again.
     /// `barShown` says whether the bar is up, not just its handle.
@@ -33,6 +36,8 @@ public final class FrameLoop {
     private let surface: any FrameSurface
     /// When (ms) the fold renderer was made ready: the first frame callback; nil before it.
     public private(set) var foldPreparedAt: Double?
+    /// The session's `nextChange` the surface was last asked to wake for.
+    private var wakeRequested: Double?
 
     /// Told after each commit how long rendering and committing the frame took (replay's frame
     /// statistics). The fold preparation at the first frame is not counted: the app pays it once.
@@ -43,9 +48,11 @@ public final class FrameLoop {
         self.surface = surface
     }
 
-    /// Nothing to draw, nothing animating, nothing in flight: the screen shows the session's state.
+    /// Nothing to draw, nothing animating or waiting to change, nothing in flight: the screen
+    /// shows the session's state for good.
     public var isIdle: Bool {
-        !session.needsFrame && !session.toolbarNeedsFrame && !session.needsClock && !surface.isFrameInFlight
+        !session.needsFrame && !session.toolbarNeedsFrame && !session.isAnimating && session.nextChange == nil
+            && !surface.isFrameInFlight
     }
 
     /// An input event that happened at `time` (ms).
@@ -90,8 +97,11 @@ public final class FrameLoop {
             let damage = session.renderFrame()
             try surface.present(session.frame, damage: damage)
             onFramePresented?(ContinuousClock.now - start)
-        } else if session.needsClock {
+        } else if session.isAnimating {
             surface.requestFrame()
+        } else if let change = session.nextChange, change != wakeRequested {
+            wakeRequested = change
+            surface.requestFrame(after: max(0, change - session.now))
         }
     }
 }

@@ -75,7 +75,8 @@ public final class Session {
     private var sceneRendererStorage: PageRenderer?
     private var sceneFrameStorage: Bitmap?
     private var damage = Region.empty
-    private var now = 0.0
+    /// The newest time (ms) the session has seen, from input and frame callbacks.
+    public private(set) var now = 0.0
     /// Whether a clamped point was reported since the last stroke ended.
     private var reportedClamp = false
 
@@ -182,8 +183,9 @@ public final class Session {
     /// Whether the animation clock must keep ticking (frames wanted even without input).
     public var isAnimating: Bool { mode == .unfolding || mode == .settlingTurn || fold.isAnimating }
 
-    /// Whether the clock must tick even with nothing animating: the toolbar hides after a while.
-    public var needsClock: Bool { isAnimating || toolbar.isWaiting }
+    /// When (ms) the screen changes with no input and no animation: the toolbar hiding after a
+    /// while, or its confirmation going. The frame loop sleeps until then instead of ticking.
+    public var nextChange: Double? { toolbar.deadline }
 
     /// Draws the toolbar as it is now (buffer pixels) and where it goes (logical px).
     public func renderToolbar() -> (image: Bitmap, origin: Point) {

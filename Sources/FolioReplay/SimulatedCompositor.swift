@@ -29,6 +29,8 @@ public final class SimulatedCompositor: FrameSurface {
     private var busyBuffers = 0
     /// When the last commit happened: its callback and buffer wait for the refresh after it.
     private var lastCommit = 0.0
+    /// When the client's timer asks for a frame callback (`requestFrame(after:)`), if it is armed.
+    private var wakeAt: Double?
 
     public init(bufferCount: Int = 2) {
         self.bufferCount = max(1, bufferCount)
@@ -37,8 +39,9 @@ public final class SimulatedCompositor: FrameSurface {
     /// The time of the next display refresh (ms).
     public var nextRefresh: Double { Double(refreshes + 1) * Self.refreshInterval }
 
-    /// Whether a refresh would tell the client anything (a frame callback, a buffer back).
-    public var isQuiet: Bool { !isFrameInFlight && busyBuffers == 0 }
+    /// Whether a refresh would tell the client anything (a frame callback, a buffer back, its
+    /// timer's frame request).
+    public var isQuiet: Bool { !isFrameInFlight && busyBuffers == 0 && wakeAt == nil }
 
     /// Lets the refreshes before `time` pass at once: while nothing is pending they tell the
     /// client nothing, and a trace may wait hours between events.
@@ -64,6 +67,14 @@ public final class SimulatedCompositor: FrameSurface {
         let time = nextRefresh
         now = max(now, time)
         refreshes += 1
+        // The client's timer went off since the last refresh: it committed a frame request then.
+        if let wake = wakeAt, wake <= time {
+            wakeAt = nil
+            if isConfigured, !isFrameInFlight {
+                isFrameInFlight = true
+                lastCommit = max(lastCommit, wake)
+            }
+        }
         // A commit made exactly at this refresh (input at that instant) waits for the next one.
         guard lastCommit < time else { return }
         if busyBuffers > 0 {
@@ -111,6 +122,10 @@ public final class SimulatedCompositor: FrameSurface {
     public func requestFrame() {
         guard isConfigured, !isFrameInFlight else { return }
         commit()
+    }
+
+    public func requestFrame(after milliseconds: Double) {
+        wakeAt = now + milliseconds
     }
 
     private func commit() {

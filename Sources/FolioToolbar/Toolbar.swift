@@ -129,6 +129,14 @@ public struct Toolbar: Hashable, Sendable {
         return changed
     }
 
-    /// Whether the clock must keep ticking for the bar to hide or a confirmation to go.
-    public var isWaiting: Bool { isShown || notice != nil }
+    /// When (ms) `advance` will next change something on screen: the bar hiding (not while a
+    /// finger holds it) or the confirmation going; nil when nothing waits.
+    public var deadline: Double? {
+        let hiding = isShown && pressed == nil && !handlePressed ? lastActivity + Self.autoHideDelay : nil
+        switch (hiding, notice?.until) {
+        case let (hiding?, until?): return min(hiding, until)
+        case let (time?, nil), let (nil, time?): return time
+        case (nil, nil): return nil
+        }
+    }
 }

@@ -2,41 +2,56 @@ import CWaylandClient
 import CWaylandProtocols
 import Glibc
 
-/// The one loop: poll() on the display fd, a timerfd and a signalfd, with libwayland's
-/// prepare_read / read_events / dispatch_pending / flush discipline. It sleeps in poll until the
-/// compositor speaks or the timer is due: no busy waiting, no sleeps.
+/// The one loop: poll() on the display fd, its timers (timerfds) and a signalfd, with
+/// libwayland's prepare_read / read_events / dispatch_pending / flush discipline. It sleeps in
+/// poll until the compositor speaks or a timer is due: no busy waiting, no sleeps.
 final class EventLoop {
+    /// A one-shot timer on the loop (a CLOCK_MONOTONIC timerfd): `fire` runs on the loop when it expires.
+    final class Timer {
+        fileprivate let fd: Int32
+        fileprivate let fire: () -> Void
+
+        fileprivate init(fire: @escaping () -> Void) throws {
+            fd = folio_timer_create()
+            guard fd >= 0 else { throw WaylandError.system("cannot create a timer: \(String(cString: strerror(errno)))") }
+            self.fire = fire
+        }
+
+        deinit { close(fd) }
+
+        /// Fires once after `milliseconds` (replacing any earlier deadline); nil disarms.
+        func arm(after milliseconds: Double?) {
+            let nanoseconds = milliseconds.map { Int64(max(0, $0) * 1_000_000) } ?? -1
+            folio_timer_arm(fd, nanoseconds)
+        }
+    }
+
     private let display: Display
-    private let timer: Int32
+    private var timers: [Timer] = []
     /// SIGINT, SIGTERM and SIGHUP arrive here instead of killing the process mid-stroke.
     private let quitSignals: Int32
     private var running = false
     private var failure: Error?
-    /// The timer armed with `arm(after:)` expired.
-    var onTimer: (() -> Void)?
     /// Someone asked the process to end (the signal's number): finish and save, then stop.
     var onQuitSignal: ((Int32) -> Void)?
 
     init(display: Display) throws {
         self.display = display
-        timer = folio_timer_create()
-        guard timer >= 0 else { throw WaylandError.system("cannot create a timer: \(String(cString: strerror(errno)))") }
         quitSignals = folio_quit_signals_fd()
         guard quitSignals >= 0 else {
-            close(timer)
             throw WaylandError.system("cannot watch for quit signals: \(String(cString: strerror(errno)))")
         }
     }
 
     deinit {
-        close(timer)
         close(quitSignals)
     }
 
-    /// Fires `onTimer` once after `milliseconds` (replacing any earlier deadline); nil disarms.
-    func arm(after milliseconds: Double?) {
-        let nanoseconds = milliseconds.map { Int64(max(0, $0) * 1_000_000) } ?? -1
-        folio_timer_arm(timer, nanoseconds)
+    /// A new timer, disarmed, watched by this loop for as long as the loop lives.
+    func makeTimer(_ fire: @escaping () -> Void) throws -> Timer {
+        let timer = try Timer(fire: fire)
+        timers.append(timer)
+        return timer
     }
 
     /// Runs until `stop()`; throws when the connection breaks or a handler failed.
@@ -72,9 +87,8 @@ final class EventLoop {
         }
         var fds = [
             pollfd(fd: display.fileDescriptor, events: Int16(POLLIN) | (flushed ? 0 : Int16(POLLOUT)), revents: 0),
-            pollfd(fd: timer, events: Int16(POLLIN), revents: 0),
             pollfd(fd: quitSignals, events: Int16(POLLIN), revents: 0),
-        ]
+        ] + timers.map { pollfd(fd: $0.fd, events: Int16(POLLIN), revents: 0) }
         if poll(&fds, nfds_t(fds.count), -1) < 0 {
             wl_display_cancel_read(wl)
             if errno == EINTR { return }
@@ -88,12 +102,12 @@ final class EventLoop {
             if events & Int16(POLLHUP | POLLERR) != 0 { throw WaylandError.connectionLost("the compositor hung up") }
         }
         try display.dispatchPending()
-        if fds[1].revents & Int16(POLLIN) != 0 {
+        for (timer, fd) in zip(timers, fds.dropFirst(2)) where fd.revents & Int16(POLLIN) != 0 {
             var expirations: UInt64 = 0
-            _ = read(timer, &expirations, MemoryLayout<UInt64>.size)
-            onTimer?()
+            _ = read(timer.fd, &expirations, MemoryLayout<UInt64>.size)
+            timer.fire()
         }
-        if fds[2].revents & Int16(POLLIN) != 0 {
+        if fds[1].revents & Int16(POLLIN) != 0 {
             let signal = folio_quit_signals_read(quitSignals)
             if signal != 0 { onQuitSignal?(signal) }
         }

@@ -17,6 +17,9 @@ public final class WaylandClient {
     /// Made at the first pointer enter, shared by every pointer.
     private var cursor: Cursor?
     private var toldNoToolbar = false
+    /// The timer `armTimer(after:)` arms, and the one `requestTick(after:)` arms (made in init).
+    private var timer: EventLoop.Timer?
+    private var tickTimer: EventLoop.Timer?
 
     /// An input event and when it happened, on `monotonicMilliseconds()`'s timeline.
     public var onInput: ((InputEvent, Double) -> Void)?
@@ -80,7 +83,8 @@ public final class WaylandClient {
         window.onWarning = { [unowned self] message in onWarning?(message) }
         window.onBufferReleased = { [unowned self] in onBufferReleased?() }
         windowStorage = window
-        loop.onTimer = { [unowned self] in onTimer?() }
+        timer = try loop.makeTimer { [unowned self] in onTimer?() }
+        tickTimer = try loop.makeTimer { [unowned self] in windowStorage?.requestTick() }
         loop.onQuitSignal = { [unowned self] _ in onQuit?() }
     }
 
@@ -135,13 +139,19 @@ public final class WaylandClient {
         window.requestTick()
     }
 
+    /// Asks for one frame callback after `milliseconds` (replacing an earlier such request): the
+    /// clock sleeps until something is due to change on screen, such as the toolbar hiding.
+    public func requestTick(after milliseconds: Double) {
+        tickTimer?.arm(after: milliseconds)
+    }
+
     public func toggleFullscreen() {
         window.toggleFullscreen()
     }
 
     /// Arms the loop's one timer (ms from now, replacing any deadline); nil disarms it.
     public func armTimer(after milliseconds: Double?) {
-        loop.arm(after: milliseconds)
+        timer?.arm(after: milliseconds)
     }
 
     /// Runs the event loop until `stop()` or `fail(_:)`; throws `WaylandError` when the compositor goes away.

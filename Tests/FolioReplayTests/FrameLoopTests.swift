@@ -15,6 +15,8 @@ private final class ScriptedSurface: FrameSurface {
     var hasFreeBuffer: Bool { freeBuffers > 0 }
     private(set) var frames: [Bitmap] = []
     private(set) var frameRequests = 0
+    /// The delays (ms) of `requestFrame(after:)` calls, in order.
+    private(set) var wakeRequests: [Double] = []
 
     func present(_ frame: Bitmap, damage: Region) throws {
         XCTAssertTrue(isConfigured, "committed before configure")
@@ -34,6 +36,10 @@ private final class ScriptedSurface: FrameSurface {
     func requestFrame() {
         frameRequests += 1
         isFrameInFlight = true
+    }
+
+    func requestFrame(after milliseconds: Double) {
+        wakeRequests.append(milliseconds)
     }
 
     func fireFrame(_ loop: FrameLoop, at time: Double) throws {
@@ -142,6 +148,31 @@ final class FrameLoopTests: XCTestCase {
         XCTAssertGreaterThan(surface.frames.count, framesBeforeRelease + 30, "an unfold of 0.625 s at 60 Hz")
         try surface.fireFrame(loop, at: time)
         XCTAssertTrue(loop.isIdle, "the book is open: no more frames asked for")
+    }
+
+    /// The shown toolbar hides after 4 s untouched: the loop asks the surface for one wake-up
+    /// then, not a frame callback every refresh; the wake's frame callback hides the bar.
+    func testTheShownToolbarSleepsUntilItHides() throws {
+        let (loop, surface) = makeLoop()
+        surface.isConfigured = true
+        try loop.configured(width: width, height: height, scale: 1)
+        try surface.fireFrame(loop, at: 16)
+        try surface.release(loop)
+        let handle = loop.session.toolbar.layout.handle
+        let p = Point(x: handle.minX + handle.width / 2, y: handle.minY + handle.height / 2)
+        try loop.inputArrived(.touchDown(id: 1, at: p), at: 100)
+        try loop.inputArrived(.touchFrame, at: 100)
+        try loop.inputArrived(.touchUp(id: 1), at: 150)
+        try loop.inputArrived(.touchFrame, at: 150)
+        XCTAssertTrue(loop.session.toolbar.isShown)
+        XCTAssertEqual(surface.wakeRequests, [4000], "one wake-up, when the bar is due to hide")
+        let ticks = surface.frameRequests
+        XCTAssertFalse(loop.isIdle, "the bar is still to hide")
+
+        try surface.fireFrame(loop, at: 4150)
+        XCTAssertFalse(loop.session.toolbar.isShown)
+        XCTAssertEqual(surface.frameRequests, ticks, "no frame callback was asked for meanwhile")
+        XCTAssertTrue(loop.isIdle)
     }
 
     func testTheFoldRendererIsPreparedOnceAtTheFirstFrameCallback() throws {

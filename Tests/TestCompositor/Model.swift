@@ -121,6 +121,21 @@ public struct ToplevelInfo: Sendable {
     public var mapped = false
 }
 
+/// A wl_subsurface as the compositor holds it: its surface and parent (surface numbers as in
+/// `CommitRecord.surface`), its applied position (the parent's logical px) and what it shows.
+public struct SubsurfaceInfo: Sendable, Equatable {
+    public var surface: Int
+    public var parent: Int
+    public var x: Int
+    public var y: Int
+    public var synchronized: Bool
+    /// Commits made while synchronised (the test compositor applies them at once).
+    public var synchronizedCommits: Int
+    /// The size of its image in buffer pixels (0x0 before its first buffer).
+    public var width: Int
+    public var height: Int
+}
+
 /// Everything the compositor has recorded so far, as one value.
 public struct Observation: Sendable {
     public var commits: [CommitRecord] = []
@@ -131,6 +146,8 @@ public struct Observation: Sendable {
     public var keyboardObjects = 0
     /// Touchpad pinch objects (zwp_pointer_gesture_pinch_v1) the client holds now.
     public var pinchGestureObjects = 0
+    /// Subsurfaces that exist now.
+    public var subsurfaces: [SubsurfaceInfo] = []
     /// Tablet seats (zwp_tablet_seat_v2) the client holds now.
     public var tabletSeatObjects = 0
     /// Distinct wl_buffers ever attached, and how many still exist.

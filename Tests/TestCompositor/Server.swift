@@ -17,6 +17,8 @@ public struct TestCompositorOptions: Sendable {
     public var captureBuffers = false
     /// Offer zwp_tablet_manager_v2: every tablet seat gets one tablet with a pen and an eraser.
     public var tablet = false
+    /// Offer wl_subcompositor (off by default: a client then commits to one surface only).
+    public var subsurfaces = false
 
     public init() {}
 }
@@ -46,6 +48,7 @@ final class Server: @unchecked Sendable {
     private var seats: [SeatBinding] = []
     private var devices: [InputDevice] = []
     private var pinchGestures: [PinchGesture] = []
+    private var subsurfaces: [Subsurface] = []
     var tabletSeats: [TabletSeatObject] = []
     /// The tool tablet events come from (the last proximity_in's).
     var tabletTool = TestTabletTool.pen
@@ -218,6 +221,13 @@ final class Server: @unchecked Sendable {
                 InertObject(resource: resource, compositor: server).install(server.implementations.fractionalScaleManager)
             }))
         }
+        if options.subsurfaces {
+            globals.append(("wl_subcompositor", 1, { client, data, version, id in
+                guard let data, let resource = makeResource(client, "wl_subcompositor", version: Int32(version), id: id) else { return }
+                let server = Unmanaged<Server>.fromOpaque(data).takeUnretainedValue()
+                InertObject(resource: resource, compositor: server).install(server.implementations.subcompositor)
+            }))
+        }
         if options.tablet {
             globals.append(("zwp_tablet_manager_v2", 1, { client, data, version, id in
                 guard let data, let resource = makeResource(client, "zwp_tablet_manager_v2", version: Int32(version), id: id) else { return }
@@ -280,6 +290,41 @@ final class Server: @unchecked Sendable {
         }
         waitingCallbacks += frameCallbacks
         if case .immediate = options.framePacing { sendFrameDone() }
+    }
+
+    func subsurfaceCreated(_ subsurface: Subsurface) {
+        subsurfaces.append(subsurface)
+        recordSubsurfaces()
+    }
+
+    func subsurfaceDestroyed(_ subsurface: Subsurface) {
+        subsurfaces.removeAll { $0 === subsurface }
+        recordSubsurfaces()
+    }
+
+    func subsurfaceChanged(_ subsurface: Subsurface) { recordSubsurfaces() }
+
+    /// The parent's commit applies the positions its subsurfaces were given since the last one.
+    func applyChildPositions(of parent: Surface) {
+        var changed = false
+        for child in subsurfaces where child.parent === parent {
+            if let pending = child.pendingPosition {
+                child.position = pending
+                child.pendingPosition = nil
+            }
+            changed = true
+        }
+        if changed || parent.subsurface != nil { recordSubsurfaces() }
+    }
+
+    private func recordSubsurfaces() {
+        let infos = subsurfaces.compactMap { sub -> SubsurfaceInfo? in
+            guard let surface = sub.surface, let parent = sub.parent else { return nil }
+            return SubsurfaceInfo(surface: surface.number, parent: parent.number, x: sub.position.x, y: sub.position.y,
+                                  synchronized: sub.synchronized, synchronizedCommits: sub.synchronizedCommits,
+                                  width: surface.image.width, height: surface.image.height)
+        }
+        record { $0.subsurfaces = infos }
     }
 
     func frameCallbackDestroyed(_ callback: FrameCallback) {
@@ -532,6 +577,40 @@ final class Server: @unchecked Sendable {
 
     /// The focused surface's image, as a screen would show it.
     var focusImage: Image? { focus?.image }
+
+    /// The focused surface with its subsurfaces drawn over it (premultiplied OVER), in the
+    /// focused surface's buffer pixels: positions are scaled by its buffer size over its logical size.
+    var screenImage: Image? {
+        guard let focus else { return nil }
+        var screen = focus.image
+        guard screen.width > 0 else { return screen }
+        let logicalWidth = focus.viewportDestination?.width ?? screen.width / Int(max(1, focus.scale))
+        let factor = Double(screen.width) / Double(max(1, logicalWidth))
+        for child in subsurfaces where child.parent === focus {
+            guard let image = child.surface?.image else { continue }
+            let originX = Int((Double(child.position.x) * factor).rounded())
+            let originY = Int((Double(child.position.y) * factor).rounded())
+            for y in 0..<image.height where (0..<screen.height).contains(originY + y) {
+                for x in 0..<image.width where (0..<screen.width).contains(originX + x) {
+                    let source = image.pixel(x: x, y: y)
+                    let index = (originY + y) * screen.width + originX + x
+                    screen.pixels[index] = Self.over(source, screen.pixels[index])
+                }
+            }
+        }
+        return screen
+    }
+
+    /// Premultiplied `source` OVER `destination`, per 8-bit channel.
+    private static func over(_ source: UInt32, _ destination: UInt32) -> UInt32 {
+        let inverse = 255 - (source >> 24)
+        var result: UInt32 = 0
+        for shift in stride(from: 0, through: 24, by: 8) {
+            let s = (source >> UInt32(shift)) & 0xFF, d = (destination >> UInt32(shift)) & 0xFF
+            result |= min(255, s + (d * inverse + 127) / 255) << UInt32(shift)
+        }
+        return result
+    }
 }
 
 /// A failure of the test compositor or of something a test waited for.

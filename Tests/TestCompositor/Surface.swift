@@ -12,6 +12,7 @@ final class Surface: ResourceObject {
     let number: Int
     /// Role objects, once the client gives the surface one.
     weak var xdgSurface: XdgSurface?
+    weak var subsurface: Subsurface?
 
     private var pendingAttached = false
     private var pendingBuffer: Resource?
@@ -33,6 +34,9 @@ final class Surface: ResourceObject {
         self.number = number
         super.init(resource: resource, compositor: compositor)
     }
+
+    /// The viewport's destination (logical size) once committed, if one is set.
+    var viewportDestination: (width: Int, height: Int)? { destination }
 
     override func destroyed() {
         releaseHeldBuffer()
@@ -88,6 +92,8 @@ final class Surface: ResourceObject {
         pendingCallbacks = []
         compositor.committed(self, record: record, frameCallbacks: callbacks)
         xdgSurface?.committed(hasBuffer: heldBuffer != nil)
+        if let subsurface, subsurface.synchronized { subsurface.synchronizedCommits += 1 }
+        compositor.applyChildPositions(of: self)
     }
 
     /// Copies what the commit declared changed from the shm buffer into `image` (everything when
@@ -199,6 +205,7 @@ final class Implementations {
         seatInit()
         pointerGesturesInit()
         fractionalScaleInit()
+        subsurfaceInit()
     }
 
     deinit {
@@ -209,9 +216,10 @@ final class Implementations {
         seatDeinit()
         pointerGesturesDeinit()
         fractionalScaleDeinit()
+        subsurfaceDeinit()
     }
 
-    // Filled by the XdgShell, Seat and PointerGestures files.
+    // Filled by the XdgShell, Seat, PointerGestures, FractionalScale and Subsurface files.
     let wmBase = UnsafeMutablePointer<xdg_wm_base_interface>.allocate(capacity: 1)
     let positioner = UnsafeMutablePointer<xdg_positioner_interface>.allocate(capacity: 1)
     let xdgSurface = UnsafeMutablePointer<xdg_surface_interface>.allocate(capacity: 1)
@@ -229,4 +237,6 @@ final class Implementations {
     let viewport = UnsafeMutablePointer<wp_viewport_interface>.allocate(capacity: 1)
     let fractionalScaleManager = UnsafeMutablePointer<wp_fractional_scale_manager_v1_interface>.allocate(capacity: 1)
     let fractionalScale = UnsafeMutablePointer<wp_fractional_scale_v1_interface>.allocate(capacity: 1)
+    let subcompositor = UnsafeMutablePointer<wl_subcompositor_interface>.allocate(capacity: 1)
+    let subsurface = UnsafeMutablePointer<wl_subsurface_interface>.allocate(capacity: 1)
 }

@@ -182,6 +182,12 @@ public final class TestCompositor: @unchecked Sendable {
         return image
     }
 
+    /// What the screen shows: the mapped surface with its subsurfaces over it.
+    public func screenImage() throws -> Image {
+        guard let image = try onLoop({ $0.screenImage }) else { throw TestCompositorError("no mapped surface") }
+        return image
+    }
+
     /// Starts a client connected here, with stdout and stderr captured.
     public func launch(_ executable: String, arguments: [String] = [], environment: [String: String] = [:]) throws -> ClientProcess {
         var env = ProcessInfo.processInfo.environment

@@ -14,7 +14,7 @@ final class FolioUnderTest {
 
     init(width: Int32 = 640, height: Int32 = 480, capabilities: SeatCapabilities = [.touch, .pointer],
          outputScale: Int32 = 1, fractionalScale: UInt32? = nil, pacing: FramePacing = .immediate, captureBuffers: Bool = false,
-         waitForTouch: Bool = true, tablet: Bool = false, arguments: [String] = []) throws {
+         waitForTouch: Bool = true, tablet: Bool = false, subsurfaces: Bool = false, arguments: [String] = []) throws {
         var options = TestCompositorOptions()
         options.configureWidth = width
         options.configureHeight = height
@@ -24,9 +24,12 @@ final class FolioUnderTest {
         options.framePacing = pacing
         options.captureBuffers = captureBuffers
         options.tablet = tablet
+        options.subsurfaces = subsurfaces
         compositor = try TestCompositor(options: options)
         dataHome = try Self.temporaryDirectory()
-        client = try compositor.launch(try ClientProcess.folioExecutable(), arguments: arguments, environment: ["XDG_DATA_HOME": dataHome])
+        // A book and settings of its own: a test never touches those of whoever runs it.
+        client = try compositor.launch(try ClientProcess.folioExecutable(), arguments: arguments,
+                                       environment: ["XDG_DATA_HOME": dataHome, "XDG_CONFIG_HOME": dataHome + "/config"])
         let needsTouch = waitForTouch && capabilities.contains(.touch)
         _ = try waitWhileRunning("folio's window\(needsTouch ? " and its wl_touch" : "")\(tablet ? " and its tablet seat" : "")") { observation in
             observation.toplevel?.mapped == true && (!needsTouch || observation.touchObjects > 0)
@@ -45,6 +48,9 @@ final class FolioUnderTest {
             }
         }
     }
+
+    /// The book the app keeps (its default folder under the private data home).
+    var book: String { dataHome + "/folio" }
 
     deinit {
         client.terminate()

@@ -28,4 +28,8 @@ final class WindowSurface: FrameSurface {
     func requestFrame() {
         client.requestTick()
     }
+
+    func requestFrame(after milliseconds: Double) {
+        client.requestTick(after: milliseconds)
+    }
 }
