@@ -6,7 +6,7 @@ import XCTest
 
 /// The toolbar over a real socket, on the wl_subsurface the app gives it: the handle shows at
 /// the layout's place without repainting the canvas, a tap on it shows the bar, a tap on undo
-/// takes the stroke away, and the book keeps what is left.
+/// takes the stroke away, the bar hides by itself with one wake-up, and the book keeps what is left.
 final class ToolbarProtocolTests: XCTestCase {
     func testHandleTapShowsTheBarAndUndoTakesTheStrokeAway() throws {
         try checkToolbar(scale120: nil)
@@ -64,6 +64,12 @@ final class ToolbarProtocolTests: XCTestCase {
             along.allSatisfy { Ink.isPaper(image.pixel(x: $0.x, y: $0.y)) }
         }
         XCTAssertEqual(undone.count(where: { Ink.isInk($0) }), 0, "no ink anywhere: the taps drew nothing")
+        // Untouched, the bar hides after 4 s; meanwhile the window is not asked to tick every refresh.
+        try folio.settle()
+        let waiting = try commits(to: handle.parent, folio)
+        _ = try waitForScreen("the bar hiding by itself", folio, timeout: 10) { Ink.isPaper($0.pixel(x: undoInside.x, y: undoInside.y)) }
+        XCTAssertLessThanOrEqual(try commits(to: handle.parent, folio) - waiting, 2, "one wake-up, not a frame callback per refresh")
+
         let subsurfaces = folio.compositor.observation.subsurfaces
         XCTAssertEqual(subsurfaces.count, 1, "\(subsurfaces)")
         XCTAssertEqual(subsurfaces.first?.synchronizedCommits, 0, "the bar never relies on synchronised commits")
