@@ -25,7 +25,7 @@ final class LiveController {
     init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?, settings: SettingsKeeper?) {
         self.client = client
         self.demo = demo
-        saver = writer.map { AutoSaver(writer: $0) }
+        saver = writer.map { AutoSaver(writer: $0, report: { warn($0) }) }
         bookPath = writer?.store.file.path
         let size = client.size
         session = Session(book: book, width: size.width, height: size.height, scale: size.scale,
