@@ -17,7 +17,7 @@ final class LiveController {
     /// Nil when nothing is saved (the demo without --book).
     private let saver: AutoSaver?
     private let bookPath: String?
-    /// Refreshes the big sheet's kept picture in the background when the app is idle; nil with the saver.
+    /// Refreshes the big sheet's kept picture in the background when the app is idle; nil when nothing is saved.
     private let pictureKeeper: SheetPictureKeeper?
     private var savedRevision: Int
 
