@@ -167,8 +167,10 @@ enum BookFile {
         return strokes
     }
 
-    private static func expect(_ kind: JSONScanner.Kind, _ scanner: inout JSONScanner, at path: String) throws(JSONScanner.Failure) {
-        guard scanner.nextKind() == kind else { throw JSONScanner.Failure(reason: "wrong type at \(path)") }
+    /// `path` is made only when it is needed: it is asked for every point.
+    private static func expect(_ kind: JSONScanner.Kind, _ scanner: inout JSONScanner,
+                               at path: @autoclosure () -> String) throws(JSONScanner.Failure) {
+        guard scanner.nextKind() == kind else { throw JSONScanner.Failure(reason: "wrong type at \(path())") }
     }
 
     private static func string(_ scanner: inout JSONScanner, at path: String) throws(JSONScanner.Failure) -> String {
