@@ -146,24 +146,27 @@ public final class CanvasRenderer {
                             pixels: pixels, tiles: undoTiles.tiles)
     }
 
-    /// Shows `strokes` from a kept picture of them instead of drawing them; false (and nothing
-    /// changes) when the picture is not of these strokes at this size.
+    /// Shows `strokes` from a kept picture of their first strokes instead of drawing them: the
+    /// picture, then the strokes after those it covers drawn over it. False (and nothing
+    /// changes) when the picture is not of the first strokes of these at this size.
     public func show(strokes: [Stroke], from picture: SheetPicture) -> Bool {
+        let covered = picture.coveredCount
         guard picture.width == baked.width, picture.height == baked.height, picture.scale == scale,
-              picture.pixels.count == baked.width * baked.height, picture.tiles.count <= strokes.count,
+              picture.pixels.count == baked.width * baked.height, covered <= strokes.count, picture.tiles.count <= covered,
               picture.tiles.allSatisfy({ baked.bounds.contains($0.area) && $0.pixels.count == $0.area.area }),
-              picture.key == SheetPicture.key(of: strokes) else { return false }
+              picture.key == SheetPicture.key(of: strokes.prefix(covered)) else { return false }
         picture.pixels.withUnsafeBytes { source in
             guard let base = source.baseAddress else { return }
             for row in 0..<baked.height {
                 (baked.pixels + row * baked.stride).copyMemory(from: base + row * baked.width * 4, byteCount: baked.width * 4)
             }
         }
-        self.strokes = strokes
+        self.strokes = Array(strokes.prefix(covered))
         undoTiles = UndoTiles(picture.tiles)
         liveIndex.reset()
-        frame.copy(baked.bounds, from: baked)
         liveDamage = PixelRect.empty
+        for stroke in strokes[covered...] { bake(stroke) }
+        frame.copy(baked.bounds, from: baked)
         return true
     }
 

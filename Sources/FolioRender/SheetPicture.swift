@@ -16,55 +16,101 @@ public struct SheetPicture: Sendable, Equatable {
     public var pixels: [UInt32]
     public var tiles: [UndoTiles.Tile]
 
+    /// How many strokes the picture covers: the first `coveredCount` of its sheet.
+    public var coveredCount: Int { Self.count(inKey: key) }
+
     /// A checksum of strokes (CRC-32C of their points, widths, colours and point counts) and
     /// their count: a picture whose key differs is of other strokes and is drawn again.
-    public static func key(of strokes: [Stroke]) -> UInt64 {
+    public static func key(of strokes: some Collection<Stroke>) -> UInt64 {
+        prefixKeys(of: strokes, counts: [strokes.count])[strokes.count] ?? 0
+    }
+
+    /// The keys of the first `count` strokes for each of `counts` (those beyond the strokes left
+    /// out), in one pass over them.
+    public static func prefixKeys(of strokes: some Collection<Stroke>, counts: Set<Int>) -> [Int: UInt64] {
+        var keys: [Int: UInt64] = [:]
         var crc: UInt32 = 0
-        for stroke in strokes {
+        func note(_ count: Int) {
+            if counts.contains(count) { keys[count] = UInt64(crc) << 32 | UInt64(UInt32(truncatingIfNeeded: count)) }
+        }
+        note(0)
+        for (index, stroke) in strokes.enumerated() {
             crc = stroke.points.withUnsafeBytes { crc32c($0, continuing: crc) }
             let fields = [stroke.style.width.bitPattern, UInt64(stroke.style.color) << 32 | UInt64(stroke.points.count)]
             crc = fields.withUnsafeBytes { crc32c($0, continuing: crc) }
+            note(index + 1)
         }
-        return UInt64(crc) << 32 | UInt64(UInt32(truncatingIfNeeded: strokes.count))
+        return keys
+    }
+
+    /// The stroke count a key holds (its low 32 bits).
+    public static func count(inKey key: UInt64) -> Int {
+        Int(UInt32(truncatingIfNeeded: key))
     }
 }
 
 /// The pictures of a book's big sheets, as files in the book folder (`sheet-KEY.picture`, 0600,
 /// written atomically; docs/book-format.md): a cache, so a file that is missing, damaged or of
-/// other strokes is simply not used, and the sheet is drawn from its strokes.
+/// other strokes is simply not used, and the sheet is drawn from its strokes. A picture covers
+/// the first strokes of its sheet (its key says how many): the strokes drawn after it are drawn
+/// over it, so a picture left behind by a crash still saves most of the work.
 public struct SheetPictureCache: Sendable {
     public let store: BookStore
     /// Sheets with fewer strokes draw quickly enough (a few ms each): no picture is kept.
     public static let worthKeeping = 256
     /// At most this many undo tiles are kept in a file (the canvas keeps more while it runs).
     public static let tilesKept = 64
+    /// Told when a picture that should have been used is damaged (it is then not used).
+    private let warning: @Sendable (String) -> Void
 
     static let magic = Array("FolioPc\n".utf8)
     static let version: UInt32 = 1
 
-    public init(store: BookStore) {
+    public init(store: BookStore, warning: @escaping @Sendable (String) -> Void = { _ in }) {
         self.store = store
+        self.warning = warning
     }
 
-    /// The kept picture of `strokes` at this canvas size, or nil.
+    /// The kept picture covering the most of the first `strokes` at this canvas size, or nil. A
+    /// picture of strokes that differ from these (an undo, an erased stroke) is never one.
     public func picture(of strokes: [Stroke], width: Int, height: Int, scale: Double) -> SheetPicture? {
         guard strokes.count >= Self.worthKeeping else { return nil }
-        let key = SheetPicture.key(of: strokes)
-        guard let bytes = try? BookStore.readFile(store.pictureFile(key: key).path),
-              let picture = Self.decode(bytes), picture.key == key,
-              picture.width == width, picture.height == height, picture.scale == scale else { return nil }
-        return picture
+        let files = store.pictureFiles().filter { (Self.worthKeeping...strokes.count).contains(SheetPicture.count(inKey: $0.key)) }
+        let keys = SheetPicture.prefixKeys(of: strokes, counts: Set(files.map { SheetPicture.count(inKey: $0.key) }))
+        let matching = files.filter { keys[SheetPicture.count(inKey: $0.key)] == $0.key }
+            .sorted { SheetPicture.count(inKey: $0.key) > SheetPicture.count(inKey: $1.key) }
+        for (name, key) in matching {
+            let path = store.directory.appendingPathComponent(name).path
+            guard let bytes = try? BookStore.readFile(path) else { continue }
+            guard let picture = Self.decode(bytes), picture.key == key else {
+                warning("\(path) is damaged; the sheet is drawn from its strokes (the picture is only a cache, kept again later)")
+                continue
+            }
+            guard picture.width == width, picture.height == height, picture.scale == scale else { continue }
+            return picture
+        }
+        return nil
     }
 
-    /// Keeps `picture` (nil: none worth keeping) and removes the pictures of strokes no sheet in
-    /// `book` has any more.
+    /// Keeps `picture` (nil: none worth keeping) and removes every other picture but the one
+    /// covering the most of each big sheet in `book`.
     public func keep(_ picture: SheetPicture?, book: Sketchbook) throws {
-        let wanted = Set(book.sheets.filter { $0.strokes.count >= Self.worthKeeping }.map { SheetPicture.key(of: $0.strokes) })
-        if let picture, wanted.contains(picture.key) {
+        if let picture, picture.coveredCount >= Self.worthKeeping,
+           book.sheets.contains(where: { SheetPicture.key(of: $0.strokes.prefix(picture.coveredCount)) == picture.key }) {
             try AtomicFile.replace(store.pictureFile(key: picture.key).path, with: Self.encode(picture), mode: 0o600,
                                    failure: "cannot keep the sheet's picture")
         }
-        for (name, key) in store.pictureFiles() where !wanted.contains(key) {
+        let files = store.pictureFiles()
+        let counts = Set(files.map { SheetPicture.count(inKey: $0.key) })
+        var wanted = Set<UInt64>()
+        for sheet in book.sheets where sheet.strokes.count >= Self.worthKeeping {
+            let keys = SheetPicture.prefixKeys(of: sheet.strokes, counts: counts)
+            if let best = files.filter({ keys[SheetPicture.count(inKey: $0.key)] == $0.key })
+                .max(by: { SheetPicture.count(inKey: $0.key) < SheetPicture.count(inKey: $1.key) }) {
+                wanted.insert(best.key)
+            }
+        }
+        for (name, key) in files where !wanted.contains(key) {
             // Regular files only: a link planted under a picture's name is left alone.
             let path = store.directory.appendingPathComponent(name).path
             var status = stat()

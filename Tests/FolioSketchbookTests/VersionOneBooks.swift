@@ -21,6 +21,19 @@ enum VersionOneBooks {
         var points: [Double]
     }
 
+    /// A document of these fields as they are, whatever Folio's ranges say.
+    static func reencode(_ format: String, _ version: Int, _ currentSheet: Int,
+                         _ sheets: [[(width: Double, color: String, points: [Double])]]) throws -> Data {
+        var document = Document(currentSheet: currentSheet, sheets: sheets.map { strokes in
+            SheetRecord(strokes: strokes.map { StrokeRecord(width: $0.width, color: $0.color, points: $0.points) })
+        })
+        document.format = format
+        document.version = version
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return try encoder.encode(document)
+    }
+
     static func encode(_ book: Sketchbook) throws -> Data {
         let document = Document(currentSheet: book.currentSheet, sheets: book.sheets.map { sheet in
             SheetRecord(strokes: sheet.strokes.map { stroke in

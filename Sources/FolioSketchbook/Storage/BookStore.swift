@@ -172,11 +172,16 @@ public struct BookStore: Sendable {
     /// at once with `.inUse` — removes temporary files a crashed save left behind, drops an
     /// incomplete last record (said through `warning`), and migrates a version-1 `book.json`.
     public func openForWriting(warning: (String) -> Void = { _ in }) throws -> BookWriter {
+        try openForWriting(warning: warning, sync: { fdatasync($0) })
+    }
+
+    /// `openForWriting` with the call that makes appended records durable: tests give one that fails.
+    func openForWriting(warning: (String) -> Void = { _ in }, sync: @escaping @Sendable (Int32) -> Int32) throws -> BookWriter {
         try createFolder()
         let lock = try lock()
         do {
             try removeOrphanedTemporaries()
-            return try BookWriter(store: self, lock: lock, warning: warning)
+            return try BookWriter(store: self, lock: lock, sync: sync, warning: warning)
         } catch {
             close(lock)
             throw error
@@ -276,18 +281,28 @@ public struct BookStore: Sendable {
 /// A book open for writing: holds the book's lock until it is released (at exit at the latest),
 /// so no other Folio writes the book meanwhile, and the book as last saved, so each save appends
 /// only what changed since.
+///
+/// Appending and syncing are separate steps: `append` writes a save's record at once (it then
+/// survives the process being killed: the kernel holds it), `sync` makes every record appended
+/// since the last sync durable with one `fdatasync` (it then survives a power cut). `save` does both.
 public final class BookWriter: Sendable {
     public let store: BookStore
     private let lockDescriptor: Int32
     private let state: Mutex<State>
+    /// `fdatasync`, or what a test puts in its place.
+    private let syncFile: @Sendable (Int32) -> Int32
 
     private struct State: ~Copyable {
-        /// The book as `book.folio` holds it now.
+        /// The book as `book.folio` holds it now (synced or not).
         var saved: Sketchbook
+        /// The book as far as it is durable: what a failed sync falls back to.
+        var synced: Sketchbook
         /// `book.folio` open for writing; -1 while the book has never been saved.
         var journal: Int32 = -1
         /// Where the next record goes: the end of the last whole record.
         var size = 0
+        /// The end of the last durable record; below `size` while appended records await a sync.
+        var syncedSize = 0
         /// Bytes of the snapshot record: the journal is compacted once its changes outgrow it.
         var snapshotSize = 0
 
@@ -299,10 +314,11 @@ public final class BookWriter: Sendable {
     /// Journals smaller than this are never compacted, whatever their snapshot's size.
     static let compactionFloor = 1 << 20
 
-    fileprivate init(store: BookStore, lock: Int32, warning: (String) -> Void) throws {
+    fileprivate init(store: BookStore, lock: Int32, sync: @escaping @Sendable (Int32) -> Int32, warning: (String) -> Void) throws {
         self.store = store
         lockDescriptor = lock
-        var state = State(saved: Sketchbook())
+        syncFile = sync
+        var state = State(saved: Sketchbook(), synced: Sketchbook())
         let path = store.file.path
         if let bytes = try BookStore.readFile(path) {
             let (pages, torn, snapshotSize) = try BookStore.decodeJournal(bytes, path: path)
@@ -326,6 +342,8 @@ public final class BookWriter: Sendable {
             }
             try AtomicFile.syncFolder(store.directory.path, for: path)
         }
+        state.synced = state.saved
+        state.syncedSize = state.size
         self.state = Mutex(state)
     }
 
@@ -337,12 +355,22 @@ public final class BookWriter: Sendable {
     /// The book as saved: what was on disk when the writer opened it, then what it last saved.
     public var book: Sketchbook { state.withLock { $0.saved } }
 
-    /// Saves `book`: appends one record with what changed since the last save (nothing when
-    /// nothing did) and syncs it, so it survives a crash once this returns. The first save of a
-    /// new book writes its snapshot atomically (temporary file, fsync, rename, fsync of the
-    /// folder), and so does compaction, when the journal has grown past its snapshot. On failure
-    /// the file is as before the call, and the next save writes the same changes again.
+    /// Whether records were appended since the last sync (they would not survive a power cut yet).
+    public var hasUnsyncedSaves: Bool { state.withLock { $0.size != $0.syncedSize } }
+
+    /// Saves `book` and makes it durable: `append`, then `sync`.
     public func save(_ book: Sketchbook) throws {
+        try append(book)
+        try sync()
+    }
+
+    /// Appends one record with what changed since the last save (nothing when nothing did), with
+    /// `pwrite` and no sync: once this returns the save survives the process being killed, and
+    /// `sync` makes it survive a power cut. The first save of a new book writes its snapshot
+    /// atomically and durably (temporary file, fsync, rename, fsync of the folder), and so does
+    /// compaction, when the journal has grown past its snapshot. On failure the file is as before
+    /// the call, and the next save writes the same changes again.
+    public func append(_ book: Sketchbook) throws {
         let path = store.file.path
         try state.withLock { state in
             guard state.journal >= 0 else { return try Self.writeSnapshot(book, into: &state, path: path) }
@@ -354,10 +382,11 @@ public final class BookWriter: Sendable {
             }
             guard !changes.isEmpty else {
                 state.saved = book
+                if state.size == state.syncedSize { state.synced = book }
                 return
             }
             let record = BookJournal.record(.change, payload: BookRecords.payload(changes))
-            if let problem = Self.append(record, to: state.journal, at: state.size) {
+            if let problem = Self.write(record, to: state.journal, at: state.size) {
                 // Whatever part reached the file goes again, so the journal ends on a whole record.
                 _ = ftruncate(state.journal, off_t(state.size))
                 throw BookError.io(path: path, reason: "cannot save (the previous save is kept): \(problem)")
@@ -365,10 +394,30 @@ public final class BookWriter: Sendable {
             state.size += record.count
             state.saved = book
             if state.size - BookJournal.headerSize - state.snapshotSize > max(Self.compactionFloor, state.snapshotSize) {
-                // Best effort: the changes are durable in the journal already; a failure here is
-                // tried again at the next save.
+                // Best effort: the changes are in the journal already; a failure here is tried
+                // again at the next save.
                 try? Self.writeSnapshot(book, into: &state, path: path)
             }
+        }
+    }
+
+    /// Makes every record appended since the last sync durable with one `fdatasync` (nothing to
+    /// do when there is none). If it fails, the records since the last good sync are taken off
+    /// the file and the next save appends their changes again: the error says so, and the book
+    /// in memory, the caller's, is all there is of them until then.
+    public func sync() throws {
+        let path = store.file.path
+        try state.withLock { state in
+            guard state.size != state.syncedSize else { return }
+            guard syncFile(state.journal) == 0 else {
+                let text = errnoText()
+                _ = ftruncate(state.journal, off_t(state.syncedSize))
+                state.size = state.syncedSize
+                state.saved = state.synced
+                throw BookError.io(path: path, reason: "cannot make the latest saves durable (they are written again at the next save): fdatasync: \(text)")
+            }
+            state.syncedSize = state.size
+            state.synced = state.saved
         }
     }
 
@@ -387,6 +436,8 @@ public final class BookWriter: Sendable {
         state.size = snapshot.count
         state.snapshotSize = snapshot.count - BookJournal.headerSize
         state.saved = book
+        state.syncedSize = state.size
+        state.synced = book
     }
 
     /// `book.folio` opened for writing records at explicit offsets, made 0600 whatever it was.
@@ -405,8 +456,8 @@ public final class BookWriter: Sendable {
         return fd
     }
 
-    /// Writes `record` at `offset` and syncs it; the failure's words, or nil.
-    private static func append(_ record: [UInt8], to fd: Int32, at offset: Int) -> String? {
+    /// Writes `record` at `offset`; the failure's words, or nil.
+    private static func write(_ record: [UInt8], to fd: Int32, at offset: Int) -> String? {
         var done = 0
         while done < record.count {
             let written = record.withUnsafeBytes { buffer -> Int in
@@ -419,6 +470,6 @@ public final class BookWriter: Sendable {
                 done += written
             }
         }
-        return fdatasync(fd) == 0 ? nil : "fdatasync: \(errnoText())"
+        return nil
     }
 }

@@ -8,7 +8,8 @@ import FolioSketchbook
 
 /// `book.*`: the sketchbook on disk with one big sheet, 10,000 strokes of 200 points (32 MB of
 /// points), drawn over a 1920×1200 canvas: saving a stroke into it, loading it, migrating it from
-/// version 1, opening it to its first frame, undoing on it, and what loading it costs in memory.
+/// version 1, opening it to its first frame (from an up-to-date picture, and from one a crash
+/// left 50 strokes behind), undoing on it, and what loading it costs in memory.
 enum BookBenchmarks {
     static let strokes = 10_000
     static let pointsPerStroke = 200
@@ -26,14 +27,20 @@ enum BookBenchmarks {
         let (w, h) = canvas
         var results: [BenchResult] = []
 
-        if wanted("book.append") {
-            // One 200-point stroke saved into the big book, 200 times: an append and its fdatasync.
+        if wanted("book.append") || wanted("book.sync") {
+            // One 200-point stroke saved into the big book, 200 times, as the app saves it: the
+            // record appended at once (`book.append`), then its fdatasync (`book.sync`; in the app
+            // one sync within a second covers every stroke appended since the last).
             let writer = try store.openForWriting()
             var grown = writer.book
-            results.append(BenchResult(name: "book.append", width: w, height: h, samples: try (0..<200).map { _ in
+            var appends: [Double] = [], syncs: [Double] = []
+            for _ in 0..<200 {
                 grown.append(stroke(&random))
-                return try time { try writer.save(grown) }
-            }))
+                appends.append(try time { try writer.append(grown) })
+                syncs.append(try time { try writer.sync() })
+            }
+            if wanted("book.append") { results.append(BenchResult(name: "book.append", width: w, height: h, samples: appends)) }
+            if wanted("book.sync") { results.append(BenchResult(name: "book.sync", width: w, height: h, samples: syncs)) }
             // The book returns to its 10,000 strokes for the figures after.
             try writer.save(book)
         }
@@ -71,6 +78,21 @@ enum BookBenchmarks {
                 return time {
                     session.handle(undo, at: clock)
                     session.handle(release, at: clock + 1)
+                    _ = session.renderFrame()
+                }
+            }))
+        }
+        if wanted("book.first_frame_after_crash") {
+            // A crash 50 strokes after the picture was last refreshed: the open starts from the
+            // picture of the first 9,950 strokes and draws the last 50 over it.
+            let lag = 50
+            let earlier = Sketchbook(sheets: [Sheet(strokes: Array(book.sheet.strokes.dropLast(lag)))])
+            try pictures.keep(nil, book: Sketchbook())
+            try Session(book: earlier, width: w, height: h, pictures: pictures).keepPicture()
+            results.append(BenchResult(name: "book.first_frame_after_crash", width: w, height: h, samples: try (0..<10).map { _ in
+                try time {
+                    let writer = try store.openForWriting()
+                    let session = Session(book: writer.book, width: w, height: h, pictures: pictures)
                     _ = session.renderFrame()
                 }
             }))

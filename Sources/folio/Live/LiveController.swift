@@ -17,6 +17,8 @@ final class LiveController {
     /// Nil when nothing is saved (the demo without --book).
     private let saver: AutoSaver?
     private let bookPath: String?
+    /// Refreshes the big sheet's kept picture in the background when the app is idle; nil when nothing is saved.
+    private let pictureKeeper: SheetPictureKeeper?
     private var savedRevision: Int
 
     /// Nil when settings are neither read nor written (the demo without --book).
@@ -25,11 +27,12 @@ final class LiveController {
     init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?, settings: SettingsKeeper?) {
         self.client = client
         self.demo = demo
-        saver = writer.map { AutoSaver(writer: $0) }
+        saver = writer.map { AutoSaver(writer: $0, report: { warn($0) }) }
         bookPath = writer?.store.file.path
         let size = client.size
-        session = Session(book: book, width: size.width, height: size.height, scale: size.scale,
-                          pictures: writer.map { SheetPictureCache(store: $0.store) })
+        let pictures = writer.map { SheetPictureCache(store: $0.store, warning: { warn($0) }) }
+        pictureKeeper = pictures.map { SheetPictureKeeper(cache: $0, report: { warn($0) }) }
+        session = Session(book: book, width: size.width, height: size.height, scale: size.scale, pictures: pictures)
         // Hours of drawing must not grow the timeline without end: nothing in the app reads far back.
         session.timelineCapacity = 256
         // Fold frames split their columns over two threads where there are two cores.
@@ -48,6 +51,7 @@ final class LiveController {
 
     func run() throws {
         client.onInput = { [unowned self] event, time in
+            pictureKeeper?.inputArrived()
             drive { try frameLoop.inputArrived(event, at: time) }
             saveIfChanged()
         }
@@ -89,6 +93,7 @@ final class LiveController {
     /// A big sheet's picture goes with the book, so it opens at once next time; only a cache, so
     /// a failure is said and nothing more.
     private func keepPicture() {
+        pictureKeeper?.close()
         do {
             try session.keepPicture()
         } catch {
@@ -108,6 +113,7 @@ final class LiveController {
         guard session.revision != savedRevision else { return }
         savedRevision = session.revision
         saver?.save(session.book)
+        pictureKeeper?.changed(session.book, canvas: .init(width: session.width, height: session.height, scale: session.scale.factor))
     }
 
     /// Runs a frame loop step; a frame that cannot be committed stops the app with its error.
