@@ -81,7 +81,9 @@ final class FolioUnderTest {
     func settle() throws {
         for _ in 0..<100 {
             let before = compositor.lastCommitIndex
-            try compositor.ping()
+            // Generous: a pinch's first frame builds the fold renderer, which a sanitizer on a
+            // busy machine slows many times over; a hang still fails.
+            try compositor.ping(timeout: .seconds(30))
             Thread.sleep(forTimeInterval: 0.15)
             if compositor.lastCommitIndex == before { return }
         }
