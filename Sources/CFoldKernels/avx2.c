@@ -41,22 +41,36 @@ AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
 }
 
-/* The light (0…256) `shadow` keeps at rows row…row + 7, a 32-bit lane each: the eight rows span at
- * most two grid cells, so the grid values come from three broadcasts. */
-AVX2 static inline __m256i kept(const folio_fold_shadow *shadow, int32_t row) {
+/* The light (0…256) `shadow` keeps at rows row…row + 15, a 16-bit lane each (as the AVX-512
+ * kernels take it): cells are at least 16 rows, so the rows span at most two of them and the grid
+ * values come from three broadcasts. */
+AVX2 static inline __m256i kept16(const folio_fold_shadow *shadow, int32_t row) {
     const int32_t shift = shadow->cell_shift;
     const __m128i count = _mm_cvtsi32_si128(shift), up = _mm_cvtsi32_si128(8 - shift);
     int32_t start = row - (1 << (shift - 1)), first = start >> shift;
-    __m256i r = _mm256_add_epi32(_mm256_set1_epi32(start), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i second = _mm256_cmpgt_epi32(_mm256_sra_epi32(r, count), _mm256_set1_epi32(first));
-    __m256i w = _mm256_add_epi32(_mm256_sll_epi32(_mm256_and_si256(r, _mm256_set1_epi32((1 << shift) - 1)), up),
-                                 _mm256_set1_epi32(128 >> shift));
+    __m256i r = _mm256_add_epi16(_mm256_set1_epi16((short)start),
+                                 _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    __m256i second = _mm256_cmpgt_epi16(_mm256_sra_epi16(r, count), _mm256_set1_epi16((short)first));
+    __m256i w = _mm256_add_epi16(_mm256_sll_epi16(_mm256_and_si256(r, _mm256_set1_epi16((short)((1 << shift) - 1))), up),
+                                 _mm256_set1_epi16((short)(128 >> shift)));
     const uint16_t *d = shadow->darkening + first + shadow->margin;
-    __m256i a = _mm256_blendv_epi8(_mm256_set1_epi32(d[0]), _mm256_set1_epi32(d[1]), second);
-    __m256i b = _mm256_blendv_epi8(_mm256_set1_epi32(d[1]), _mm256_set1_epi32(d[2]), second);
-    __m256i step = _mm256_mullo_epi32(_mm256_sub_epi32(b, a), _mm256_slli_epi32(w, 7));
-    __m256i dark = _mm256_add_epi32(a, _mm256_srai_epi32(_mm256_add_epi32(step, _mm256_set1_epi32(16384)), 15));
-    return _mm256_sub_epi32(_mm256_set1_epi32(256), dark);
+    __m256i a = _mm256_blendv_epi8(_mm256_set1_epi16((short)d[0]), _mm256_set1_epi16((short)d[1]), second);
+    __m256i b = _mm256_blendv_epi8(_mm256_set1_epi16((short)d[1]), _mm256_set1_epi16((short)d[2]), second);
+    __m256i dark = _mm256_add_epi16(a, _mm256_mulhrs_epi16(_mm256_sub_epi16(b, a), _mm256_slli_epi16(w, 7)));
+    return _mm256_sub_epi16(_mm256_set1_epi16(256), dark);
+}
+
+/* Factors per row (16-bit lanes, 16 rows) spread over the channels of rows 8·half…8·half + 7:
+ * a byte unpack's low half holds pixels 0, 1 (first 128-bit lane) and 4, 5 (second), the high
+ * half 2, 3 and 6, 7, four channels each. */
+AVX2 static inline void spread16(__m256i factors, int half, __m256i *low, __m256i *high) {
+    const __m256i lowRows = _mm256_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3,
+                                             8, 9, 8, 9, 8, 9, 8, 9, 10, 11, 10, 11, 10, 11, 10, 11);
+    const __m256i highRows = _mm256_setr_epi8(4, 5, 4, 5, 4, 5, 4, 5, 6, 7, 6, 7, 6, 7, 6, 7,
+                                              12, 13, 12, 13, 12, 13, 12, 13, 14, 15, 14, 15, 14, 15, 14, 15);
+    __m256i rows = half ? _mm256_permute4x64_epi64(factors, 0xEE) : _mm256_permute4x64_epi64(factors, 0x44);
+    *low = _mm256_shuffle_epi8(rows, lowRows);
+    *high = _mm256_shuffle_epi8(rows, highRows);
 }
 
 /*
@@ -78,6 +92,9 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     const __m256i lit = _mm256_set1_epi64x((int64_t)((uint64_t)(uint16_t)folio_sample_light(256, light) * 0x000100010001ull
                                                      | (uint64_t)FOLIO_UNLIT << 48));
     const __m256i unlit = _mm256_set1_epi16(FOLIO_UNLIT);
+    const __m256i scaled = _mm256_set1_epi16((short)folio_light_scale(light));
+    /* In shadow, the sixteen rows' factors from row i on (i a multiple of 16). */
+    __m256i factors = scaled;
     int32_t i = 0;
     for (; i + 8 <= count; i += 8) {
         int64_t vb = v + (int64_t)i * dv;
@@ -110,10 +127,8 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
         __m256i high = _mm256_maddubs_epi16(_mm256_unpackhi_epi8(top, bottom), weightsHigh);
         __m256i kLow = lit, kHigh = lit;
         if (shadow) {
-            __m256i k = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_slli_epi32(kept(shadow, row + i), 1),
-                                                                              _mm256_set1_epi32(folio_light_scale(light))),
-                                                           _mm256_set1_epi32(16384)), 15);
-            spread(k, &kLow, &kHigh);
+            if ((i & 15) == 0) factors = _mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(shadow, row + i), 1), scaled);
+            spread16(factors, (i >> 3) & 1, &kLow, &kHigh);
             kLow = _mm256_blend_epi16(kLow, unlit, 0x88);
             kHigh = _mm256_blend_epi16(kHigh, unlit, 0x88);
         }
@@ -127,14 +142,17 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
 AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row,
                         int32_t count, uint32_t *out) {
     const __m256i zero = _mm256_setzero_si256();
-    const __m256i limit = _mm256_set1_epi32(32767);
+    const __m256i limit = _mm256_set1_epi16(32767);
     const __m256i opaque = _mm256_set1_epi32((int)FOLIO_OPAQUE);
     const __m256i colour = _mm256_set1_epi32((int)flat);
+    /* kept·128, with 256 (all the light) as 32767: the rounding multiply's 1; sixteen rows from row i on. */
+    __m256i factors = limit;
     int32_t i = 0;
     for (; i + 8 <= count; i += 8) {
         __m256i p = source ? load(source + i) : colour;
         __m256i kLow, kHigh;
-        spread(_mm256_min_epi32(_mm256_slli_epi32(kept(shadow, row + i), 7), limit), &kLow, &kHigh);
+        if ((i & 15) == 0) factors = _mm256_min_epu16(_mm256_slli_epi16(kept16(shadow, row + i), 7), limit);
+        spread16(factors, (i >> 3) & 1, &kLow, &kHigh);
         __m256i low = _mm256_mulhrs_epi16(_mm256_unpacklo_epi8(p, zero), kLow);
         __m256i high = _mm256_mulhrs_epi16(_mm256_unpackhi_epi8(p, zero), kHigh);
         _mm256_storeu_si256((__m256i *)(out + i), _mm256_or_si256(_mm256_packus_epi16(low, high), opaque));
