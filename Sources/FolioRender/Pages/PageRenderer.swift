@@ -393,7 +393,10 @@ public final class PageRenderer {
         for x in columns {
             var k = frame.pageCount - 1
             while k >= 0 && frame.pages[k].plans[x].yEnd <= frame.pages[k].plans[x].yStart { k -= 1 }
-            guard k >= 0, let flat = frame.pages[k].flat, !(frame.shadows && frame.pages[k].isShadedFromAbove) else { return nil }
+            guard k >= 0, let flat = frame.pages[k].flat else { return nil }
+            if frame.shadows && frame.pages[k].isShadedFromAbove && k != page {
+                guard !isShaded(frame.pages[k], columns: columns) else { return nil }
+            }
             let p = frame.pages[k].plans[x]
             guard p.isExactCopy, p.sourceColumn >= 1, p.sourceColumn <= flat.columns else { return nil }
             // The stored element row 0 shows: stored rows and elements from 1 on are the contents' columns and rows.
@@ -410,6 +413,19 @@ public final class PageRenderer {
         guard last > first else { return nil }
         let source = flat.pixels + (first + offset - 1) * flat.stride + firstColumn - 1
         return TileCopy(rows: first..<last, source: source, stride: flat.stride)
+    }
+
+    /// Whether the shadows of the pages above darken `page` anywhere in screen columns `columns`:
+    /// every grid value a pixel there blends from (two grid columns, two grid rows) is looked at.
+    private func isShaded(_ page: PageSetup, columns: Range<Int>) -> Bool {
+        guard let map = page.darkening else { return false }
+        let h = shadows.gridHeight
+        let lo = Int(rowCell[0]), hi = Int(rowCell[pixelHeight - 1]) + 1
+        for g in Int(rowCell[columns.lowerBound])...(Int(rowCell[columns.upperBound - 1]) + 1) {
+            let column = map + g * h
+            for y in lo...hi where column[y] != 0 { return true }
+        }
+        return false
     }
 
     /// One screen column: what each page shows there, shadows, backdrop, composited in the
