@@ -10,13 +10,6 @@
 
 AVX2 static inline __m256i load(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 
-/* Per pixel, a 32-bit lane v: both 16-bit halves of each of the pixel's two channel pairs get v. */
-AVX2 static inline void spread(__m256i v, __m256i *low, __m256i *high) {
-    v = _mm256_or_si256(v, _mm256_slli_epi32(v, 16));
-    *low = _mm256_unpacklo_epi32(v, v);
-    *high = _mm256_unpackhi_epi32(v, v);
-}
-
 AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                        const uint32_t *ahead) {
     int32_t i = 0;
@@ -88,6 +81,11 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     const __m256i seven = _mm256_set1_epi32(7);
     const __m256i fraction = _mm256_set1_epi32(0x7F);
     const __m256i pairBase = _mm256_set1_epi32(127);
+    /* The low 16 bits of pixels 0, 1 (and 4, 5) for a byte unpack's low half, of 2, 3 (6, 7) for its high half. */
+    const __m256i pairsLow = _mm256_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5,
+                                              0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5);
+    const __m256i pairsHigh = _mm256_setr_epi8(8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13,
+                                               8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13);
     /* Colours lit, alpha kept (see folio_sample_one). */
     const __m256i lit = _mm256_set1_epi64x((int64_t)((uint64_t)(uint16_t)folio_sample_light(256, light) * 0x000100010001ull
                                                      | (uint64_t)FOLIO_UNLIT << 48));
@@ -120,9 +118,9 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
             top = _mm256_i32gather_epi32((const int *)window, index, 4);
             bottom = _mm256_i32gather_epi32((const int *)(window + 1), index, 4);
         }
-        /* Per pixel the signed byte pair (127 − f, f): f·256 + 127 − f. */
-        __m256i weightsLow, weightsHigh;
-        spread(_mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(f, 8), f), pairBase), &weightsLow, &weightsHigh);
+        /* Per pixel the signed byte pair (127 − f, f): f·256 + 127 − f, copied to its four channels. */
+        __m256i pairs = _mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(f, 8), f), pairBase);
+        __m256i weightsLow = _mm256_shuffle_epi8(pairs, pairsLow), weightsHigh = _mm256_shuffle_epi8(pairs, pairsHigh);
         __m256i low = _mm256_maddubs_epi16(_mm256_unpacklo_epi8(top, bottom), weightsLow);
         __m256i high = _mm256_maddubs_epi16(_mm256_unpackhi_epi8(top, bottom), weightsHigh);
         __m256i kLow = lit, kHigh = lit;
@@ -164,24 +162,27 @@ AVX2 int folio_avx2_blend_grid(const uint16_t *a, const uint16_t *b, int32_t cou
     return folio_blend_grid(a, b, count, weight, out);
 }
 
-/* One 8×8 block of a column-major tile (eight loads down its columns) transposed in registers:
- * o[k] is the block's row k. */
+/* One 8×8 block of a column-major tile transposed in registers: o[k] is the block's row k. Each
+ * load pairs four rows of column c (low half) with the same rows of column c + 4 (high half), so
+ * two rounds of in-lane unpacks finish the transpose (no lane-crossing shuffles). */
 AVX2 static inline void transpose8(const uint32_t *block, int32_t tile_stride, __m256i o[8]) {
-    __m256i r[8], t[8], u[8];
-    for (int k = 0; k < 8; k++) r[k] = load(block + (int64_t)k * tile_stride);
-    for (int k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_epi32(r[k], r[k + 1]);
-        t[k + 1] = _mm256_unpackhi_epi32(r[k], r[k + 1]);
+    __m256i r[8], t[8];
+    for (int h = 0; h < 2; h++) {
+        for (int c = 0; c < 4; c++) {
+            const uint32_t *low = block + (int64_t)c * tile_stride + 4 * h, *high = low + (int64_t)4 * tile_stride;
+            r[4 * h + c] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)low)),
+                                                   _mm_loadu_si128((const __m128i *)high), 1);
+        }
     }
-    for (int k = 0; k < 8; k += 4) {
-        u[k] = _mm256_unpacklo_epi64(t[k], t[k + 2]);
-        u[k + 1] = _mm256_unpackhi_epi64(t[k], t[k + 2]);
-        u[k + 2] = _mm256_unpacklo_epi64(t[k + 1], t[k + 3]);
-        u[k + 3] = _mm256_unpackhi_epi64(t[k + 1], t[k + 3]);
-    }
-    for (int k = 0; k < 4; k++) {
-        o[k] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x20);
-        o[k + 4] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x31);
+    for (int h = 0; h < 8; h += 4) {
+        t[h] = _mm256_unpacklo_epi32(r[h], r[h + 1]);
+        t[h + 1] = _mm256_unpackhi_epi32(r[h], r[h + 1]);
+        t[h + 2] = _mm256_unpacklo_epi32(r[h + 2], r[h + 3]);
+        t[h + 3] = _mm256_unpackhi_epi32(r[h + 2], r[h + 3]);
+        o[h] = _mm256_unpacklo_epi64(t[h], t[h + 2]);
+        o[h + 1] = _mm256_unpackhi_epi64(t[h], t[h + 2]);
+        o[h + 2] = _mm256_unpacklo_epi64(t[h + 1], t[h + 3]);
+        o[h + 3] = _mm256_unpackhi_epi64(t[h + 1], t[h + 3]);
     }
 }
 
@@ -261,11 +262,45 @@ AVX2 void folio_avx2_copy_rows(const uint32_t *source, int32_t source_stride, in
     }
 }
 
+/* Per 256 columns, their factors are laid out once in byte-unpack order (colour k, alpha unlit;
+ * a low half holds pixels 0, 1 and 4, 5 of eight, a high half 2, 3 and 6, 7), then every row of
+ * them is lit as the sampler lights a tap of weight 127: (127·c·k + 2¹⁴) >> 15. */
+AVX2 void folio_avx2_copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
+                                   const uint16_t *lights, uint32_t *out, int32_t out_stride) {
+    enum { chunk = 256 };
+    __m256i factors[chunk / 4];
+    const __m256i zero = _mm256_setzero_si256(), weight = _mm256_set1_epi16(127);
+    const short u = FOLIO_UNLIT;
+    int streams = ((uintptr_t)out & 31) == 0 && (out_stride & 7) == 0;
+    for (int32_t c0 = 0; c0 < columns; c0 += chunk) {
+        int32_t n = columns - c0 < chunk ? columns - c0 : chunk, whole = n & ~7;
+        for (int32_t c = 0; c < whole; c += 8) {
+            short k[8];
+            for (int i = 0; i < 8; i++) k[i] = (short)folio_sample_light(256, lights[c0 + c + i]);
+            factors[c / 4] = _mm256_setr_epi16(k[0], k[0], k[0], u, k[1], k[1], k[1], u, k[4], k[4], k[4], u, k[5], k[5], k[5], u);
+            factors[c / 4 + 1] = _mm256_setr_epi16(k[2], k[2], k[2], u, k[3], k[3], k[3], u, k[6], k[6], k[6], u, k[7], k[7], k[7], u);
+        }
+        for (int32_t y = 0; y < rows; y++) {
+            const uint32_t *from = source + (int64_t)y * source_stride + c0;
+            uint32_t *to = out + (int64_t)y * out_stride + c0;
+            int32_t c = 0;
+            for (; c < whole; c += 8) {
+                __m256i p = load(from + c);
+                __m256i low = _mm256_mulhrs_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(p, zero), weight), factors[c / 4]);
+                __m256i high = _mm256_mulhrs_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(p, zero), weight), factors[c / 4 + 1]);
+                put(to + c, _mm256_packus_epi16(low, high), streams);
+            }
+            for (; c < n; c++) to[c] = folio_lit_one(from[c], folio_sample_light(256, lights[c0 + c]));
+        }
+    }
+}
+
 void folio_avx2_finish(void) { _mm_sfence(); }
 
 static const folio_fold_kernels avx2 = {
     .name = "avx2", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
-    .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows, .finish = folio_avx2_finish,
+    .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows,
+    .copy_rows_lit = folio_avx2_copy_rows_lit, .finish = folio_avx2_finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_avx2(void) {
