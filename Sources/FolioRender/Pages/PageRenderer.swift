@@ -223,11 +223,13 @@ public final class PageRenderer {
         }
     }
 
-    /// How many pixels the last frame copied from page contents rather than drew in columns.
-    var copiedPixels: Int {
+    /// How many pixels the last frame copied from page contents rather than drew in columns (only
+    /// those copied lit column by column, when `lit`).
+    func copiedPixels(lit: Bool = false) -> Int {
         let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
         return (0..<groups).reduce(0) { sum, g in
-            sum + (copies[g].map { $0.rows.count * (min(pixelWidth, (g + 1) * Self.tileColumns) - g * Self.tileColumns) } ?? 0)
+            guard let copy = copies[g], copy.lit || !lit else { return sum }
+            return sum + copy.rows.count * (min(pixelWidth, (g + 1) * Self.tileColumns) - g * Self.tileColumns)
         }
     }
 
