@@ -43,8 +43,9 @@ public struct PageRenderOptions: Sendable, Equatable {
 /// with a pure vertical scale. So each screen column needs one page column (a blend of two
 /// neighbouring canvas columns, read contiguously from a transposed copy made once per gesture)
 /// resampled linearly — two taps per pixel — by vector kernels (`FoldKernels`). Columns are drawn
-/// into a column-major tile and written out in transposed blocks; where a flat, unlit page shows
-/// its contents pixel for pixel, whole rows are copied from them instead. Masks, borders and back faces
+/// into a column-major tile and written out in transposed blocks; where a flat page shows its
+/// contents unscaled and no shadow falls on it, whole rows are copied from them instead (lit
+/// column by column under a gradient shadow). Masks, borders and back faces
 /// are prepared once per gesture; shadows are blurred at low resolution; nothing is allocated per
 /// frame.
 ///
