@@ -10,13 +10,6 @@
 
 AVX2 static inline __m256i load(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 
-/* Per pixel, a 32-bit lane v: both 16-bit halves of each of the pixel's two channel pairs get v. */
-AVX2 static inline void spread(__m256i v, __m256i *low, __m256i *high) {
-    v = _mm256_or_si256(v, _mm256_slli_epi32(v, 16));
-    *low = _mm256_unpacklo_epi32(v, v);
-    *high = _mm256_unpackhi_epi32(v, v);
-}
-
 AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                        const uint32_t *ahead) {
     int32_t i = 0;
@@ -41,22 +34,36 @@ AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
 }
 
-/* The light (0…256) `shadow` keeps at rows row…row + 7, a 32-bit lane each: the eight rows span at
- * most two grid cells, so the grid values come from three broadcasts. */
-AVX2 static inline __m256i kept(const folio_fold_shadow *shadow, int32_t row) {
+/* The light (0…256) `shadow` keeps at rows row…row + 15, a 16-bit lane each (as the AVX-512
+ * kernels take it): cells are at least 16 rows, so the rows span at most two of them and the grid
+ * values come from three broadcasts. */
+AVX2 static inline __m256i kept16(const folio_fold_shadow *shadow, int32_t row) {
     const int32_t shift = shadow->cell_shift;
     const __m128i count = _mm_cvtsi32_si128(shift), up = _mm_cvtsi32_si128(8 - shift);
     int32_t start = row - (1 << (shift - 1)), first = start >> shift;
-    __m256i r = _mm256_add_epi32(_mm256_set1_epi32(start), _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7));
-    __m256i second = _mm256_cmpgt_epi32(_mm256_sra_epi32(r, count), _mm256_set1_epi32(first));
-    __m256i w = _mm256_add_epi32(_mm256_sll_epi32(_mm256_and_si256(r, _mm256_set1_epi32((1 << shift) - 1)), up),
-                                 _mm256_set1_epi32(128 >> shift));
+    __m256i r = _mm256_add_epi16(_mm256_set1_epi16((short)start),
+                                 _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    __m256i second = _mm256_cmpgt_epi16(_mm256_sra_epi16(r, count), _mm256_set1_epi16((short)first));
+    __m256i w = _mm256_add_epi16(_mm256_sll_epi16(_mm256_and_si256(r, _mm256_set1_epi16((short)((1 << shift) - 1))), up),
+                                 _mm256_set1_epi16((short)(128 >> shift)));
     const uint16_t *d = shadow->darkening + first + shadow->margin;
-    __m256i a = _mm256_blendv_epi8(_mm256_set1_epi32(d[0]), _mm256_set1_epi32(d[1]), second);
-    __m256i b = _mm256_blendv_epi8(_mm256_set1_epi32(d[1]), _mm256_set1_epi32(d[2]), second);
-    __m256i step = _mm256_mullo_epi32(_mm256_sub_epi32(b, a), _mm256_slli_epi32(w, 7));
-    __m256i dark = _mm256_add_epi32(a, _mm256_srai_epi32(_mm256_add_epi32(step, _mm256_set1_epi32(16384)), 15));
-    return _mm256_sub_epi32(_mm256_set1_epi32(256), dark);
+    __m256i a = _mm256_blendv_epi8(_mm256_set1_epi16((short)d[0]), _mm256_set1_epi16((short)d[1]), second);
+    __m256i b = _mm256_blendv_epi8(_mm256_set1_epi16((short)d[1]), _mm256_set1_epi16((short)d[2]), second);
+    __m256i dark = _mm256_add_epi16(a, _mm256_mulhrs_epi16(_mm256_sub_epi16(b, a), _mm256_slli_epi16(w, 7)));
+    return _mm256_sub_epi16(_mm256_set1_epi16(256), dark);
+}
+
+/* Factors per row (16-bit lanes, 16 rows) spread over the channels of rows 8·half…8·half + 7:
+ * a byte unpack's low half holds pixels 0, 1 (first 128-bit lane) and 4, 5 (second), the high
+ * half 2, 3 and 6, 7, four channels each. */
+AVX2 static inline void spread16(__m256i factors, int half, __m256i *low, __m256i *high) {
+    const __m256i lowRows = _mm256_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 2, 3, 2, 3, 2, 3, 2, 3,
+                                             8, 9, 8, 9, 8, 9, 8, 9, 10, 11, 10, 11, 10, 11, 10, 11);
+    const __m256i highRows = _mm256_setr_epi8(4, 5, 4, 5, 4, 5, 4, 5, 6, 7, 6, 7, 6, 7, 6, 7,
+                                              12, 13, 12, 13, 12, 13, 12, 13, 14, 15, 14, 15, 14, 15, 14, 15);
+    __m256i rows = half ? _mm256_permute4x64_epi64(factors, 0xEE) : _mm256_permute4x64_epi64(factors, 0x44);
+    *low = _mm256_shuffle_epi8(rows, lowRows);
+    *high = _mm256_shuffle_epi8(rows, highRows);
 }
 
 /*
@@ -74,10 +81,18 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     const __m256i seven = _mm256_set1_epi32(7);
     const __m256i fraction = _mm256_set1_epi32(0x7F);
     const __m256i pairBase = _mm256_set1_epi32(127);
+    /* The low 16 bits of pixels 0, 1 (and 4, 5) for a byte unpack's low half, of 2, 3 (6, 7) for its high half. */
+    const __m256i pairsLow = _mm256_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5,
+                                              0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5);
+    const __m256i pairsHigh = _mm256_setr_epi8(8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13,
+                                               8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13);
     /* Colours lit, alpha kept (see folio_sample_one). */
     const __m256i lit = _mm256_set1_epi64x((int64_t)((uint64_t)(uint16_t)folio_sample_light(256, light) * 0x000100010001ull
                                                      | (uint64_t)FOLIO_UNLIT << 48));
     const __m256i unlit = _mm256_set1_epi16(FOLIO_UNLIT);
+    const __m256i scaled = _mm256_set1_epi16((short)folio_light_scale(light));
+    /* In shadow, the sixteen rows' factors from row i on (i a multiple of 16). */
+    __m256i factors = scaled;
     int32_t i = 0;
     for (; i + 8 <= count; i += 8) {
         int64_t vb = v + (int64_t)i * dv;
@@ -103,17 +118,15 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
             top = _mm256_i32gather_epi32((const int *)window, index, 4);
             bottom = _mm256_i32gather_epi32((const int *)(window + 1), index, 4);
         }
-        /* Per pixel the signed byte pair (127 − f, f): f·256 + 127 − f. */
-        __m256i weightsLow, weightsHigh;
-        spread(_mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(f, 8), f), pairBase), &weightsLow, &weightsHigh);
+        /* Per pixel the signed byte pair (127 − f, f): f·256 + 127 − f, copied to its four channels. */
+        __m256i pairs = _mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(f, 8), f), pairBase);
+        __m256i weightsLow = _mm256_shuffle_epi8(pairs, pairsLow), weightsHigh = _mm256_shuffle_epi8(pairs, pairsHigh);
         __m256i low = _mm256_maddubs_epi16(_mm256_unpacklo_epi8(top, bottom), weightsLow);
         __m256i high = _mm256_maddubs_epi16(_mm256_unpackhi_epi8(top, bottom), weightsHigh);
         __m256i kLow = lit, kHigh = lit;
         if (shadow) {
-            __m256i k = _mm256_srai_epi32(_mm256_add_epi32(_mm256_mullo_epi32(_mm256_slli_epi32(kept(shadow, row + i), 1),
-                                                                              _mm256_set1_epi32(folio_light_scale(light))),
-                                                           _mm256_set1_epi32(16384)), 15);
-            spread(k, &kLow, &kHigh);
+            if ((i & 15) == 0) factors = _mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(shadow, row + i), 1), scaled);
+            spread16(factors, (i >> 3) & 1, &kLow, &kHigh);
             kLow = _mm256_blend_epi16(kLow, unlit, 0x88);
             kHigh = _mm256_blend_epi16(kHigh, unlit, 0x88);
         }
@@ -127,14 +140,17 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
 AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row,
                         int32_t count, uint32_t *out) {
     const __m256i zero = _mm256_setzero_si256();
-    const __m256i limit = _mm256_set1_epi32(32767);
+    const __m256i limit = _mm256_set1_epi16(32767);
     const __m256i opaque = _mm256_set1_epi32((int)FOLIO_OPAQUE);
     const __m256i colour = _mm256_set1_epi32((int)flat);
+    /* kept·128, with 256 (all the light) as 32767: the rounding multiply's 1; sixteen rows from row i on. */
+    __m256i factors = limit;
     int32_t i = 0;
     for (; i + 8 <= count; i += 8) {
         __m256i p = source ? load(source + i) : colour;
         __m256i kLow, kHigh;
-        spread(_mm256_min_epi32(_mm256_slli_epi32(kept(shadow, row + i), 7), limit), &kLow, &kHigh);
+        if ((i & 15) == 0) factors = _mm256_min_epu16(_mm256_slli_epi16(kept16(shadow, row + i), 7), limit);
+        spread16(factors, (i >> 3) & 1, &kLow, &kHigh);
         __m256i low = _mm256_mulhrs_epi16(_mm256_unpacklo_epi8(p, zero), kLow);
         __m256i high = _mm256_mulhrs_epi16(_mm256_unpackhi_epi8(p, zero), kHigh);
         _mm256_storeu_si256((__m256i *)(out + i), _mm256_or_si256(_mm256_packus_epi16(low, high), opaque));
@@ -146,24 +162,27 @@ AVX2 int folio_avx2_blend_grid(const uint16_t *a, const uint16_t *b, int32_t cou
     return folio_blend_grid(a, b, count, weight, out);
 }
 
-/* One 8×8 block of a column-major tile (eight loads down its columns) transposed in registers:
- * o[k] is the block's row k. */
+/* One 8×8 block of a column-major tile transposed in registers: o[k] is the block's row k. Each
+ * load pairs four rows of column c (low half) with the same rows of column c + 4 (high half), so
+ * two rounds of in-lane unpacks finish the transpose (no lane-crossing shuffles). */
 AVX2 static inline void transpose8(const uint32_t *block, int32_t tile_stride, __m256i o[8]) {
-    __m256i r[8], t[8], u[8];
-    for (int k = 0; k < 8; k++) r[k] = load(block + (int64_t)k * tile_stride);
-    for (int k = 0; k < 8; k += 2) {
-        t[k] = _mm256_unpacklo_epi32(r[k], r[k + 1]);
-        t[k + 1] = _mm256_unpackhi_epi32(r[k], r[k + 1]);
+    __m256i r[8], t[8];
+    for (int h = 0; h < 2; h++) {
+        for (int c = 0; c < 4; c++) {
+            const uint32_t *low = block + (int64_t)c * tile_stride + 4 * h, *high = low + (int64_t)4 * tile_stride;
+            r[4 * h + c] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)low)),
+                                                   _mm_loadu_si128((const __m128i *)high), 1);
+        }
     }
-    for (int k = 0; k < 8; k += 4) {
-        u[k] = _mm256_unpacklo_epi64(t[k], t[k + 2]);
-        u[k + 1] = _mm256_unpackhi_epi64(t[k], t[k + 2]);
-        u[k + 2] = _mm256_unpacklo_epi64(t[k + 1], t[k + 3]);
-        u[k + 3] = _mm256_unpackhi_epi64(t[k + 1], t[k + 3]);
-    }
-    for (int k = 0; k < 4; k++) {
-        o[k] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x20);
-        o[k + 4] = _mm256_permute2x128_si256(u[k], u[k + 4], 0x31);
+    for (int h = 0; h < 8; h += 4) {
+        t[h] = _mm256_unpacklo_epi32(r[h], r[h + 1]);
+        t[h + 1] = _mm256_unpackhi_epi32(r[h], r[h + 1]);
+        t[h + 2] = _mm256_unpacklo_epi32(r[h + 2], r[h + 3]);
+        t[h + 3] = _mm256_unpackhi_epi32(r[h + 2], r[h + 3]);
+        o[h] = _mm256_unpacklo_epi64(t[h], t[h + 2]);
+        o[h + 1] = _mm256_unpackhi_epi64(t[h], t[h + 2]);
+        o[h + 2] = _mm256_unpacklo_epi64(t[h + 1], t[h + 3]);
+        o[h + 3] = _mm256_unpackhi_epi64(t[h + 1], t[h + 3]);
     }
 }
 
@@ -243,11 +262,45 @@ AVX2 void folio_avx2_copy_rows(const uint32_t *source, int32_t source_stride, in
     }
 }
 
+/* Per 256 columns, their factors are laid out once in byte-unpack order (colour k, alpha unlit;
+ * a low half holds pixels 0, 1 and 4, 5 of eight, a high half 2, 3 and 6, 7), then every row of
+ * them is lit as the sampler lights a tap of weight 127: (127·c·k + 2¹⁴) >> 15. */
+AVX2 void folio_avx2_copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
+                                   const uint16_t *lights, uint32_t *out, int32_t out_stride) {
+    enum { chunk = 256 };
+    __m256i factors[chunk / 4];
+    const __m256i zero = _mm256_setzero_si256(), weight = _mm256_set1_epi16(127);
+    const short u = FOLIO_UNLIT;
+    int streams = ((uintptr_t)out & 31) == 0 && (out_stride & 7) == 0;
+    for (int32_t c0 = 0; c0 < columns; c0 += chunk) {
+        int32_t n = columns - c0 < chunk ? columns - c0 : chunk, whole = n & ~7;
+        for (int32_t c = 0; c < whole; c += 8) {
+            short k[8];
+            for (int i = 0; i < 8; i++) k[i] = (short)folio_sample_light(256, lights[c0 + c + i]);
+            factors[c / 4] = _mm256_setr_epi16(k[0], k[0], k[0], u, k[1], k[1], k[1], u, k[4], k[4], k[4], u, k[5], k[5], k[5], u);
+            factors[c / 4 + 1] = _mm256_setr_epi16(k[2], k[2], k[2], u, k[3], k[3], k[3], u, k[6], k[6], k[6], u, k[7], k[7], k[7], u);
+        }
+        for (int32_t y = 0; y < rows; y++) {
+            const uint32_t *from = source + (int64_t)y * source_stride + c0;
+            uint32_t *to = out + (int64_t)y * out_stride + c0;
+            int32_t c = 0;
+            for (; c < whole; c += 8) {
+                __m256i p = load(from + c);
+                __m256i low = _mm256_mulhrs_epi16(_mm256_mullo_epi16(_mm256_unpacklo_epi8(p, zero), weight), factors[c / 4]);
+                __m256i high = _mm256_mulhrs_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(p, zero), weight), factors[c / 4 + 1]);
+                put(to + c, _mm256_packus_epi16(low, high), streams);
+            }
+            for (; c < n; c++) to[c] = folio_lit_one(from[c], folio_sample_light(256, lights[c0 + c]));
+        }
+    }
+}
+
 void folio_avx2_finish(void) { _mm_sfence(); }
 
 static const folio_fold_kernels avx2 = {
     .name = "avx2", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
-    .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows, .finish = folio_avx2_finish,
+    .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows,
+    .copy_rows_lit = folio_avx2_copy_rows_lit, .finish = folio_avx2_finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_avx2(void) {

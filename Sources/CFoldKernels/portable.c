@@ -92,11 +92,21 @@ static void copy_rows(const uint32_t *source, int32_t source_stride, int32_t col
     }
 }
 
+static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
+                          const uint16_t *lights, uint32_t *out, int32_t out_stride) {
+    for (int32_t y = 0; y < rows; y++) {
+        const uint32_t *from = source + (int64_t)y * source_stride;
+        uint32_t *to = out + (int64_t)y * out_stride;
+        for (int32_t c = 0; c < columns; c++) to[c] = folio_lit_one(from[c], folio_sample_light(256, lights[c]));
+    }
+}
+
 static void finish(void) {}
 
 static const folio_fold_kernels portable = {
     .name = "portable", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_blend_grid,
-    .write_tile = write_tile, .copy_rows = copy_rows, .finish = finish,
+    .write_tile = write_tile, .copy_rows = copy_rows, .copy_rows_lit = copy_rows_lit,
+    .finish = finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_portable(void) { return &portable; }

@@ -47,6 +47,16 @@ static inline uint32_t folio_sample_one(const uint32_t *column, int32_t j, int32
     return out;
 }
 
+/* A pixel as the sampler gives it at a whole position (the next tap weighs 0): colours times k/258,
+ * alpha kept. */
+static inline uint32_t folio_lit_one(uint32_t p, int32_t k) {
+    uint32_t out = 0;
+    for (int shift = 0; shift < 32; shift += 8) {
+        out |= folio_clamp_byte(folio_mulhrs(127 * (int32_t)((p >> shift) & 0xFF), shift == 24 ? FOLIO_UNLIT : k)) << shift;
+    }
+    return out;
+}
+
 /* light/256 (≤ 256) times 129/128, for the weights' 127/128, halved to fit a signed 16-bit lane. */
 static inline int32_t folio_light_scale(int32_t light) { return (light * 129 + 1) >> 1; }
 

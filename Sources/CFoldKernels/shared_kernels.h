@@ -10,6 +10,8 @@ void folio_avx2_write_tile(const uint32_t *tile, int32_t tile_stride, int32_t co
                            int32_t out_stride);
 void folio_avx2_copy_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, uint32_t *out,
                           int32_t out_stride);
+void folio_avx2_copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
+                              const uint16_t *lights, uint32_t *out, int32_t out_stride);
 void folio_avx2_finish(void);
 #endif
 

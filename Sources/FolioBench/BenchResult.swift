@@ -36,7 +36,8 @@ public struct BenchResult {
     var json: [String: Any] {
         let sorted = samples.sorted()
         var object: [String: Any] = ["name": name, "size": "\(width)x\(height)",
-                                     "p50_ms": percentile(sorted, 0.5), "p99_ms": percentile(sorted, 0.99)]
+                                     "p2_ms": percentile(sorted, 0.02), "p50_ms": percentile(sorted, 0.5),
+                                     "p99_ms": percentile(sorted, 0.99)]
         if let scale { object["scale"] = scale }
         if let progress { object["progress"] = progress }
         if let threads { object["threads"] = threads }

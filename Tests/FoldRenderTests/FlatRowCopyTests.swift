@@ -12,21 +12,26 @@ final class FlatRowCopyTests: XCTestCase {
     private let looks = [PageRenderOptions(), PageRenderOptions(background: .flat(0x336699), shadows: false)]
 
     func testCopiedRowsGiveTheColumnsBytes() {
-        var copied = 0
+        var copied = (all: 0, lit: 0)
         for (w, h, scale) in [(640, 400, 1.0), (333, 201, 1.0), (1281, 801, 1.0), (640, 400, 2.0)] {
-            copied += compare(width: w, height: h, scale: scale, kernels: .best, threads: 1)
+            let c = compare(width: w, height: h, scale: scale, kernels: .best, threads: 1)
+            copied = (copied.all + c.all, copied.lit + c.lit)
         }
-        XCTAssertGreaterThan(copied, 0, "no frame copied any rows: the comparison proved nothing")
+        XCTAssertGreaterThan(copied.all, 0, "no frame copied any rows: the comparison proved nothing")
+        XCTAssertGreaterThan(copied.lit, 0, "no frame copied rows of a page under a gradient shadow")
     }
 
     func testEveryKernelSetAndTwoThreadsCopyTheSameBytes() {
         for kernels in FoldKernels.available {
-            XCTAssertGreaterThan(compare(width: 640, height: 400, scale: 1, kernels: kernels, threads: 2), 0, kernels.name)
+            let copied = compare(width: 640, height: 400, scale: 1, kernels: kernels, threads: 2)
+            XCTAssertGreaterThan(copied.all, 0, kernels.name)
+            XCTAssertGreaterThan(copied.lit, 0, kernels.name)
         }
     }
 
-    /// Renders every turn and fold with row copies and without; returns the pixels copied.
-    private func compare(width w: Int, height h: Int, scale: Double, kernels: FoldKernels, threads: Int) -> Int {
+    /// Renders every turn and fold with row copies and without; returns the pixels copied, and of
+    /// them those lit column by column.
+    private func compare(width w: Int, height h: Int, scale: Double, kernels: FoldKernels, threads: Int) -> (all: Int, lit: Int) {
         let earlier = makeTestCanvas(width: w, height: h)
         let later = Bitmap(width: w, height: h, color: 0xFFF4_EEE0)
         later.fill(0xFF11_8833, in: PixelRect(x: w / 3, y: h / 4, width: w / 2, height: h / 3))
@@ -35,14 +40,15 @@ final class FlatRowCopyTests: XCTestCase {
         let drawing = PageRenderer(pixelWidth: w, pixelHeight: h, scale: scale, kernels: kernels)
         drawing.copiesFlatRows = false
         let expected = Bitmap(width: w, height: h), frame = Bitmap(width: w, height: h)
-        var copied = 0
+        var copied = (all: 0, lit: 0)
         func check(_ root: Layer, _ what: String) {
             for look in looks {
                 var options = look
                 options.threads = threads
                 drawing.render(root, into: expected, options: options)
                 copying.render(root, into: frame, options: options)
-                copied += copying.copiedPixels
+                copied.all += copying.copiedPixels()
+                copied.lit += copying.copiedPixels(lit: true)
                 var differing = 0
                 for y in 0..<h {
                     for x in 0..<w where expected.pixel(x: x, y: y) != frame.pixel(x: x, y: y) { differing += 1 }

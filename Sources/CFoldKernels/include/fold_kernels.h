@@ -58,6 +58,11 @@ typedef void (*folio_fold_write_tile_fn)(const uint32_t *tile, int32_t tile_stri
 typedef void (*folio_fold_copy_rows_fn)(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
                                         uint32_t *out, int32_t out_stride);
 
+/* Like copy_rows, each column c lit by lights[c]/256 (≤ 256) as the sampler lights a column it
+ * shows unscaled: a flat page under a gradient shadow. Alpha is kept. */
+typedef void (*folio_fold_copy_rows_lit_fn)(const uint32_t *source, int32_t source_stride, int32_t columns,
+                                            int32_t rows, const uint16_t *lights, uint32_t *out, int32_t out_stride);
+
 /* Orders the frame's stores before anything that follows (another thread reading the frame). */
 typedef void (*folio_fold_finish_fn)(void);
 
@@ -69,6 +74,7 @@ typedef struct folio_fold_kernels {
     folio_fold_blend_grid_fn blend_grid;
     folio_fold_write_tile_fn write_tile;
     folio_fold_copy_rows_fn copy_rows;
+    folio_fold_copy_rows_lit_fn copy_rows_lit;
     folio_fold_finish_fn finish;
 } folio_fold_kernels;
 

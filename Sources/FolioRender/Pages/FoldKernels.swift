@@ -10,12 +10,13 @@ public struct FoldKernels: @unchecked Sendable {
     let blendGrid: folio_fold_blend_grid_fn
     let writeTile: folio_fold_write_tile_fn
     let copyRows: folio_fold_copy_rows_fn
+    let copyRowsLit: folio_fold_copy_rows_lit_fn
     let finish: folio_fold_finish_fn
 
     private init?(_ table: UnsafePointer<folio_fold_kernels>?) {
         guard let t = table?.pointee, let name = t.name, let blend = t.blend, let sample = t.sample,
               let darken = t.darken, let blendGrid = t.blend_grid, let writeTile = t.write_tile,
-              let copyRows = t.copy_rows, let finish = t.finish else { return nil }
+              let copyRows = t.copy_rows, let copyRowsLit = t.copy_rows_lit, let finish = t.finish else { return nil }
         self.name = String(cString: name)
         self.blend = blend
         self.sample = sample
@@ -23,6 +24,7 @@ public struct FoldKernels: @unchecked Sendable {
         self.blendGrid = blendGrid
         self.writeTile = writeTile
         self.copyRows = copyRows
+        self.copyRowsLit = copyRowsLit
         self.finish = finish
     }
 

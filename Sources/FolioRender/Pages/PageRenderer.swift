@@ -43,8 +43,9 @@ public struct PageRenderOptions: Sendable, Equatable {
 /// with a pure vertical scale. So each screen column needs one page column (a blend of two
 /// neighbouring canvas columns, read contiguously from a transposed copy made once per gesture)
 /// resampled linearly — two taps per pixel — by vector kernels (`FoldKernels`). Columns are drawn
-/// into a column-major tile and written out in transposed blocks; where a flat, unlit page shows
-/// its contents pixel for pixel, whole rows are copied from them instead. Masks, borders and back faces
+/// into a column-major tile and written out in transposed blocks; where a flat page shows its
+/// contents unscaled and no shadow falls on it, whole rows are copied from them instead (lit
+/// column by column under a gradient shadow). Masks, borders and back faces
 /// are prepared once per gesture; shadows are blurred at low resolution; nothing is allocated per
 /// frame.
 ///
@@ -87,6 +88,8 @@ public final class PageRenderer {
     private let tileStride: Int
     /// Per tile, the rows a flat page shows as they are, this frame (each thread sets its tiles').
     private let copies: UnsafeMutablePointer<TileCopy?>
+    /// Per screen column, the light (0…256) of the flat page its copied rows show.
+    private let columnLights: UnsafeMutablePointer<UInt16>
     /// Whether those rows are copied from the contents (tests turn it off to hold the copies
     /// against the columns, which would give the same bytes).
     var copiesFlatRows = true
@@ -114,6 +117,8 @@ public final class PageRenderer {
         let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
         copies = .allocate(capacity: groups)
         copies.initialize(repeating: nil, count: groups)
+        columnLights = .allocate(capacity: pixelWidth)
+        columnLights.initialize(repeating: 256, count: pixelWidth)
     }
 
     deinit {
@@ -123,6 +128,7 @@ public final class PageRenderer {
         backdropImage?.columns.deallocate()
         setups.deallocate()
         copies.deallocate()
+        columnLights.deallocate()
     }
 
     /// How far back faces are softened, in buffer pixels.
@@ -218,11 +224,13 @@ public final class PageRenderer {
         }
     }
 
-    /// How many pixels the last frame copied from page contents rather than drew in columns.
-    var copiedPixels: Int {
+    /// How many pixels the last frame copied from page contents rather than drew in columns (only
+    /// those copied lit column by column, when `lit`).
+    func copiedPixels(lit: Bool = false) -> Int {
         let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
         return (0..<groups).reduce(0) { sum, g in
-            sum + (copies[g].map { $0.rows.count * (min(pixelWidth, (g + 1) * Self.tileColumns) - g * Self.tileColumns) } ?? 0)
+            guard let copy = copies[g], copy.lit || !lit else { return sum }
+            return sum + copy.rows.count * (min(pixelWidth, (g + 1) * Self.tileColumns) - g * Self.tileColumns)
         }
     }
 
@@ -355,12 +363,21 @@ public final class PageRenderer {
                 g += 1
                 continue
             }
-            var end = g + 1
+            var end = g + 1, lit = copy.lit
             while end < groups.upperBound, let next = copies[end], next.rows == copy.rows,
-                  next.source == copy.source + (end - g) * Self.tileColumns { end += 1 }
+                  next.source == copy.source + (end - g) * Self.tileColumns {
+                lit = lit || next.lit
+                end += 1
+            }
             let x0 = g * Self.tileColumns, x1 = min(pixelWidth, end * Self.tileColumns)
-            kernels.copyRows(copy.source, Int32(copy.stride), Int32(x1 - x0), Int32(copy.rows.count),
-                             frame.target + copy.rows.lowerBound * frame.targetStride + x0, Int32(frame.targetStride))
+            let target = frame.target + copy.rows.lowerBound * frame.targetStride + x0
+            if lit {
+                kernels.copyRowsLit(copy.source, Int32(copy.stride), Int32(x1 - x0), Int32(copy.rows.count), columnLights + x0,
+                                    target, Int32(frame.targetStride))
+            } else {
+                kernels.copyRows(copy.source, Int32(copy.stride), Int32(x1 - x0), Int32(copy.rows.count), target,
+                                 Int32(frame.targetStride))
+            }
             g = end
         }
         var current = 0
@@ -383,19 +400,25 @@ public final class PageRenderer {
         kernels.finish()
     }
 
-    /// The rows of the tile's columns that one flat page shows pixel for pixel (unmoved, unlit,
-    /// unshaded, opaque, the topmost page there) from contiguous columns of its contents: they go
-    /// to the frame as row copies, and the columns and the tile skip them. Whole writer steps only.
+    /// The rows of the tile's columns that one flat page shows pixel for pixel (unmoved, opaque, the
+    /// topmost page there, no shadow from above on it; lit column by column, as under a gradient
+    /// shadow, or not) from contiguous columns of its contents: they go to the frame as row copies,
+    /// and the columns and the tile skip them. Whole writer steps only.
     @_optimize(speed)
     private func flatRows(_ columns: Range<Int>, frame: FrameSetup) -> TileCopy? {
         var low = 0, high = pixelHeight
-        var page = -1, firstColumn = 0, offset = 0
+        var page = -1, firstColumn = 0, offset = 0, lit = false
         for x in columns {
             var k = frame.pageCount - 1
             while k >= 0 && frame.pages[k].plans[x].yEnd <= frame.pages[k].plans[x].yStart { k -= 1 }
-            guard k >= 0, let flat = frame.pages[k].flat, !(frame.shadows && frame.pages[k].isShadedFromAbove) else { return nil }
+            guard k >= 0, let flat = frame.pages[k].flat else { return nil }
+            if frame.shadows && frame.pages[k].isShadedFromAbove && k != page {
+                guard !isShaded(frame.pages[k], columns: columns) else { return nil }
+            }
             let p = frame.pages[k].plans[x]
-            guard p.isExactCopy, p.sourceColumn >= 1, p.sourceColumn <= flat.columns else { return nil }
+            guard p.isAligned, p.sourceColumn >= 1, p.sourceColumn <= flat.columns else { return nil }
+            columnLights[x] = UInt16(p.shade)
+            lit = lit || p.shade != 256
             // The stored element row 0 shows: stored rows and elements from 1 on are the contents' columns and rows.
             let element = Int(truncatingIfNeeded: p.v0 >> 32), column = p.sourceColumn - (x - columns.lowerBound)
             if page < 0 { (page, firstColumn, offset) = (k, column, element) }
@@ -409,7 +432,20 @@ public final class PageRenderer {
         let first = (low + step - 1) / step * step, last = high == pixelHeight ? high : high / step * step
         guard last > first else { return nil }
         let source = flat.pixels + (first + offset - 1) * flat.stride + firstColumn - 1
-        return TileCopy(rows: first..<last, source: source, stride: flat.stride)
+        return TileCopy(rows: first..<last, source: source, stride: flat.stride, lit: lit)
+    }
+
+    /// Whether the shadows of the pages above darken `page` anywhere in screen columns `columns`:
+    /// every grid value a pixel there blends from (two grid columns, two grid rows) is looked at.
+    private func isShaded(_ page: PageSetup, columns: Range<Int>) -> Bool {
+        guard let map = page.darkening else { return false }
+        let h = shadows.gridHeight
+        let lo = Int(rowCell[0]), hi = Int(rowCell[pixelHeight - 1]) + 1
+        for g in Int(rowCell[columns.lowerBound])...(Int(rowCell[columns.upperBound - 1]) + 1) {
+            let column = map + g * h
+            for y in lo...hi where column[y] != 0 { return true }
+        }
+        return false
     }
 
     /// One screen column: what each page shows there, shadows, backdrop, composited in the
@@ -444,8 +480,9 @@ public final class PageRenderer {
         }
         for k in 0..<n {
             let page = pages[k], p = plans[k]
-            if p.isExactCopy && !(frame.shadows && page.isShadedFromAbove) {
-                // Shown pixel for pixel (a flat, unlit page): read straight from the page image.
+            if p.isAligned {
+                // A flat page's column is one stored column as it is: read straight from the page
+                // image (shown pixel for pixel, or sampled for its light and the shadows above it).
                 lows[k] = 0
                 sources[k] = page.row(p.sourceColumn)
             } else {
@@ -497,13 +534,13 @@ public final class PageRenderer {
         @inline(__always) func sampleRun(_ k: Int, _ rows: Range<Int>) {
             let p = plans[k], shade = UInt16(p.shade)
             let v = p.v0 &+ p.dv &* Int64(rows.lowerBound) &- (Int64(lows[k]) << 32)
-            if sources[k] != temps[k] {
-                (out + rows.lowerBound).update(from: sources[k] + Int(truncatingIfNeeded: v >> 32), count: rows.count)
-            } else if darkened[k] {
-                kernels.sample(temps[k], v, p.dv, Int32(rows.count), s.pageShadows[k], Int32(rows.lowerBound), shade,
+            if darkened[k] {
+                kernels.sample(sources[k], v, p.dv, Int32(rows.count), s.pageShadows[k], Int32(rows.lowerBound), shade,
                                out + rows.lowerBound)
+            } else if p.isExactCopy {
+                (out + rows.lowerBound).update(from: sources[k] + Int(truncatingIfNeeded: v >> 32), count: rows.count)
             } else {
-                kernels.sample(temps[k], v, p.dv, Int32(rows.count), nil, 0, shade, out + rows.lowerBound)
+                kernels.sample(sources[k], v, p.dv, Int32(rows.count), nil, 0, shade, out + rows.lowerBound)
             }
             writer.pump(columnsDone: tileColumn)
         }
@@ -725,9 +762,12 @@ struct ColumnPlan {
     /// 0…256: the colour factor here: the page's lighting, under its gradient shadow if any.
     var shade: UInt64 = 256
 
-    /// Whether the column shows one stored column unscaled, unlit and on whole rows: its pixels
-    /// are the page's own (the sampler would give them back exactly).
-    var isExactCopy: Bool { fu == 0 && dv == 1 << 32 && v0 & 0xFFFF_FFFF == 0 && shade == 256 }
+    /// Whether the column shows one stored column unscaled and on whole rows.
+    var isAligned: Bool { fu == 0 && dv == 1 << 32 && v0 & 0xFFFF_FFFF == 0 }
+
+    /// Whether it does so unlit too: its pixels are the page's own (the sampler would give them
+    /// back exactly).
+    var isExactCopy: Bool { isAligned && shade == 256 }
 
     @inline(__always) func j(_ y: Int) -> Int { Int(truncatingIfNeeded: (v0 &+ dv &* Int64(y)) >> 32) }
 
@@ -784,11 +824,13 @@ struct FlatSource {
 }
 
 /// Rows of a tile that a flat page shows as its contents hold them, copied to the frame from
-/// `source` (the first row's first pixel, `stride` pixels per row).
+/// `source` (the first row's first pixel, `stride` pixels per row), lit by the columns' lights
+/// where `lit`.
 struct TileCopy {
     var rows: Range<Int>
     var source: UnsafeMutablePointer<UInt32>
     var stride: Int
+    var lit: Bool
 }
 
 /// One render thread's buffers, allocated once (and grown when a scene has more pages).

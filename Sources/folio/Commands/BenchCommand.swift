@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import FolioBench
 import FolioGeometry
+import FolioLayers
 import FolioPixels
 import FolioRender
 
@@ -33,19 +34,30 @@ struct BenchCommand: ParsableCommand {
                                valueName: "name"))
     var kernels: String?
 
+    @Option(help: ArgumentHelp("Render threads for fold and page-turn frames (1 to 16); repeat for several (default 1 and 2).",
+                               valueName: "N"))
+    var threads: [Int] = []
+
+    @Option(help: ArgumentHelp("Fold frames at only this fold scale (0.48 to 1); repeat for several (default 1, 0.9, 0.75, 0.6, 0.48).",
+                               valueName: "S"))
+    var fold: [Double] = []
+
+    @Option(help: ArgumentHelp("Page-turn frames at only this progress (0 to 1); repeat for several (default 0.25 and 0.75).",
+                               valueName: "Q"))
+    var progress: [Double] = []
+
     func validate() throws {
+        for t in threads where !(1...16).contains(t) { throw ValidationError("--threads \(t) is outside 1…16") }
+        for s in fold where !(FoldScene.minimumScale...1).contains(s) {
+            throw ValidationError("--fold \(s) is outside \(FoldScene.minimumScale)…1")
+        }
+        for q in progress where !(0...1).contains(q) { throw ValidationError("--progress \(q) is outside 0…1") }
         let largest = size ?? PixelSize(width: FoldBenchmarks.sizes.map(\.0).max() ?? 1, height: FoldBenchmarks.sizes.map(\.1).max() ?? 1)
         for s in scale { try s.validate(with: largest) }
     }
 
     func run() throws {
-        var chosen = FoldKernels.best
-        if let kernels {
-            guard let named = FoldKernels.available.first(where: { $0.name == kernels }) else {
-                throw ValidationError("no fold kernels '\(kernels)' on this CPU (it runs \(FoldKernels.available.map(\.name).joined(separator: ", ")))")
-            }
-            chosen = named
-        }
+        let chosen = try FoldKernels.named(kernels)
         var results: [BenchResult] = []
         let sizes = FoldBenchmarks.sizes.filter { size == nil || ($0.0, $0.1) == (size?.width, size?.height) }
         let scales = scale.isEmpty ? [BufferScale(1)] : scale.map(\.scale)
@@ -57,10 +69,17 @@ struct BenchCommand: ParsableCommand {
             }
         }
         let wanted = { (name: String) in only.map { name.hasPrefix($0) || $0.hasPrefix(name) } ?? true }
+        let threadCounts = threads.isEmpty ? [1, 2] : threads
         if wanted("fold.") {
-            for s in scales { results += FoldBenchmarks.run(sizes: sizes, scale: s, kernels: chosen).filter { wanted($0.name) } }
+            for s in scales {
+                results += FoldBenchmarks.run(sizes: sizes, scale: s, kernels: chosen, threads: threadCounts,
+                                              foldScales: fold.isEmpty ? FoldBenchmarks.scales : fold).filter { wanted($0.name) }
+            }
         }
-        if wanted("flip.") { results += FlipBenchmarks.run(sizes: sizes, kernels: chosen).filter { wanted($0.name) } }
+        if wanted("flip.") {
+            results += FlipBenchmarks.run(sizes: sizes, kernels: chosen, threads: threadCounts,
+                                          progress: progress.isEmpty ? FlipBenchmarks.progress : progress).filter { wanted($0.name) }
+        }
         if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
         report(results, json: json)
     }

@@ -9,7 +9,8 @@ import FolioRender
 enum FlipBenchmarks {
     static let progress = [0.25, 0.75]
 
-    static func run(sizes: [(Int, Int)], kernels: FoldKernels = .best, threads: [Int] = [1, 2], frames: Int = 40) -> [BenchResult] {
+    static func run(sizes: [(Int, Int)], kernels: FoldKernels = .best, threads: [Int] = [1, 2], progress: [Double] = FlipBenchmarks.progress,
+                    frames: Int = 40) -> [BenchResult] {
         var results: [BenchResult] = []
         for (w, h) in sizes {
             let renderer = PageRenderer(pixelWidth: w, pixelHeight: h, kernels: kernels)

@@ -15,7 +15,7 @@ enum FoldBenchmarks {
     /// `sizes` are logical; at a buffer `scale` other than 1 frames are that many times larger
     /// (rounded as the app rounds its buffers) and the figures carry `buffer_scale`.
     static func run(sizes: [(Int, Int)] = sizes, scale: BufferScale = 1, kernels: FoldKernels = .best, threads: [Int] = [1, 2],
-                    frames: Int = 40) -> [BenchResult] {
+                    foldScales: [Double] = scales, frames: Int = 40) -> [BenchResult] {
         var results: [BenchResult] = []
         let bufferScale = scale == 1 ? nil : scale.factor
         for (lw, lh) in sizes {
@@ -36,7 +36,7 @@ enum FoldBenchmarks {
             }
             results.append(BenchResult(name: "fold.prepare", width: lw, height: lh, kernels: kernels.name, bufferScale: bufferScale,
                                        samples: gestures))
-            for s in scales {
+            for s in foldScales {
                 for t in threads {
                     let options = PageRenderOptions(background: .texture, shadows: true, threads: t)
                     scene.setScale(s)

@@ -30,6 +30,10 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var look: FoldLookOptions
 
+    @Option(help: ArgumentHelp("The fold's column kernels: \(FoldKernels.available.map(\.name).joined(separator: ", ")) (default: the fastest; all give the same bytes).",
+                               valueName: "name"))
+    var kernels: String?
+
     @Option(help: ArgumentHelp("The PNG file to write.", valueName: "png"))
     var out: String
 
@@ -38,6 +42,7 @@ struct RenderCommand: ParsableCommand {
         if let flip, !(flip >= 0 && flip <= 1) { throw ValidationError("--flip takes a progress from 0 to 1, such as 0.25") }
         if fold != nil && flip != nil { throw ValidationError("--fold and --flip each render a whole frame: give one") }
         if trace != nil && book != nil { throw ValidationError("--trace and --book each fill the canvas: give one") }
+        _ = try FoldKernels.named(kernels)
     }
 
     func run() throws {
@@ -60,7 +65,8 @@ struct RenderCommand: ParsableCommand {
             throw FolioError("\(trace ?? "the trace") ends inside a fold or a page turn; `folio replay` renders that")
         }
         let canvas = session.frame
-        let renderer = PageRenderer(pixelWidth: canvas.width, pixelHeight: canvas.height, scale: session.scale.factor)
+        let renderer = PageRenderer(pixelWidth: canvas.width, pixelHeight: canvas.height, scale: session.scale.factor,
+                                    kernels: try FoldKernels.named(kernels))
         let frame = Bitmap(width: canvas.width, height: canvas.height)
         if let flip {
             let current = session.book.currentSheet, sheets = session.book.sheets
