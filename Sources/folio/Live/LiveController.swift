@@ -57,6 +57,8 @@ final class LiveController {
         }
         client.onResize = { [unowned self] width, height, scale in
             drive { try frameLoop.configured(width: width, height: height, scale: scale) }
+            // The first configure too: a big sheet opened without a fresh picture gets one.
+            pictureMayLag()
         }
         client.onFrame = { [unowned self] time in
             drive { try frameLoop.frameCallback(at: time) }
@@ -113,6 +115,11 @@ final class LiveController {
         guard session.revision != savedRevision else { return }
         savedRevision = session.revision
         saver?.save(session.book)
+        pictureMayLag()
+    }
+
+    /// The book or the canvas changed: the keeper refreshes the sheet's picture once things stay so.
+    private func pictureMayLag() {
         pictureKeeper?.changed(session.book, canvas: .init(width: session.width, height: session.height, scale: session.scale.factor))
     }
 
