@@ -751,11 +751,11 @@ struct LiveStroke {
     init(start: PenSample, style: InkStyle, pressureCurve: PressureCurve?) {
         stroke = Stroke(points: [start.point], style: style)
         smoother = InkSmoother(start: start.point)
-        if let pressureCurve, let pressure = start.pressure {
+        if let pressureCurve, let pressure = start.pressure.map(Stroke.kept(pressure:)) {
             self.pressureCurve = pressureCurve
             stroke.pressureCurve = pressureCurve
             stroke.pressures = [pressure]
-            stroke.tilts = start.tilt.map { [$0] }
+            stroke.tilts = start.tilt.map { [Stroke.kept(tilt: $0)] }
             pressureSmoother = InkSmoother(start: Point(x: pressure, y: 0))
         } else {
             self.pressureCurve = nil
@@ -779,10 +779,11 @@ struct LiveStroke {
         stroke.points.append(p)
         if pressureSmoother != nil {
             // A frame without a pressure keeps the last one (tablet-v2 sends only changes).
-            let pressure = sample.pressure ?? stroke.pressures?.last ?? 0
+            // Pressure and tilt are kept in the book's steps, so a reopened stroke is this one.
+            let pressure = sample.pressure.map(Stroke.kept(pressure:)) ?? stroke.pressures?.last ?? 0
             pressureSmoother?.add(Point(x: pressure, y: 0))
             stroke.pressures?.append(pressure)
-            if let last = stroke.tilts?.last { stroke.tilts?.append(sample.tilt ?? last) }
+            if let last = stroke.tilts?.last { stroke.tilts?.append(sample.tilt.map(Stroke.kept(tilt:)) ?? last) }
         }
         // A pen's outline changes up to a sample step back from where the path's end changed.
         let margin = pressureCurve.map { $0.maximum / 2 + PressureOutline.longestStep + 1 } ?? stroke.style.width / 2 + 1
