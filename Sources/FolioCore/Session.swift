@@ -229,6 +229,11 @@ public final class Session {
         get { recognizer.penOnly }
         set { recognizer.penOnly = newValue }
     }
+    /// While a pen's barrel button is held, the pen erases (`pen.barrel_button = "eraser"`).
+    public var barrelButtonErases: Bool {
+        get { recognizer.barrelButtonErases }
+        set { recognizer.barrelButtonErases = newValue }
+    }
     /// How far from the eraser's centre line a stroke is crossed (logical px).
     public static let eraserRadius = 6.0
 
@@ -319,6 +324,8 @@ public final class Session {
             recognizer.note(command)
             toolbar.isErasing = recognizer.fingerErases
             perform(command)
+        case let (_, .penBarrel(pressed)):
+            record(pressed ? "pen.barrel.pressed" : "pen.barrel.released", at: time)
         case let (_, .controlPressed(p)):
             toolbar.press(at: p, time: time)
         case let (_, .controlReleased(p, cancelled)):
