@@ -231,6 +231,11 @@ public final class Session {
         get { recognizer.penOnly }
         set { recognizer.penOnly = newValue }
     }
+    /// While a pen's barrel button is held, the pen erases (`pen.barrel_button = "eraser"`).
+    public var barrelButtonErases: Bool {
+        get { recognizer.barrelButtonErases }
+        set { recognizer.barrelButtonErases = newValue }
+    }
     /// How far from the eraser's centre line a stroke is crossed (logical px).
     public static let eraserRadius = 6.0
 
@@ -321,6 +326,8 @@ public final class Session {
             recognizer.note(command)
             toolbar.isErasing = recognizer.fingerErases
             perform(command)
+        case let (_, .penBarrel(pressed)):
+            record(pressed ? "pen.barrel.pressed" : "pen.barrel.released", at: time)
         case let (_, .controlPressed(p)):
             toolbar.press(at: p, time: time)
         case let (_, .controlReleased(p, cancelled)):
@@ -753,11 +760,11 @@ struct LiveStroke {
     init(start: PenSample, style: InkStyle, pressureCurve: PressureCurve?) {
         stroke = Stroke(points: [start.point], style: style)
         smoother = InkSmoother(start: start.point)
-        if let pressureCurve, let pressure = start.pressure {
+        if let pressureCurve, let pressure = start.pressure.map(Stroke.kept(pressure:)) {
             self.pressureCurve = pressureCurve
             stroke.pressureCurve = pressureCurve
             stroke.pressures = [pressure]
-            stroke.tilts = start.tilt.map { [$0] }
+            stroke.tilts = start.tilt.map { [Stroke.kept(tilt: $0)] }
             pressureSmoother = InkSmoother(start: Point(x: pressure, y: 0))
         } else {
             self.pressureCurve = nil
@@ -781,10 +788,11 @@ struct LiveStroke {
         stroke.points.append(p)
         if pressureSmoother != nil {
             // A frame without a pressure keeps the last one (tablet-v2 sends only changes).
-            let pressure = sample.pressure ?? stroke.pressures?.last ?? 0
+            // Pressure and tilt are kept in the book's steps, so a reopened stroke is this one.
+            let pressure = sample.pressure.map(Stroke.kept(pressure:)) ?? stroke.pressures?.last ?? 0
             pressureSmoother?.add(Point(x: pressure, y: 0))
             stroke.pressures?.append(pressure)
-            if let last = stroke.tilts?.last { stroke.tilts?.append(sample.tilt ?? last) }
+            if let last = stroke.tilts?.last { stroke.tilts?.append(sample.tilt.map(Stroke.kept(tilt:)) ?? last) }
         }
         // A pen's outline changes up to a sample step back from where the path's end changed.
         let margin = pressureCurve.map { $0.maximum / 2 + PressureOutline.longestStep + 1 } ?? stroke.style.width / 2 + 1

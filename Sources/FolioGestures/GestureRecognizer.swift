@@ -31,6 +31,8 @@ public enum Gesture: Hashable, Sendable {
     /// It lifted at `at`, or was taken away or into a pinch (`cancelled`).
     case controlReleased(at: Point, cancelled: Bool)
     case command(Command)
+    /// A pen's barrel button went down or up (while one is held the pen erases, if set so).
+    case penBarrel(pressed: Bool)
 }
 
 /// The window edge a page turn starts from.
@@ -88,6 +90,10 @@ public struct GestureRecognizer: Sendable {
     public var pinches = true
     /// Fingers never draw (nor erase); they still pinch and turn pages.
     public var penOnly = false
+    /// Setting: while a barrel button is held the pen erases, as its eraser end does.
+    public var barrelButtonErases = true
+    /// The evdev codes of a stylus's barrel buttons: BTN_STYLUS and BTN_STYLUS2.
+    public static let barrelButtons: Set<Int> = [0x14b, 0x14c]
     /// A finger or the mouse erases instead of drawing (`Command.fingerErases`).
     public private(set) var fingerErases = false
 
@@ -129,6 +135,8 @@ public struct GestureRecognizer: Sendable {
         var leftAt = -Double.infinity
         var sample = PenSample(point: .zero)
         var isDown = false
+        /// Barrel buttons held now (evdev codes).
+        var barrel: Set<Int> = []
         var activity = Activity.none
         var lastSent: PenSample?
 
@@ -252,6 +260,8 @@ public struct GestureRecognizer: Sendable {
                 }
             case .tabletProximityOut:
                 gestures += penLifted()
+                // A tool out of reach holds no button, whether or not its release was sent.
+                gestures += releaseBarrel()
                 pen.inProximity = false
                 pen.leftAt = time
             case let .tabletMotion(p, pressure, tilt):
@@ -264,6 +274,9 @@ public struct GestureRecognizer: Sendable {
                 pen.isDown = true
             case .tabletUp:
                 gestures += penLifted()
+            case let .tabletButton(button, pressed) where Self.barrelButtons.contains(button):
+                guard pressed ? pen.barrel.insert(button).inserted : pen.barrel.remove(button) != nil else { continue }
+                gestures.append(.penBarrel(pressed: pressed))
             default:
                 continue
             }
@@ -286,7 +299,7 @@ public struct GestureRecognizer: Sendable {
         switch state {
         case .idle, .holdingTouch, .waitingForLift:
             pen.lastSent = pen.sample
-            if pen.tool?.erases == true {
+            if penErases {
                 pen.activity = .erasing
                 return [.eraseBegan(at: pen.sample.point)]
             }
@@ -307,6 +320,17 @@ public struct GestureRecognizer: Sendable {
         case .drawing, .erasing: return [.strokeEnded]
         case .none, .ignored: return []
         }
+    }
+
+    /// Whether the pen's next contact erases: its eraser end, or a barrel button held as it
+    /// lands (a button pressed or let go mid-stroke waits for the next contact, so the stroke
+    /// under the pen is neither cut nor erased by the pass that would follow it).
+    private var penErases: Bool { pen.tool?.erases == true || barrelButtonErases && !pen.barrel.isEmpty }
+
+    /// Every barrel button held is let go.
+    private mutating func releaseBarrel() -> [Gesture] {
+        defer { pen.barrel.removeAll() }
+        return pen.barrel.map { _ in .penBarrel(pressed: false) }
     }
 
     /// Whether the pen is drawing or erasing (fingers then only rest or pinch).

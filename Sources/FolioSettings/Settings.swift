@@ -19,8 +19,18 @@ public struct Settings: Hashable, Sendable {
     public var pinch = true
     /// Fingers do not draw (for pens); kept for the pen's input.
     public var penOnly = false
+    /// What holding a pen's barrel button does.
+    public var barrelButton = BarrelButton.eraser
 
     public init() {}
 
     public static let standard = Settings()
+}
+
+/// What a pen's barrel button does while it is held (`pen.barrel_button`).
+public enum BarrelButton: String, Hashable, Sendable, CaseIterable {
+    /// The pen erases, as its eraser end does.
+    case eraser
+    /// Nothing: the pen draws.
+    case none
 }

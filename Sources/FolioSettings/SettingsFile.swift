@@ -107,6 +107,8 @@ public struct SettingsFile: Sendable {
         [pen]
         # Only a pen draws; fingers still pinch and turn.
         pen_only = \(s.penOnly)
+        # Holding the pen's barrel button: "eraser" (the pen erases) or "none".
+        barrel_button = "\(s.barrelButton.rawValue)"
 
         """
     }
@@ -160,7 +162,7 @@ private struct Reader {
 
     static let known: [String: Set<String>] = [
         "ink": ["color", "width"], "palette": ["colors", "widths"], "fold": ["perspective"],
-        "gestures": ["edge_turn", "pinch"], "pen": ["pen_only"],
+        "gestures": ["edge_turn", "pinch"], "pen": ["pen_only", "barrel_button"],
     ]
 
     mutating func report(_ key: String, _ message: String) {
@@ -224,6 +226,13 @@ private struct Reader {
         s.edgeTurn = flag("gestures", "edge_turn", default: true)
         s.pinch = flag("gestures", "pinch", default: true)
         s.penOnly = flag("pen", "pen_only", default: false)
+        if let button = value("pen", "barrel_button") {
+            if let name = button.string, let choice = BarrelButton(rawValue: name) {
+                s.barrelButton = choice
+            } else {
+                report("pen.barrel_button", "pen.barrel_button must be \"eraser\" or \"none\"; using \"eraser\"")
+            }
+        }
         return s
     }
 

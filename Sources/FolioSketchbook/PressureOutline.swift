@@ -53,41 +53,40 @@ public enum PressureOutline {
 
     private static func walk(_ span: Range<Int>, element: (Int) -> PathElement, pressure: (Int) -> PathElement?,
                              curve: PressureCurve, visit: (OutlinePiece) -> Void) {
-        var samples: [Sample] = []
+        var ribbon = Ribbon()
         let pressureAt = pressure
         var pressure = pressureEnd(pressureAt, 0), point = Point.zero
         if span.lowerBound > 0 {
             point = element(span.lowerBound - 1).endPoint
             pressure = pressureEnd(pressureAt, span.lowerBound - 1)
             if case .move = element(span.lowerBound - 1) {} else {
-                samples.append(Sample(point: point, radius: radius(curve, pressure)))
+                ribbon.add(Sample(point: point, radius: radius(curve, pressure)), visit: visit)
             }
         }
         for index in span {
             let current = element(index)
             let pressureElement = pressureAt(index) ?? .line(to: Point(x: pressure, y: 0))
             if case let .move(p) = current {
-                emit(samples, visit: visit)
-                samples.removeAll(keepingCapacity: true)
+                ribbon.finish(visit: visit)
                 point = p
                 pressure = pressureElement.endPoint.x
-                samples.append(Sample(point: p, radius: radius(curve, pressure)))
+                ribbon.add(Sample(point: p, radius: radius(curve, pressure)), visit: visit)
                 continue
             }
             sample(current, from: point, pressure: pressureElement, from: pressure) { p, q in
-                let last = samples.last?.point ?? point
+                let last = ribbon.last?.point ?? point
                 let d = p - last
-                if samples.isEmpty || d.x * d.x + d.y * d.y > 1e-6 {
-                    samples.append(Sample(point: p, radius: radius(curve, q)))
+                if ribbon.last == nil || d.x * d.x + d.y * d.y > 1e-6 {
+                    ribbon.add(Sample(point: p, radius: radius(curve, q)), visit: visit)
                 } else {
                     // A repeated point: the later pressure stands.
-                    samples[samples.count - 1].radius = radius(curve, q)
+                    ribbon.last?.radius = radius(curve, q)
                 }
             }
             point = current.endPoint
             pressure = pressureElement.endPoint.x
         }
-        emit(samples, visit: visit)
+        ribbon.finish(visit: visit)
     }
 
     private static func radius(_ curve: PressureCurve, _ pressure: Double) -> Double { curve.width(at: pressure) / 2 }
@@ -133,38 +132,62 @@ public enum PressureOutline {
 
     private static func magnitude(_ v: Point) -> Double { (v.x * v.x + v.y * v.y).squareRoot() }
 
-    /// The ribbon and discs around consecutive, distinct samples.
-    private static func emit(_ samples: [Sample], visit: (OutlinePiece) -> Void) {
-        guard let first = samples.first else { return }
-        visit(.disc(centre: first.point, radius: first.radius))
-        guard samples.count >= 2 else { return }
-        var directions: [(unit: Point, length: Double)] = []
-        directions.reserveCapacity(samples.count - 1)
-        for i in 0..<(samples.count - 1) {
-            let d = samples[i + 1].point - samples[i].point
+    /// The ribbon and discs around consecutive, distinct samples, made as the samples come: a
+    /// piece is visited once the sample after its end is known (its joint depends on it), and
+    /// the last sample's radius may still change until then. Nothing is allocated.
+    private struct Ribbon {
+        /// The newest sample, and the one before it.
+        var last: Sample?
+        private var previous: Sample?
+        /// From `previous` to `last`.
+        private var direction = (unit: Point.zero, length: 0.0)
+        /// The edge the next quad starts from, and whether it goes on from the quad before.
+        private var start = (Point.zero, Point.zero)
+        private var continues = false
+
+        mutating func add(_ sample: Sample, visit: (OutlinePiece) -> Void) {
+            defer { last = sample }
+            guard let b = last else { return }
+            let d = sample.point - b.point
             let length = (d.x * d.x + d.y * d.y).squareRoot()
-            directions.append((Point(x: d.x / length, y: d.y / length), length))
-        }
-        func square(_ s: Sample, _ u: Point) -> (Point, Point) {
-            let n = Point(x: -u.y, y: u.x) * s.radius
-            return (s.point + n, s.point - n)
-        }
-        var start = square(first, directions[0].unit)
-        var continues = false
-        for i in 0..<directions.count {
-            let b = samples[i + 1]
-            let joint = i + 1 < directions.count ? gentleJoint(b, directions[i], directions[i + 1]) : nil
-            let end = joint ?? square(b, directions[i].unit)
-            visit(.quad(start.0, end.0, end.1, start.1, continuesRun: continues))
-            if let joint {
-                start = joint
-                continues = true
-            } else {
+            let next = (unit: Point(x: d.x / length, y: d.y / length), length: length)
+            if previous == nil {
+                // `b` is the first sample: its radius is final now.
                 visit(.disc(centre: b.point, radius: b.radius))
-                if i + 1 < directions.count { start = square(b, directions[i + 1].unit) }
+                start = PressureOutline.square(b, next.unit)
                 continues = false
+            } else {
+                let joint = gentleJoint(b, direction, next)
+                let end = joint ?? PressureOutline.square(b, direction.unit)
+                visit(.quad(start.0, end.0, end.1, start.1, continuesRun: continues))
+                if let joint {
+                    start = joint
+                    continues = true
+                } else {
+                    visit(.disc(centre: b.point, radius: b.radius))
+                    start = PressureOutline.square(b, next.unit)
+                    continues = false
+                }
             }
+            previous = b
+            direction = next
         }
+
+        /// The last piece, and a fresh start.
+        mutating func finish(visit: (OutlinePiece) -> Void) {
+            defer { self = Ribbon() }
+            guard let b = last else { return }
+            guard previous != nil else { return visit(.disc(centre: b.point, radius: b.radius)) }
+            let end = PressureOutline.square(b, direction.unit)
+            visit(.quad(start.0, end.0, end.1, start.1, continuesRun: continues))
+            visit(.disc(centre: b.point, radius: b.radius))
+        }
+    }
+
+    /// The ends of the ribbon's cut square across `u` at `s`.
+    private static func square(_ s: Sample, _ u: Point) -> (Point, Point) {
+        let n = Point(x: -u.y, y: u.x) * s.radius
+        return (s.point + n, s.point - n)
     }
 
     /// The cut along the bisector at `s` between two directions, when the bend is gentle: the

@@ -23,14 +23,15 @@ public struct PressureCurve: Hashable, Sendable, Codable {
     public var maximum: Double
     public var exponent: Double
 
-    /// Widths are clamped to this range (logical pixels), exponents to 0.1–10.
+    /// Widths are clamped to this range (logical pixels), exponents to `exponents`.
     public static let widths: ClosedRange<Double> = 0.5...100
+    public static let exponents: ClosedRange<Double> = 0.1...10
 
     public init(minimum: Double = 2, maximum: Double = 9, exponent: Double = 1) {
         func width(_ w: Double) -> Double { w.isNaN ? Self.widths.lowerBound : min(max(w, Self.widths.lowerBound), Self.widths.upperBound) }
         self.minimum = width(minimum)
         self.maximum = max(width(maximum), self.minimum)
-        self.exponent = exponent.isNaN ? 1 : min(max(exponent, 0.1), 10)
+        self.exponent = exponent.isNaN ? 1 : min(max(exponent, Self.exponents.lowerBound), Self.exponents.upperBound)
     }
 
     public static let standard = PressureCurve()
@@ -101,6 +102,31 @@ public struct Stroke: Hashable, Sendable, Codable {
     public var bounds: Rect {
         let margin = maximumWidth / 2 + 1
         return path.reduce(Rect.null) { $0.union($1.controlBounds) }.insetBy(dx: -margin, dy: -margin)
+    }
+}
+
+extension Stroke {
+    /// Pressure in the steps a book keeps it (tablet-v2's own: 1/65535), clamped to 0–1; a
+    /// stroke whose pressures are already in those steps reads back from its book unchanged.
+    public static func kept(pressure: Double) -> Double {
+        Double(pressureStep(pressure)) / 65535
+    }
+
+    /// Tilt in the steps a book keeps it (tablet-v2's own: 1/256 degree), within ±90 degrees.
+    public static func kept(tilt: PenTilt) -> PenTilt {
+        PenTilt(x: Double(tiltStep(tilt.x)) / 256, y: Double(tiltStep(tilt.y)) / 256)
+    }
+
+    /// `pressure` (clamped to 0–1, not a number as 0) in 1/65535 steps.
+    static func pressureStep(_ pressure: Double) -> UInt16 {
+        let p = pressure.isNaN ? 0 : min(max(pressure, 0), 1)
+        return UInt16((p * 65535).rounded())
+    }
+
+    /// A tilt angle (clamped to ±90 degrees, not a number as upright) in 1/256-degree steps.
+    static func tiltStep(_ degrees: Double) -> Int16 {
+        let d = degrees.isNaN ? 0 : min(max(degrees, PenTilt.range.lowerBound), PenTilt.range.upperBound)
+        return Int16((d * 256).rounded())
     }
 }
 

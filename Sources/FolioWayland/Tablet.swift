@@ -169,30 +169,33 @@ private final class PenTool {
     private func flush(time: UInt32?) {
         let f = frame
         frame = Frame()
-        var events: [InputEvent] = []
+        // Sent as they are found, in this order (no array per frame); a frame only if any was.
+        var sent = false
+        func send(_ event: InputEvent) {
+            sink(event, time)
+            sent = true
+        }
         if f.proximityIn, !inProximity {
             inProximity = true
-            events.append(.tabletProximityIn(tool: kind))
+            send(.tabletProximityIn(tool: kind))
         }
         if f.moved || f.pressure != nil || f.tilt != nil {
-            events.append(.tabletMotion(to: position, pressure: f.pressure, tilt: f.tilt))
+            send(.tabletMotion(to: position, pressure: f.pressure, tilt: f.tilt))
         }
         if f.down, !isDown {
             isDown = true
-            events.append(.tabletDown)
+            send(.tabletDown)
         }
-        for (button, pressed) in f.buttons { events.append(.tabletButton(button, pressed: pressed)) }
+        for (button, pressed) in f.buttons { send(.tabletButton(button, pressed: pressed)) }
         if (f.up || f.proximityOut), isDown {
             isDown = false
-            events.append(.tabletUp)
+            send(.tabletUp)
         }
         if f.proximityOut, inProximity {
             inProximity = false
-            events.append(.tabletProximityOut)
+            send(.tabletProximityOut)
         }
-        guard !events.isEmpty else { return }
-        for event in events { sink(event, time) }
-        sink(.tabletFrame, time)
+        if sent { sink(.tabletFrame, time) }
     }
 
     private static func kind(of type: UInt32) -> TabletTool {

@@ -24,6 +24,7 @@ final class SettingsFileTests: XCTestCase {
         settings.edgeTurn = false
         settings.pinch = false
         settings.penOnly = true
+        settings.barrelButton = .none
         let file = SettingsFile(path: folder.appendingPathComponent("folio/config.toml").path)
         try file.save(settings)
         let (loaded, problems) = file.load()
@@ -54,6 +55,9 @@ final class SettingsFileTests: XCTestCase {
         [gestures]
         pinch = "yes"
         edge_turn = false
+
+        [pen]
+        barrel_button = "rubber"
         """
         let (settings, problems) = SettingsFile.parse(text, name: "config.toml")
         XCTAssertEqual(problems, [
@@ -61,6 +65,7 @@ final class SettingsFileTests: XCTestCase {
             "config.toml:2: ink.color must be one of palette.colors; using the first",
             "config.toml:9: fold.perspective must be a number from 500 to 20000; using 2000",
             "config.toml:12: gestures.pinch must be true or false; using true",
+            "config.toml:16: pen.barrel_button must be \"eraser\" or \"none\"; using \"eraser\"",
         ])
         XCTAssertEqual(settings.colorIndex, 0)
         XCTAssertEqual(settings.widthIndex, 1, "6 (an integer) is the middle width")
@@ -68,6 +73,8 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertEqual(settings.perspective, 2000)
         XCTAssertTrue(settings.pinch)
         XCTAssertFalse(settings.edgeTurn, "good values beside bad ones still count")
+        XCTAssertEqual(settings.barrelButton, .eraser)
+        XCTAssertEqual(SettingsFile.parse("[pen]\nbarrel_button = \"none\"\n", name: "c.toml").settings.barrelButton, .none)
     }
 
     func testUnknownKeysAndTablesAreReportedAndIgnored() {

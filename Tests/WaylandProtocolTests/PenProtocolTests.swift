@@ -104,4 +104,26 @@ final class PenProtocolTests: XCTestCase {
         XCTAssertTrue(kept.dropFirst(2).dropLast(2).allSatisfy { Ink.isInk(image.pixel(x: Int($0.x), y: Int($0.y))) },
                       "the stroke the eraser did not cross stays (\(folio.save(image, as: "eraser")))")
     }
+    /// Holding the barrel button (BTN_STYLUS) the pen erases what it crosses; let go, it draws.
+    func testHoldingTheBarrelButtonMakesThePenErase() throws {
+        let folio = try FolioUnderTest(tablet: true)
+        let kept = line(from: Point(x: 100, y: 100), to: Point(x: 540, y: 100), count: 20)
+        let erased = line(from: Point(x: 100, y: 300), to: Point(x: 540, y: 300), count: 20)
+        try penStroke(folio, kept, pressure: { _ in 40000 })
+        try penStroke(folio, erased, pressure: { _ in 40000 })
+        try folio.compositor.sendTablet([.motion(x: 320, y: 250), .button(0x14b, pressed: true), .frame, .down, .frame])
+        for y in stride(from: 260.0, through: 350, by: 10) { try folio.compositor.sendTablet([.motion(x: 322, y: y), .frame]) }
+        try folio.compositor.sendTablet([.up, .frame, .button(0x14b, pressed: false), .frame])
+        let image = try folio.waitForImage("the crossed stroke erased") { image in
+            image.count(in: PixelRect(x: 0, y: 250, width: 640, height: 100)) { !Ink.isPaper($0) } == 0
+        }
+        XCTAssertTrue(kept.dropFirst(2).dropLast(2).allSatisfy { Ink.isInk(image.pixel(x: Int($0.x), y: Int($0.y))) },
+                      "the stroke the pen did not cross stays (\(folio.save(image, as: "barrel-eraser")))")
+        // The button let go, the same pen draws again where it erased.
+        try penStroke(folio, line(from: Point(x: 100, y: 300), to: Point(x: 540, y: 300), count: 20), pressure: { _ in 40000 })
+        _ = try folio.waitForImage("ink again after the button is let go") { image in
+            Ink.isInk(image.pixel(x: 320, y: 300))
+        }
+        try folio.compositor.sendTablet([.proximityOut, .frame])
+    }
 }

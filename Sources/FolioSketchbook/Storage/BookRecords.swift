@@ -11,6 +11,16 @@ enum BookRecords {
     static let maximumPointsPerStroke = 10_000_000
     static let maximumInkWidth = 1000.0
 
+    /// Bits of a stroke's sample channels: what follows its points, in bit order.
+    enum Channel {
+        /// The pressure curve (three f64) and a u16 pressure per point, in 1/65535 steps.
+        static let pressure: UInt8 = 1 << 0
+        /// An i16 x, i16 y tilt per point, in 1/256-degree steps within ±90 degrees.
+        static let tilt: UInt8 = 1 << 1
+        static let known = pressure | tilt
+        static let tiltStepLimit = Int16(PenTilt.range.upperBound * 256)
+    }
+
     /// One change to the book as saved; a change record holds a save's changes in order.
     enum Change: Equatable {
         /// A blank sheet at `index` (0 … the sheet count).
@@ -71,16 +81,30 @@ enum BookRecords {
         return out.bytes
     }
 
-    /// A stroke: kind (0, ink), sample channels (0, none yet), 2 reserved bytes, colour, width,
-    /// point count, then the points as x, y float64 pairs.
+    /// A stroke: kind (0, ink), sample channels, 2 reserved bytes, colour, width, point count,
+    /// the points as x, y float64 pairs, then a pen's pressures and tilts (`Channel`).
     private static func write(_ stroke: Stroke, to out: inout ByteWriter) {
+        let pressures = stroke.hasPressure ? stroke.pressures : nil
+        let tilts = stroke.tilts.flatMap { $0.count == stroke.points.count ? $0 : nil }
         out.u8(0)
-        out.u8(0)
+        out.u8((pressures == nil ? 0 : Channel.pressure) | (tilts == nil ? 0 : Channel.tilt))
         out.u16(0)
         out.u32(stroke.style.color & 0xFF_FFFF)
         out.f64(stroke.style.width)
         out.u32(UInt32(stroke.points.count))
         out.points(stroke.points)
+        if let pressures {
+            out.f64(stroke.pressureCurve.minimum)
+            out.f64(stroke.pressureCurve.maximum)
+            out.f64(stroke.pressureCurve.exponent)
+            for p in pressures { out.u16(Stroke.pressureStep(p)) }
+        }
+        if let tilts {
+            for t in tilts {
+                out.u16(UInt16(bitPattern: Stroke.tiltStep(t.x)))
+                out.u16(UInt16(bitPattern: Stroke.tiltStep(t.y)))
+            }
+        }
     }
 
     /// Whether `book` fits the limits, so that what is written always reads back.
@@ -223,7 +247,7 @@ enum BookRecords {
         let kind = try byte(&reader, place())
         let channels = try byte(&reader, place())
         let reserved = try half(&reader, place())
-        guard kind == 0, channels == 0, reserved == 0 else {
+        guard kind == 0, channels & ~Channel.known == 0, reserved == 0 else {
             throw Damage(reason: "\(place()): a stroke of kind \(kind) with sample channels \(channels) (written by a newer Folio?)")
         }
         let color = try word(&reader, place())
@@ -238,7 +262,40 @@ enum BookRecords {
             throw Damage(reason: "\(place()): point \(index + 1) (\(p.x), \(p.y)) is not within "
                          + "±\(Int(SurfaceLimits.farthestCoordinate)) logical pixels")
         }
-        return Stroke(points: points, style: InkStyle(width: width, color: color))
+        var stroke = Stroke(points: points, style: InkStyle(width: width, color: color))
+        if channels & Channel.pressure != 0 {
+            stroke.pressureCurve = try pressureCurve(&reader, place())
+            guard pointCount <= reader.remaining / 2 else { throw Damage(reason: "\(place()): \(pointCount) pressures do not fit in the record") }
+            var pressures: [Double] = []
+            pressures.reserveCapacity(pointCount)
+            for _ in 0..<pointCount { pressures.append(Double(try half(&reader, place())) / 65535) }
+            stroke.pressures = pressures
+        }
+        if channels & Channel.tilt != 0 {
+            guard pointCount <= reader.remaining / 4 else { throw Damage(reason: "\(place()): \(pointCount) tilts do not fit in the record") }
+            var tilts: [PenTilt] = []
+            tilts.reserveCapacity(pointCount)
+            for index in 0..<pointCount {
+                let x = Int16(bitPattern: try half(&reader, place())), y = Int16(bitPattern: try half(&reader, place()))
+                guard abs(Int(x)) <= Int(Channel.tiltStepLimit), abs(Int(y)) <= Int(Channel.tiltStepLimit) else {
+                    throw Damage(reason: "\(place()): tilt \(Double(x) / 256), \(Double(y) / 256) at point \(index + 1) is beyond ±90 degrees")
+                }
+                tilts.append(PenTilt(x: Double(x) / 256, y: Double(y) / 256))
+            }
+            stroke.tilts = tilts
+        }
+        return stroke
+    }
+
+    /// A pressure stroke's curve: widths within `PressureCurve.widths`, the minimum at most the
+    /// maximum, the exponent within `PressureCurve.exponents`.
+    private static func pressureCurve(_ reader: inout ByteReader, _ place: String) throws(Damage) -> PressureCurve {
+        let minimum = try double(&reader, place), maximum = try double(&reader, place), exponent = try double(&reader, place)
+        guard PressureCurve.widths.contains(minimum), PressureCurve.widths.contains(maximum), minimum <= maximum,
+              PressureCurve.exponents.contains(exponent) else {
+            throw Damage(reason: "\(place): pressure curve \(minimum) to \(maximum) px, exponent \(exponent), is out of range")
+        }
+        return PressureCurve(minimum: minimum, maximum: maximum, exponent: exponent)
     }
 
     private static func count(_ reader: inout ByteReader, _ what: String, upTo limit: Int) throws(Damage) -> Int {

@@ -23,6 +23,7 @@ final class SettingsKeeper {
         session.applyChoices(palette: settings.palette, colorIndex: settings.colorIndex, widthIndex: settings.widthIndex)
         session.configure(edgeTurn: settings.edgeTurn, pinch: settings.pinch, foldPerspective: settings.perspective)
         session.penOnly = settings.penOnly
+        session.barrelButtonErases = settings.barrelButton == .eraser
     }
 
     /// The toolbar's colour or width changed: written back.
