@@ -19,8 +19,9 @@ public struct SheetPicture: Sendable, Equatable {
     /// How many strokes the picture covers: the first `coveredCount` of its sheet.
     public var coveredCount: Int { Self.count(inKey: key) }
 
-    /// A checksum of strokes (CRC-32C of their points, widths, colours and point counts) and
-    /// their count: a picture whose key differs is of other strokes and is drawn again.
+    /// A checksum of strokes (CRC-32C of their points, widths, colours and point counts, and a
+    /// pen's pressure curve, pressures and tilts) and their count: a picture whose key differs is
+    /// of other strokes and is drawn again.
     public static func key(of strokes: some Collection<Stroke>) -> UInt64 {
         prefixKeys(of: strokes, counts: [strokes.count])[strokes.count] ?? 0
     }
@@ -38,6 +39,16 @@ public struct SheetPicture: Sendable, Equatable {
             crc = stroke.points.withUnsafeBytes { crc32c($0, continuing: crc) }
             let fields = [stroke.style.width.bitPattern, UInt64(stroke.style.color) << 32 | UInt64(stroke.points.count)]
             crc = fields.withUnsafeBytes { crc32c($0, continuing: crc) }
+            // A pen's samples change its ink: a stroke without them checks as it always did.
+            if let pressures = stroke.pressures {
+                let curve = [stroke.pressureCurve.minimum, stroke.pressureCurve.maximum, stroke.pressureCurve.exponent]
+                crc = curve.withUnsafeBytes { crc32c($0, continuing: crc) }
+                crc = pressures.withUnsafeBytes { crc32c($0, continuing: crc) }
+            }
+            if let tilts = stroke.tilts {
+                let angles = tilts.flatMap { [$0.x, $0.y] }
+                crc = angles.withUnsafeBytes { crc32c($0, continuing: crc) }
+            }
             note(index + 1)
         }
         return keys

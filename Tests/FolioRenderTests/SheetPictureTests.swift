@@ -102,6 +102,19 @@ final class SheetPictureTests: XCTestCase {
         same(canvas.baked, drawn(Array(all.prefix(all.count - SheetPictureCache.tilesKept - 1))).baked, "past the kept tiles: drawn again")
     }
 
+    /// A pen's pressures, curve and tilts draw different ink from the same points: the key tells
+    /// them apart, so a picture of one is never shown for the other.
+    func testTheKeyTellsPenStrokesWithTheSamePointsApart() {
+        let points = (0..<20).map { Point(x: 10 + Double($0) * 5, y: 40) }
+        let light = Stroke(points: points, pressures: Array(repeating: 0.2, count: 20))
+        let firm = Stroke(points: points, pressures: Array(repeating: 0.8, count: 20))
+        let otherCurve = Stroke(points: points, pressures: light.pressures, pressureCurve: PressureCurve(minimum: 1, maximum: 20))
+        let tilted = Stroke(points: points, pressures: light.pressures, tilts: Array(repeating: PenTilt(x: 30, y: 0), count: 20))
+        let keys = [Stroke(points: points), light, firm, otherCurve, tilted].map { SheetPicture.key(of: [$0]) }
+        XCTAssertEqual(Set(keys).count, keys.count, "\(keys)")
+        XCTAssertEqual(keys.map(SheetPicture.count(inKey:)), [1, 1, 1, 1, 1])
+    }
+
     func testAPictureOfOtherStrokesAnotherSizeOrDamagedIsNotUsed() throws {
         let all = strokes(SheetPictureCache.worthKeeping)
         let store = BookStore(directory: folder)
