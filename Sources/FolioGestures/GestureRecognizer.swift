@@ -142,6 +142,8 @@ public struct GestureRecognizer: Sendable {
 
         enum Activity: Hashable, Sendable {
             case none, drawing, erasing
+            /// Down on the toolbar: it presses the control there, as a finger would.
+            case pressing
             /// Down, but another gesture had the canvas: nothing until it lifts.
             case ignored
         }
@@ -259,7 +261,7 @@ public struct GestureRecognizer: Sendable {
                     state = .holdingTouch(id: id)
                 }
             case .tabletProximityOut:
-                gestures += penLifted()
+                gestures += penLifted(cancelled: true)
                 // A tool out of reach holds no button, whether or not its release was sent.
                 gestures += releaseBarrel()
                 pen.inProximity = false
@@ -288,17 +290,22 @@ public struct GestureRecognizer: Sendable {
             switch pen.activity {
             case .drawing: gestures.append(.penStrokeMoved(pen.sample))
             case .erasing: gestures.append(.strokeMoved(to: pen.sample.point))
-            case .none, .ignored: break
+            case .none, .pressing, .ignored: break
             }
         }
         return gestures
     }
 
-    /// The pen touched down: it draws or erases unless fingers are pinching, turning or drawing.
+    /// The pen touched down: on the toolbar it presses the control there; elsewhere it draws or
+    /// erases, unless fingers are pinching, turning or drawing.
     private mutating func penLanded() -> [Gesture] {
         switch state {
         case .idle, .holdingTouch, .waitingForLift:
             pen.lastSent = pen.sample
+            if isControl(pen.sample.point) {
+                pen.activity = .pressing
+                return [.controlPressed(at: pen.sample.point)]
+            }
             if penErases {
                 pen.activity = .erasing
                 return [.eraseBegan(at: pen.sample.point)]
@@ -311,13 +318,16 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
-    private mutating func penLifted() -> [Gesture] {
+    /// The pen left the screen; `cancelled` when it left proximity without lifting first.
+    private mutating func penLifted(cancelled: Bool = false) -> [Gesture] {
         defer {
             pen.isDown = false
             pen.activity = .none
         }
         switch pen.activity {
         case .drawing, .erasing: return [.strokeEnded]
+        // A tap is where the pen lifts: off the control it pressed, it is no tap.
+        case .pressing: return [.controlReleased(at: pen.sample.point, cancelled: cancelled)]
         case .none, .ignored: return []
         }
     }
