@@ -43,7 +43,9 @@ struct SoakTrace {
             cycle += 1
             let w = Double(size.0), h = Double(size.1)
             for _ in 0..<strokesPerCycle {
-                var p = Point(x: 60 + random() * (w - 120), y: 40 + random() * (h - 80))
+                // Above the toolbar's handle (the bottom 48 px and the bar over it): a touch there
+                // presses a control instead of drawing, and the undos below would take one stroke too many.
+                var p = Point(x: 60 + random() * (w - 120), y: 40 + random() * (h - 180))
                 touch(.touchDown(id: 1, at: p))
                 for _ in 0..<5 {
                     t += 8
