@@ -372,7 +372,8 @@ final class InkCoverage {
             let row = y * capacityStride
             if y >= merged.y && y < merged.maxY {
                 let piece = pieceBits + row, mask = maskBits + row
-                for x in merged.x..<merged.maxX where piece[x] > mask[x] { mask[x] = piece[x] }
+                // An unconditional store, so the loop vectorises.
+                for x in merged.x..<merged.maxX { mask[x] = max(mask[x], piece[x]) }
             }
             memset(pieceBits + row + written.x, 0, written.width)
         }
