@@ -47,6 +47,9 @@ final class InkCoverage {
     /// quad's `a` and `d` on (see `addQuad`).
     private var ribbonSide: [pixman_point_fixed_t] = []
     private var ribbonOtherSide: [pixman_point_fixed_t] = []
+    /// How y rises and falls along each side of the pending ribbon, kept as quads come so
+    /// checking that the ribbon stays y-monotone costs the same for every quad.
+    private var sideDescent = Descent(), otherSideDescent = Descent()
     /// What the pieces of the current run wrote into the piece buffer.
     private var runWritten: [PixelRect] = []
     private var trapezoids: [pixman_trapezoid_t] = []
@@ -137,18 +140,32 @@ final class InkCoverage {
         guard Self.isSafe(a), Self.isSafe(b), Self.isSafe(c), Self.isSafe(d) else { return flushRibbon() }
         let a = Self.fixed(a), b = Self.fixed(b), c = Self.fixed(c), d = Self.fixed(d)
         if continuesRun, ribbonSide.count < longestRibbon, let lastA = ribbonSide.last, let lastD = ribbonOtherSide.last,
+           let firstA = ribbonSide.first, let firstD = ribbonOtherSide.first,
            lastA.x == a.x, lastA.y == a.y, lastD.x == d.x, lastD.y == d.y {
-            ribbonSide.append(b)
-            ribbonOtherSide.append(c)
-            if Self.isYMonotone(side: ribbonSide, otherSide: ribbonOtherSide) { return }
-            ribbonSide.removeLast()
-            ribbonOtherSide.removeLast()
+            var side = sideDescent, otherSide = otherSideDescent
+            side.add(from: a, to: b)
+            otherSide.add(from: d, to: c)
+            // Round the polygon: one side, across its new end, the other side backwards, home.
+            var around = side
+            around.add(from: b, to: c)
+            around.append(otherSide.reversed)
+            around.add(from: firstD, to: firstA)
+            if around.turnsAround <= 2 {
+                ribbonSide.append(b)
+                ribbonOtherSide.append(c)
+                (sideDescent, otherSideDescent) = (side, otherSide)
+                return
+            }
         }
         flushRibbon()
         ribbonSide.append(a)
         ribbonSide.append(b)
         ribbonOtherSide.append(d)
         ribbonOtherSide.append(c)
+        sideDescent = Descent()
+        sideDescent.add(from: a, to: b)
+        otherSideDescent = Descent()
+        otherSideDescent.add(from: d, to: c)
     }
 
     /// Rasterises the pending ribbon (added to the run).
@@ -162,23 +179,40 @@ final class InkCoverage {
         rasterizePolygon()
     }
 
-    /// Whether the polygon of one side, then the other side backwards, is y-monotone: going
-    /// round it, y turns from falling to rising (or back) at most twice.
-    private static func isYMonotone(side: [pixman_point_fixed_t], otherSide: [pixman_point_fixed_t]) -> Bool {
-        let count = side.count + otherSide.count
-        func vertex(_ i: Int) -> pixman_point_fixed_t { i < side.count ? side[i] : otherSide[count - 1 - i] }
-        var turns = 0
+    /// How y goes along a chain of edges: whether its first and last edges that move in y go
+    /// down, and how often it turns from falling to rising or back. A polygon is y-monotone when,
+    /// going round it, y turns at most twice.
+    private struct Descent {
         var first: Bool?, last: Bool?
-        for i in 0..<count {
-            let dy = vertex((i + 1) % count).y - vertex(i).y
-            guard dy != 0 else { continue }
-            let down = dy > 0
+        var turns = 0
+
+        /// One more edge at the end of the chain.
+        mutating func add(from p: pixman_point_fixed_t, to q: pixman_point_fixed_t) {
+            guard q.y != p.y else { return }
+            let down = q.y > p.y
             if let last, last != down { turns += 1 }
             if first == nil { first = down }
             last = down
         }
-        if let first, let last, first != last { turns += 1 }
-        return turns <= 2
+
+        /// Another chain after this one.
+        mutating func append(_ other: Descent) {
+            if let last, let next = other.first, last != next { turns += 1 }
+            turns += other.turns
+            first = first ?? other.first
+            last = other.last ?? last
+        }
+
+        /// The chain walked backwards: every rise a fall, in reverse order.
+        var reversed: Descent {
+            Descent(first: last.map { !$0 }, last: first.map { !$0 }, turns: turns)
+        }
+
+        /// The turns of the chain closed into a loop (its end back to its start).
+        var turnsAround: Int {
+            if let first, let last, first != last { return turns + 1 }
+            return turns
+        }
     }
 
     /// Adds a disc of its own radius (buffer pixels), merged by max like a capsule.
@@ -338,7 +372,8 @@ final class InkCoverage {
             let row = y * capacityStride
             if y >= merged.y && y < merged.maxY {
                 let piece = pieceBits + row, mask = maskBits + row
-                for x in merged.x..<merged.maxX where piece[x] > mask[x] { mask[x] = piece[x] }
+                // An unconditional store, so the loop vectorises.
+                for x in merged.x..<merged.maxX { mask[x] = max(mask[x], piece[x]) }
             }
             memset(pieceBits + row + written.x, 0, written.width)
         }

@@ -211,7 +211,12 @@ public enum PressureOutline {
     }
 
     /// Which quarter of the compass a direction points into: right, down, left or up (y down).
+    /// Away from the diagonals a comparison decides, as atan2 would; on or next to them (and
+    /// for a zero or non-finite direction) atan2 itself does, so the answer never differs.
     private static func quarter(_ d: Point) -> Int {
+        let ax = abs(d.x), ay = abs(d.y), margin = 1 + 1e-6
+        if ax > ay * margin { return d.x > 0 ? 0 : 2 }
+        if ay > ax * margin { return d.y > 0 ? 1 : 3 }
         let turns = (atan2(d.y, d.x) + Double.pi / 4) / (Double.pi / 2)
         return ((Int(turns.rounded(.down)) % 4) + 4) % 4
     }

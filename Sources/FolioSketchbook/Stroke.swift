@@ -39,7 +39,8 @@ public struct PressureCurve: Hashable, Sendable, Codable {
     /// The ink width at `pressure` (clamped to 0–1).
     public func width(at pressure: Double) -> Double {
         let p = pressure.isNaN ? 0 : min(max(pressure, 0), 1)
-        return minimum + (maximum - minimum) * pow(p, exponent)
+        // The default linear curve skips pow: p^1 is p exactly, and pow costs more than the rest.
+        return minimum + (maximum - minimum) * (exponent == 1 ? p : pow(p, exponent))
     }
 }
 
