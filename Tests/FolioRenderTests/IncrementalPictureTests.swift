@@ -22,24 +22,6 @@ final class IncrementalPictureTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func strokes(_ count: Int, seed: UInt64 = 1) -> [Stroke] {
-        var state = seed
-        func next(_ bound: Int) -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double((state >> 33) % UInt64(bound))
-        }
-        return (0..<count).map { index in
-            let start = Point(x: next(300), y: next(200))
-            let points = (0..<(1 + Int(next(6)))).map { Point(x: start.x + Double($0) * next(20), y: start.y + next(30) - 15) }
-            return Stroke(points: points, style: InkStyle(width: index % 3 == 0 ? 14 : 6, color: UInt32(next(0x100_0000))))
-        }
-    }
-
-    private func same(_ a: Bitmap, _ b: Bitmap, _ message: String, line: UInt = #line) {
-        let rows = (0..<a.height).filter { memcmp(a.pixels + $0 * a.stride, b.pixels + $0 * b.stride, a.width * 4) != 0 }
-        XCTAssertEqual(rows.count, 0, "\(message): rows \(rows.prefix(5)) differ", line: line)
-    }
-
     private func drawn(_ strokes: [Stroke]) -> CanvasRenderer {
         let canvas = CanvasRenderer(width: size.width, height: size.height, scale: 1)
         canvas.rebuild(strokes: strokes)
@@ -70,7 +52,7 @@ final class IncrementalPictureTests: XCTestCase {
     }
 
     func testAPictureLaggingBehindItsSheetShowsExactlyWhatDrawingGives() throws {
-        let all = strokes(SheetPictureCache.worthKeeping + 60)
+        let all = pictureTestStrokes(SheetPictureCache.worthKeeping + 60)
         let cache = SheetPictureCache(store: BookStore(directory: folder))
         let full = drawn(all)
         for lag in [0, 1, 50] {
@@ -80,29 +62,29 @@ final class IncrementalPictureTests: XCTestCase {
             XCTAssertEqual(picture.coveredCount, covered.count)
             let canvas = CanvasRenderer(width: size.width, height: size.height, scale: 1)
             XCTAssertTrue(canvas.show(strokes: all, from: picture))
-            same(canvas.baked, full.baked, "a picture lagging by \(lag)")
-            same(canvas.frame, full.baked, "the frame, lagging by \(lag)")
+            assertSamePixels(canvas.baked, full.baked, "a picture lagging by \(lag)")
+            assertSamePixels(canvas.frame, full.baked, "the frame, lagging by \(lag)")
             XCTAssertEqual(canvas.strokes, all)
             // Undo from there: tiles of the strokes drawn over the picture, then the picture's own.
             for count in stride(from: all.count - 1, through: all.count - lag - 3, by: -1) {
                 canvas.show(strokes: Array(all.prefix(count)))
-                same(canvas.baked, drawn(Array(all.prefix(count))).baked, "undo to \(count), lagging by \(lag)")
+                assertSamePixels(canvas.baked, drawn(Array(all.prefix(count))).baked, "undo to \(count), lagging by \(lag)")
             }
         }
     }
 
     func testAPictureWhoseStrokesTheSheetNoLongerStartsWithIsNotUsed() throws {
-        let all = strokes(SheetPictureCache.worthKeeping + 40)
+        let all = pictureTestStrokes(SheetPictureCache.worthKeeping + 40)
         let cache = SheetPictureCache(store: BookStore(directory: folder))
         try cache.keep(drawn(all).picture(), book: Sketchbook(sheets: [Sheet(strokes: all)]))
         let kept = try XCTUnwrap(cache.picture(of: all, width: size.width, height: size.height, scale: 1))
 
         // Undo of ten strokes, then ten others: same count, other strokes at the end.
-        let redrawn = Array(all.dropLast(10)) + strokes(10, seed: 77)
+        let redrawn = Array(all.dropLast(10)) + pictureTestStrokes(10, seed: 77)
         // A stroke near the start erased, then one drawn: the same count again.
         var erased = all
         erased.remove(at: 5)
-        erased.append(strokes(1, seed: 78)[0])
+        erased.append(pictureTestStrokes(1, seed: 78)[0])
         // Undo only: fewer strokes than the picture covers.
         let undone = Array(all.dropLast(3))
         for (name, sheet) in [("undo and redraw", redrawn), ("an early stroke erased", erased), ("undone", undone)] {
@@ -111,12 +93,12 @@ final class IncrementalPictureTests: XCTestCase {
             XCTAssertFalse(canvas.show(strokes: sheet, from: kept), name)
             // What the app then does: draws the sheet from its strokes.
             canvas.rebuild(strokes: sheet)
-            same(canvas.baked, drawn(sheet).baked, name)
+            assertSamePixels(canvas.baked, drawn(sheet).baked, name)
         }
     }
 
     func testADamagedPictureIsSkippedWithAWarning() throws {
-        let all = strokes(SheetPictureCache.worthKeeping + 60)
+        let all = pictureTestStrokes(SheetPictureCache.worthKeeping + 60)
         let store = BookStore(directory: folder)
         let lines = Lines()
         let cache = SheetPictureCache(store: store, warning: { lines.add($0) })
@@ -133,7 +115,7 @@ final class IncrementalPictureTests: XCTestCase {
         XCTAssertTrue(lines.all.first?.contains("\(file.path) is damaged") == true, "\(lines.all)")
         let canvas = CanvasRenderer(width: size.width, height: size.height, scale: 1)
         XCTAssertTrue(canvas.show(strokes: all, from: picture))
-        same(canvas.baked, drawn(all).baked, "from the older picture")
+        assertSamePixels(canvas.baked, drawn(all).baked, "from the older picture")
 
         // The book itself is read as always: a picture is never a reason to refuse it.
         try store.openForWriting().save(Sketchbook(sheets: [Sheet(strokes: all)]))
@@ -141,7 +123,7 @@ final class IncrementalPictureTests: XCTestCase {
     }
 
     func testTheKeeperBringsTheLaggingPictureUpToDateWhenIdle() throws {
-        let all = strokes(SheetPictureCache.worthKeeping + 100)
+        let all = pictureTestStrokes(SheetPictureCache.worthKeeping + 100)
         let store = BookStore(directory: folder)
         let cache = SheetPictureCache(store: store)
         let timer = ManualTimer()
@@ -177,7 +159,7 @@ final class IncrementalPictureTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }, [])
 
         // An undo past the picture: the picture no longer matches and a new one is drawn whole.
-        let undone = Array(all.prefix(SheetPictureCache.worthKeeping + 40)) + strokes(10, seed: 5)
+        let undone = Array(all.prefix(SheetPictureCache.worthKeeping + 40)) + pictureTestStrokes(10, seed: 5)
         keeper.changed(Sketchbook(sheets: [Sheet(strokes: undone)]), canvas: canvas)
         timer.fire()
         XCTAssertEqual(kept(), [undone.count])

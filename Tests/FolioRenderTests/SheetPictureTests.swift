@@ -18,24 +18,6 @@ final class SheetPictureTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    private func strokes(_ count: Int, seed: UInt64 = 1) -> [Stroke] {
-        var state = seed
-        func next(_ bound: Int) -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double((state >> 33) % UInt64(bound))
-        }
-        return (0..<count).map { index in
-            let start = Point(x: next(300), y: next(200))
-            let points = (0..<(1 + Int(next(6)))).map { Point(x: start.x + Double($0) * next(20), y: start.y + next(30) - 15) }
-            return Stroke(points: points, style: InkStyle(width: index % 3 == 0 ? 14 : 6, color: UInt32(next(0x100_0000))))
-        }
-    }
-
-    private func same(_ a: Bitmap, _ b: Bitmap, _ message: String, line: UInt = #line) {
-        let rows = (0..<a.height).filter { memcmp(a.pixels + $0 * a.stride, b.pixels + $0 * b.stride, a.width * 4) != 0 }
-        XCTAssertEqual(rows.count, 0, "\(message): rows \(rows.prefix(5)) differ", line: line)
-    }
-
     private func drawn(_ strokes: [Stroke], scale: Double = 1) -> CanvasRenderer {
         let canvas = CanvasRenderer(width: 320, height: 220, scale: scale)
         canvas.rebuild(strokes: strokes)
@@ -43,7 +25,7 @@ final class SheetPictureTests: XCTestCase {
     }
 
     func testUndoAndRedoRedrawOnlyTheStrokeAndGiveWhatDrawingGives() {
-        let all = strokes(60)
+        let all = pictureTestStrokes(60)
         for scale in [1.0, 2.0] {
             let canvas = CanvasRenderer(width: 320, height: 220, scale: scale)
             for stroke in all.prefix(30) { canvas.bake(stroke) }
@@ -52,35 +34,35 @@ final class SheetPictureTests: XCTestCase {
             for count in stride(from: 59, through: 20, by: -1) {
                 let damage = canvas.show(strokes: Array(all.prefix(count)))
                 XCTAssertTrue(damage != canvas.frame.bounds, "undo to \(count) redrew only the stroke's area")
-                same(canvas.baked, drawn(Array(all.prefix(count)), scale: scale).baked, "undo to \(count) at scale \(scale)")
-                same(canvas.frame, canvas.baked, "the frame shows the canvas")
+                assertSamePixels(canvas.baked, drawn(Array(all.prefix(count)), scale: scale).baked, "undo to \(count) at scale \(scale)")
+                assertSamePixels(canvas.frame, canvas.baked, "the frame shows the canvas")
             }
             for count in 21...45 {
                 canvas.show(strokes: Array(all.prefix(count)))
-                same(canvas.baked, drawn(Array(all.prefix(count)), scale: scale).baked, "redo to \(count) at scale \(scale)")
+                assertSamePixels(canvas.baked, drawn(Array(all.prefix(count)), scale: scale).baked, "redo to \(count) at scale \(scale)")
             }
             // Something else than one stroke less or more: drawn again from fresh paper.
-            let other = strokes(10, seed: 9)
+            let other = pictureTestStrokes(10, seed: 9)
             XCTAssertEqual(canvas.show(strokes: other), canvas.frame.bounds)
-            same(canvas.baked, drawn(other, scale: scale).baked, "another sheet")
+            assertSamePixels(canvas.baked, drawn(other, scale: scale).baked, "another sheet")
         }
     }
 
     /// A stroke wholly off the canvas (points reach ±1,000,000) has nothing to put back.
     func testUndoingAStrokeOffTheCanvasChangesNothing() {
         let canvas = CanvasRenderer(width: 320, height: 220, scale: 1)
-        let inside = strokes(3)
+        let inside = pictureTestStrokes(3)
         for stroke in inside { canvas.bake(stroke) }
         let away = Stroke(points: [Point(x: -5000, y: -5000), Point(x: -4000, y: 900_000)])
         canvas.bake(away)
         XCTAssertTrue(canvas.show(strokes: inside).isEmpty, "no pixel changes")
-        same(canvas.baked, drawn(inside).baked, "after the undo")
+        assertSamePixels(canvas.baked, drawn(inside).baked, "after the undo")
         canvas.show(strokes: inside + [away])
-        same(canvas.baked, drawn(inside).baked, "after the redo")
+        assertSamePixels(canvas.baked, drawn(inside).baked, "after the redo")
     }
 
     func testAKeptPictureShowsTheSheetAndItsUndosExactly() throws {
-        let all = strokes(SheetPictureCache.worthKeeping + 20)
+        let all = pictureTestStrokes(SheetPictureCache.worthKeeping + 20)
         let store = BookStore(directory: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let cache = SheetPictureCache(store: store)
@@ -93,13 +75,13 @@ final class SheetPictureTests: XCTestCase {
         let picture = try XCTUnwrap(cache.picture(of: all, width: 320, height: 220, scale: 1))
         let canvas = CanvasRenderer(width: 320, height: 220, scale: 1)
         XCTAssertTrue(canvas.show(strokes: all, from: picture))
-        same(canvas.baked, drawn(all).baked, "the kept picture")
+        assertSamePixels(canvas.baked, drawn(all).baked, "the kept picture")
         for count in stride(from: all.count - 1, through: all.count - SheetPictureCache.tilesKept, by: -1) {
             XCTAssertNotEqual(canvas.show(strokes: Array(all.prefix(count))), canvas.frame.bounds, "undo to \(count) from a tile")
-            same(canvas.baked, drawn(Array(all.prefix(count))).baked, "undo to \(count)")
+            assertSamePixels(canvas.baked, drawn(Array(all.prefix(count))).baked, "undo to \(count)")
         }
         canvas.show(strokes: Array(all.prefix(all.count - SheetPictureCache.tilesKept - 1)))
-        same(canvas.baked, drawn(Array(all.prefix(all.count - SheetPictureCache.tilesKept - 1))).baked, "past the kept tiles: drawn again")
+        assertSamePixels(canvas.baked, drawn(Array(all.prefix(all.count - SheetPictureCache.tilesKept - 1))).baked, "past the kept tiles: drawn again")
     }
 
     /// A pen's pressures, curve and tilts draw different ink from the same points: the key tells
@@ -116,7 +98,7 @@ final class SheetPictureTests: XCTestCase {
     }
 
     func testAPictureOfOtherStrokesAnotherSizeOrDamagedIsNotUsed() throws {
-        let all = strokes(SheetPictureCache.worthKeeping)
+        let all = pictureTestStrokes(SheetPictureCache.worthKeeping)
         let store = BookStore(directory: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let cache = SheetPictureCache(store: store)
@@ -144,7 +126,7 @@ final class SheetPictureTests: XCTestCase {
     }
 
     func testALinkAtAPictureIsNeitherFollowedNorReplaced() throws {
-        let all = strokes(SheetPictureCache.worthKeeping)
+        let all = pictureTestStrokes(SheetPictureCache.worthKeeping)
         let store = BookStore(directory: folder)
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let victim = folder.deletingLastPathComponent().appendingPathComponent("victim-\(UUID().uuidString)")

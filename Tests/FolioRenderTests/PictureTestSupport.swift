@@ -1,0 +1,26 @@
+import FolioGeometry
+import FolioPixels
+import FolioSketchbook
+import Foundation
+import XCTest
+
+/// `count` strokes of 1–6 points on a 300×200 area, widths 6 and 14 and random colours, the same
+/// for the same `seed`: the sheets the picture tests draw, keep and compare.
+func pictureTestStrokes(_ count: Int, seed: UInt64 = 1) -> [Stroke] {
+    var state = seed
+    func next(_ bound: Int) -> Double {
+        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+        return Double((state >> 33) % UInt64(bound))
+    }
+    return (0..<count).map { index in
+        let start = Point(x: next(300), y: next(200))
+        let points = (0..<(1 + Int(next(6)))).map { Point(x: start.x + Double($0) * next(20), y: start.y + next(30) - 15) }
+        return Stroke(points: points, style: InkStyle(width: index % 3 == 0 ? 14 : 6, color: UInt32(next(0x100_0000))))
+    }
+}
+
+/// Fails unless `a` and `b` hold the same pixels, naming the first rows that differ.
+func assertSamePixels(_ a: Bitmap, _ b: Bitmap, _ message: String, file: StaticString = #filePath, line: UInt = #line) {
+    let rows = (0..<a.height).filter { memcmp(a.pixels + $0 * a.stride, b.pixels + $0 * b.stride, a.width * 4) != 0 }
+    XCTAssertEqual(rows.count, 0, "\(message): rows \(rows.prefix(5)) differ", file: file, line: line)
+}
