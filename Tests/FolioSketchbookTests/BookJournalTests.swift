@@ -18,16 +18,7 @@ final class BookJournalTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A small deterministic generator, so every run tries the same books.
-    private struct Random {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
-    }
-
-    private func stroke(_ random: inout Random, points: Int? = nil) -> Stroke {
+    private func stroke(_ random: inout SeededRandom, points: Int? = nil) -> Stroke {
         let count = points ?? (1 + random.next(40))
         let start = Point(x: Double(random.next(2000)) - 500, y: Double(random.next(1500)) + 0.25)
         let style = InkStyle(width: [6, 0.5, 1000, 12.75][random.next(4)], color: UInt32(random.next(0x100_0000)))
@@ -57,7 +48,7 @@ final class BookJournalTests: XCTestCase {
             XCTAssertEqual(crc32c(data), expected, "\(data)")
             XCTAssertEqual(data.withUnsafeBytes { folio_crc32c_portable(0, $0.baseAddress, $0.count) }, expected)
         }
-        var random = Random(state: 42)
+        var random = SeededRandom(state: 42)
         let long = (0..<10_000).map { _ in UInt8(random.next(256)) }
         for length in [1, 7, 8, 9, 63, 64, 65, 1000, 10_000] {
             let part = Array(long[..<length])
@@ -71,7 +62,7 @@ final class BookJournalTests: XCTestCase {
     /// Random edits of every kind the app makes, saved after each: the file always reads back as
     /// the book in memory, through the writer that saved it and through a new one.
     func testEveryKindOfChangeRoundTrips() throws {
-        var random = Random(state: 7)
+        var random = SeededRandom(state: 7)
         var book = Sketchbook()
         var writer: BookWriter? = try store.openForWriting()
         for step in 0..<400 {
@@ -97,7 +88,7 @@ final class BookJournalTests: XCTestCase {
 
     /// Saving a stroke appends one record of about the stroke's size, however big the book is.
     func testSavingAStrokeWritesAboutTheStroke() throws {
-        var random = Random(state: 3)
+        var random = SeededRandom(state: 3)
         var book = Sketchbook()
         for _ in 0..<500 { book.append(stroke(&random, points: 200)) }
         let writer = try store.openForWriting()
@@ -118,7 +109,7 @@ final class BookJournalTests: XCTestCase {
 
     /// A journal that outgrows its snapshot is compacted into one snapshot, atomically.
     func testTheJournalIsCompactedOnceItOutgrowsItsSnapshot() throws {
-        var random = Random(state: 5)
+        var random = SeededRandom(state: 5)
         var book = Sketchbook()
         let writer = try store.openForWriting()
         var sizes: [Int] = []
@@ -155,7 +146,7 @@ final class BookJournalTests: XCTestCase {
 
     /// The book after three saves, and the offset where the last save's record begins.
     private func threeSaves() throws -> (before: Sketchbook, after: Sketchbook, lastRecord: Int) {
-        var random = Random(state: 11)
+        var random = SeededRandom(state: 11)
         var book = Sketchbook()
         book.append(stroke(&random))
         let writer = try store.openForWriting()
@@ -283,7 +274,7 @@ final class BookJournalTests: XCTestCase {
     // MARK: - Migration from version 1
 
     private func versionOneBooks() -> [Sketchbook] {
-        var random = Random(state: 19)
+        var random = SeededRandom(state: 19)
         var many = Sketchbook()
         for sheet in 0..<6 {
             if sheet > 0 { many.insertBlankSheet() }
@@ -339,7 +330,7 @@ final class BookJournalTests: XCTestCase {
     /// A full disk during an append: the save fails, the journal is as before, and the next
     /// save (with room again) writes the same changes.
     func testAFullDiskLosesNothing() throws {
-        var random = Random(state: 23)
+        var random = SeededRandom(state: 23)
         var book = Sketchbook()
         book.append(stroke(&random))
         let writer = try store.openForWriting()
@@ -364,7 +355,7 @@ final class BookJournalTests: XCTestCase {
     func testFuzzedJournalsAreLoadedOrReportedDamaged() throws {
         _ = try threeSaves()
         let valid = try bytes()
-        var random = Random(state: 0xF00D)
+        var random = SeededRandom(state: 0xF00D)
         for _ in 0..<6000 {
             var data = valid
             for _ in 0...random.next(4) where !data.isEmpty {

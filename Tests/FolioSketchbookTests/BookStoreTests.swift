@@ -115,11 +115,8 @@ final class BookStoreTests: XCTestCase {
     func testFuzzedBooksAreLoadedOrReportedDamaged() throws {
         let valid = Array(String(decoding: try VersionOneBooks.encode(sampleBook()), as: UTF8.self))
         let alphabet = Array("{}[]\",:0123456789.-eE#ABCDEFtruefalsnul \\\u{00e9}")
-        var state: UInt64 = 0xB00C
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededRandom(state: 0xB00C)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         for _ in 0..<3000 {
             var text = valid
             for _ in 0...next(4) where !text.isEmpty {

@@ -18,18 +18,8 @@ final class PenBookTests: XCTestCase {
         try? FileManager.default.removeItem(at: folder)
     }
 
-    /// A small deterministic generator, so every run tries the same strokes.
-    private struct Random {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
-        mutating func unit() -> Double { Double(next(1 << 30)) / Double(1 << 30) }
-    }
-
     /// A stroke with pressure, tilt, both or neither, as the live app keeps them.
-    private func stroke(_ random: inout Random) -> Stroke {
+    private func stroke(_ random: inout SeededRandom) -> Stroke {
         let count = 1 + random.next(60)
         let points = (0..<count).map { _ in Point(x: Double(random.next(4000)) / 4 - 300, y: Double(random.next(3000)) / 8) }
         var stroke = Stroke(points: points, style: InkStyle(width: [6, 0.5, 1000][random.next(3)], color: UInt32(random.next(0x100_0000))))
@@ -51,7 +41,7 @@ final class PenBookTests: XCTestCase {
         XCTAssertEqual(Stroke.kept(pressure: -0.5), 0)
         XCTAssertEqual(Stroke.kept(pressure: .nan), 0)
         XCTAssertEqual(Stroke.kept(tilt: PenTilt(x: 10.3, y: -5)), PenTilt(x: 10.30078125, y: -5))
-        var random = Random(state: 3)
+        var random = SeededRandom(state: 3)
         for _ in 0..<10_000 {
             // What tablet-v2 sends is kept exactly; anything else moves less than half a step, once.
             let raw = random.next(65536)
@@ -66,7 +56,7 @@ final class PenBookTests: XCTestCase {
     }
 
     func testRandomPenStrokesRoundTripThroughSnapshotsAndSaves() throws {
-        var random = Random(state: 13)
+        var random = SeededRandom(state: 13)
         for round in 0..<20 {
             try? FileManager.default.removeItem(at: folder)
             var book = Sketchbook()

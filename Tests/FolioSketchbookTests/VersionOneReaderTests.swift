@@ -81,11 +81,8 @@ final class VersionOneReaderTests: XCTestCase {
         first.append(Stroke(points: [Point(x: 7, y: 8)], style: InkStyle(width: 3, color: 0x12AB00)))
         let valid = Array(String(decoding: try VersionOneBooks.encode(Sketchbook(sheets: [first, Sheet()], currentSheet: 1)), as: UTF8.self))
         let alphabet = Array("{}[]\",:0123456789.-eE#ABCDEFtruefalsnul \\\u{00e9}")
-        var state: UInt64 = 0x1EAD
-        func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
+        var random = SeededRandom(state: 0x1EAD)
+        func next(_ bound: Int) -> Int { random.next(bound) }
         var compared = 0
         for _ in 0..<3000 {
             var text = valid
