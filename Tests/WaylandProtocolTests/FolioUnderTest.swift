@@ -14,7 +14,8 @@ final class FolioUnderTest {
 
     init(width: Int32 = 640, height: Int32 = 480, capabilities: SeatCapabilities = [.touch, .pointer],
          outputScale: Int32 = 1, fractionalScale: UInt32? = nil, pacing: FramePacing = .immediate, captureBuffers: Bool = false,
-         waitForTouch: Bool = true, tablet: Bool = false, subsurfaces: Bool = false, arguments: [String] = []) throws {
+         waitForTouch: Bool = true, tablet: Bool = false, subsurfaces: Bool = false, settings: String? = nil,
+         arguments: [String] = []) throws {
         var options = TestCompositorOptions()
         options.configureWidth = width
         options.configureHeight = height
@@ -27,6 +28,11 @@ final class FolioUnderTest {
         options.subsurfaces = subsurfaces
         compositor = try TestCompositor(options: options)
         dataHome = try Self.temporaryDirectory()
+        if let settings {
+            let folder = dataHome + "/config/folio"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try Data(settings.utf8).write(to: URL(fileURLWithPath: folder + "/config.toml"))
+        }
         // A book and settings of its own: a test never touches those of whoever runs it.
         client = try compositor.launch(try ClientProcess.folioExecutable(), arguments: arguments,
                                        environment: ["XDG_DATA_HOME": dataHome, "XDG_CONFIG_HOME": dataHome + "/config"])
@@ -49,7 +55,8 @@ final class FolioUnderTest {
         }
     }
 
-    /// The book the app keeps (its default folder under the private data home).
+    /// The book the app keeps (its default folder under the private data home). `settings`, when
+    /// given, is the app's config.toml (in a private config home, as every run has).
     var book: String { dataHome + "/folio" }
 
     deinit {

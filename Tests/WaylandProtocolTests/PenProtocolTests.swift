@@ -126,4 +126,20 @@ final class PenProtocolTests: XCTestCase {
         }
         try folio.compositor.sendTablet([.proximityOut, .frame])
     }
+
+    /// `pen.barrel_button = "none"` in config.toml reaches the live app: a pen with the barrel
+    /// button held draws.
+    func testWithTheBarrelButtonSetToNoneThePenDrawsWithItHeld() throws {
+        let folio = try FolioUnderTest(tablet: true, settings: "[pen]\nbarrel_button = \"none\"\n")
+        let points = line(from: Point(x: 100, y: 200), to: Point(x: 540, y: 200), count: 20)
+        try folio.compositor.sendTablet([.proximityIn(.pen), .motion(x: points[0].x, y: points[0].y), .pressure(40000),
+                                         .button(0x14b, pressed: true), .frame])
+        try folio.compositor.sendTablet([.down, .frame])
+        for p in points.dropFirst() { try folio.compositor.sendTablet([.motion(x: p.x, y: p.y), .pressure(40000), .frame]) }
+        try folio.compositor.sendTablet([.up, .frame, .button(0x14b, pressed: false), .proximityOut, .frame])
+        _ = try folio.waitForImage("ink drawn with the barrel button held") { image in
+            points.dropFirst(2).dropLast(2).allSatisfy { Ink.isInk(image.pixel(x: Int($0.x), y: Int($0.y))) }
+        }
+        XCTAssertFalse(folio.client.standardError.contains("barrel_button"), folio.client.standardError)
+    }
 }
