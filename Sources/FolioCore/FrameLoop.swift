@@ -76,6 +76,8 @@ public final class FrameLoop {
             foldPreparedAt = time
         }
         session.advance(to: time)
+        // A wake-up that came early (clocks differ a little) is asked for again.
+        wakeRequested = nil
         try drawIfReady()
     }
 
