@@ -78,6 +78,9 @@ typedef struct folio_fold_kernels {
     folio_fold_finish_fn finish;
 } folio_fold_kernels;
 
+/* Asks for the cache line holding `p` ahead of its use (a hint: it never faults). */
+static inline void folio_prefetch(const void *p) { __builtin_prefetch(p); }
+
 /* Plain C: any CPU. */
 const folio_fold_kernels *folio_fold_kernels_portable(void);
 /* AVX2 (x86-64-v3); null when this CPU lacks it. */

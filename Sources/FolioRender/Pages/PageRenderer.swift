@@ -485,6 +485,7 @@ public final class PageRenderer {
                 // image (shown pixel for pixel, or sampled for its light and the shadows above it).
                 lows[k] = 0
                 sources[k] = page.row(p.sourceColumn)
+                prefetchEnds(page.plans[next], page)
             } else {
                 lows[k] = fill(p, next: page.plans[next], page, temp: temps[k], covered: covered[k])
                 sources[k] = temps[k]
@@ -598,6 +599,20 @@ public final class PageRenderer {
             }
             start = end
         }
+    }
+
+    /// Asks for the cache lines at both ends of a flat page's stored column that the next screen
+    /// column shows: row copies take its middle from the contents, so nothing streams through
+    /// the stored column there and its ends would each miss the caches (two lines an end: the
+    /// rows up to the copies' whole 16-row steps).
+    @inline(__always)
+    private func prefetchEnds(_ p: ColumnPlan, _ image: PageSetup) {
+        guard p.isAligned && p.yEnd > p.yStart else { return }
+        let column = image.row(p.sourceColumn), first = p.j(p.yStart), last = p.j(p.yEnd - 1)
+        folio_prefetch(column + first)
+        folio_prefetch(column + first + 16)
+        folio_prefetch(column + last)
+        folio_prefetch(column + max(first, last - 16))
     }
 
     /// Blends the page's two source columns over the source rows the column needs into `temp`
