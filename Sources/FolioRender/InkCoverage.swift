@@ -42,6 +42,8 @@ final class InkCoverage {
     private var radius = 0.0
     /// Unit offsets of a round end's vertices: (along the segment, across it), from −90° to +90°.
     private var arc: [(along: Double, across: Double)] = []
+    /// The unit circle of the last disc (see `makeDisc`).
+    private var disc: [Point] = []
     private var polygon: [pixman_point_fixed_t] = []
     /// Quads of the current run not rasterised yet, as one ribbon: its two sides, from the first
     /// quad's `a` and `d` on (see `addQuad`).
@@ -222,13 +224,30 @@ final class InkCoverage {
         let radius = min(radius, Self.maximumRadius)
         let ratio = max(-1, 1 - Self.arcTolerance / radius)
         let steps = max(6, Int((Double.pi / acos(ratio)).rounded(.up)))
+        // An even count: its vertices pair up at the same heights, so pixman fills the disc
+        // with one trapezoid per pair instead of one per vertex.
+        makeDisc(steps: steps + steps % 2)
         polygon.removeAll(keepingCapacity: true)
-        for k in 0..<steps {
-            let angle = 2 * Double.pi * Double(k) / Double(steps)
-            polygon.append(Self.fixed(centre + Point(x: cos(angle), y: sin(angle)) * radius))
-        }
+        for unit in disc { polygon.append(Self.fixed(centre + unit * radius)) }
         rasterizePolygon()
         endRun()
+    }
+
+    /// The unit circle's vertices for a disc of `steps` steps, kept while the count stays: a
+    /// pen draws a disc at its live end every frame, and cos and sin would cost it each time.
+    /// Each vertex in the left half mirrors one in the right half exactly, at the same height.
+    private func makeDisc(steps: Int) {
+        guard disc.count != steps else { return }
+        disc.removeAll(keepingCapacity: true)
+        for k in 0..<steps {
+            let mirror = (steps / 2 - k + steps) % steps
+            if mirror < k {
+                disc.append(Point(x: -disc[mirror].x, y: disc[mirror].y))
+            } else {
+                let angle = 2 * Double.pi * Double(k) / Double(steps)
+                disc.append(Point(x: cos(angle), y: sin(angle)))
+            }
+        }
     }
 
     /// Merges the pieces added since the last round cap into the mask.

@@ -95,8 +95,10 @@ public final class InkRasterizer {
         }
         guard !region.isEmpty else { return }
         coverage.begin(region: region, radius: 0)
-        let limit = Rect(x: Double(region.x) - reach, y: Double(region.y) - reach,
-                         width: Double(region.width) + 2 * reach, height: Double(region.height) + 2 * reach)
+        // A piece's box holds all its ink, so only pieces whose box meets the region (grown by
+        // a pixel against rounding) are rasterised: no work on ink the mask will not take.
+        let limit = Rect(x: Double(region.x) - 1, y: Double(region.y) - 1,
+                         width: Double(region.width) + 2, height: Double(region.height) + 2)
         PressureOutline.pieces(count: count, element: element, pressure: pressure, curve: curve, elements: elements) { piece in
             switch piece {
             case let .quad(a, b, c, d, continuesRun):

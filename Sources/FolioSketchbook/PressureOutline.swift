@@ -13,17 +13,21 @@ public enum OutlinePiece: Hashable, Sendable {
 }
 
 /// The filled outline of a variable-width stroke, built around the seed's smoothed centre line:
-/// the path is sampled finely, each sample gets the radius its smoothed pressure gives, and
-/// the samples are joined by a ribbon of quads whose shared edges lie along the bisectors of
-/// their joints, so slow strokes show no seams or beads; discs round the ends and the sharp
-/// bends. The union of the pieces is the ink. The renderer fills exactly these pieces and the
-/// SVG export writes them as paths, so screen, PNG and SVG agree.
+/// the path is sampled as finely as the tolerances need, each sample gets the radius its
+/// smoothed pressure gives, and the samples are joined by a ribbon of quads whose shared edges
+/// lie along the bisectors of their joints, so slow strokes show no seams or beads; discs round
+/// the ends and the sharp bends. The union of the pieces is the ink. The renderer fills exactly
+/// these pieces and the SVG export writes them as paths, so screen, PNG and SVG agree.
 public enum PressureOutline {
     /// Largest distance between the sampled centre line and the smoothed curve (logical px).
     static let flatteningTolerance = 0.02
-    /// Longest step between samples (logical px), so the width follows pressure smoothly. A
-    /// path's new end changes the outline up to this far back along the path, plus the radius.
-    public static let longestStep = 2.0
+    /// Longest step between samples (logical px) where nothing else bounds the width's error,
+    /// and of the step into every element's end: that step is all of an element that changes
+    /// when what follows it does, so a live stroke's damage stays near its end.
+    static let longestStep = 2.0
+    /// Largest distance between the half-width the ribbon gives between two samples and the one
+    /// the smoothed pressure gives there (logical px), where the curve lets it be bounded.
+    static let widthTolerance = 0.02
     /// Most samples one path element may become.
     static let maximumSamples = 4096
     /// Largest distance a bisector cut may stand out of the round joint it replaces (logical px).
@@ -73,7 +77,7 @@ public enum PressureOutline {
                 ribbon.add(Sample(point: p, radius: radius(curve, pressure)), visit: visit)
                 continue
             }
-            sample(current, from: point, pressure: pressureElement, from: pressure) { p, q in
+            sample(current, from: point, pressure: pressureElement, from: pressure, curve: curve) { p, q in
                 let last = ribbon.last?.point ?? point
                 let d = p - last
                 if ribbon.last == nil || d.x * d.x + d.y * d.y > 1e-6 {
@@ -95,16 +99,20 @@ public enum PressureOutline {
         pressure(index)?.endPoint.x ?? 0
     }
 
-    /// Calls `visit(point, pressure)` along `element` from `start`, `start` excluded, at steps no
-    /// longer than `longestStep` and within `flatteningTolerance` of the curve. The pressure
-    /// element (its x is the pressure) is evaluated at the same parameter: it comes from the same
-    /// smoother, so it has the same shape of control points.
-    private static func sample(_ element: PathElement, from start: Point, pressure: PathElement, from startPressure: Double,
-                               visit: (Point, Double) -> Void) {
-        // Samples: enough for the tolerance (Wang's formula) and for the longest step.
+    /// Where the samples of `element` (which starts at `start`) put the start of its last step:
+    /// the outline changes from there to the element's end when whatever follows it changes
+    /// (the joint at the end moves), and nowhere else along the element.
+    public static func lastStepStart(of element: PathElement, from start: Point) -> Point {
+        guard let (_, fine) = grid(element, from: start), fine > 1 else { return start }
+        return element.point(at: Double(fine - 1) / Double(fine), from: start)
+    }
+
+    /// Wang's sample count for `element` within `flatteningTolerance`, and the count of the
+    /// grid whose steps are no longer than `longestStep` (and that tolerance); nil for a move.
+    private static func grid(_ element: PathElement, from start: Point) -> (wang: Double, fine: Int)? {
         let hull: Double, wang: Double
         switch element {
-        case .move: return
+        case .move: return nil
         case let .line(p):
             hull = start.distance(to: p)
             wang = 0
@@ -116,18 +124,61 @@ public enum PressureOutline {
             let bend = max(magnitude(start - c1 * 2 + c2), magnitude(c1 - c2 * 2 + p))
             wang = (0.75 * bend / flatteningTolerance).squareRoot()
         }
+        return (wang, sampleCount(max(wang, hull / longestStep, 1)))
+    }
+
+    /// Calls `visit(point, pressure)` along `element` from `start`, `start` excluded, within
+    /// `flatteningTolerance` of the curve and, for the linear pressure curve, with the width
+    /// within `widthTolerance` of the pressure's; the last step is the `longestStep` grid's
+    /// last. The pressure element (its x is the pressure) is evaluated at the same parameter:
+    /// it comes from the same smoother, so it has the same shape of control points.
+    ///
+    /// Samples depend only on the element, its start and its pressure, never on what is drawn
+    /// around it, so a live stroke's outline is the baked one's.
+    private static func sample(_ element: PathElement, from start: Point, pressure: PathElement, from startPressure: Double,
+                               curve: PressureCurve, visit: (Point, Double) -> Void) {
+        guard let (wang, fine) = grid(element, from: start) else { return }
         let sameShape = switch (element, pressure) {
         case (.line, .line), (.quad, .quad), (.curve, .curve): true
         default: false
         }
-        let pressureStart = Point(x: startPressure, y: 0), pressureEnd = pressure.endPoint.x
-        let wanted = max(wang, hull / longestStep, 1).rounded(.up)
-        let n = wanted.isFinite ? min(Int(wanted), maximumSamples) : maximumSamples
-        for i in 1...n {
-            let t = Double(i) / Double(n)
-            let q = sameShape ? pressure.point(at: t, from: pressureStart).x : startPressure + (pressureEnd - startPressure) * t
-            visit(i == n ? element.endPoint : element.point(at: t, from: start), q)
+        // Fewer samples where the tolerances allow, by Wang's formula for the centre line and
+        // for the half-width. With the linear curve the half-width is the pressure's Bézier
+        // scaled, so its bend bounds the error of the straight sides; with any other curve it
+        // is not bounded that way, and the samples keep to the fine grid.
+        var widthBend = 0.0
+        let halfSpread = (curve.maximum - curve.minimum) / 2
+        switch (pressure, sameShape) {
+        case let (.quad(q1, q2), true):
+            widthBend = (halfSpread * abs(startPressure - 2 * q1.x + q2.x) / (4 * widthTolerance)).squareRoot()
+        case let (.curve(q1, q2, q3), true):
+            let pressureBend = max(abs(startPressure - 2 * q1.x + q2.x), abs(q1.x - 2 * q2.x + q3.x))
+            widthBend = (0.75 * halfSpread * pressureBend / widthTolerance).squareRoot()
+        default:
+            break
         }
+        let n = curve.exponent == 1 ? min(sampleCount(max(wang, widthBend, 1)), fine) : fine
+        let pressureStart = Point(x: startPressure, y: 0), pressureEnd = pressure.endPoint.x
+        func pressureAt(_ t: Double) -> Double {
+            sameShape ? pressure.point(at: t, from: pressureStart).x : startPressure + (pressureEnd - startPressure) * t
+        }
+        for i in 1..<n {
+            let t = Double(i) / Double(n)
+            visit(element.point(at: t, from: start), pressureAt(t))
+        }
+        // The step into the end is the fine grid's last (see `lastStepStart`).
+        if n < fine {
+            let t = Double(fine - 1) / Double(fine)
+            visit(element.point(at: t, from: start), pressureAt(t))
+        }
+        visit(element.endPoint, pressureAt(1))
+    }
+
+    /// `wanted` samples rounded up: at least one, at most `maximumSamples` (also when not finite).
+    private static func sampleCount(_ wanted: Double) -> Int {
+        let n = wanted.rounded(.up)
+        guard n.isFinite, n < Double(maximumSamples) else { return maximumSamples }
+        return max(Int(n), 1)
     }
 
     private static func magnitude(_ v: Point) -> Double { (v.x * v.x + v.y * v.y).squareRoot() }
