@@ -41,6 +41,13 @@ final class PageTurnProtocolTests: XCTestCase {
         !Ink.isPaper(image.pixel(x: 1, y: 1)) && !Ink.isPaper(image.pixel(x: image.width - 2, y: image.height - 2))
     }
 
+    /// The curtain is up beside the right page, which a forward turn never lifts. Late in a
+    /// forward settle the leaf, lifted towards the eye, covers the window's top-left pixel with
+    /// paper (at this size from about q = 0.92 to 0.97), so `showsTurn` cannot judge those frames.
+    func showsForwardTurn(_ image: Image) -> Bool {
+        !Ink.isPaper(image.pixel(x: image.width - 2, y: 1)) && !Ink.isPaper(image.pixel(x: image.width - 2, y: image.height - 2))
+    }
+
     func isBlankCanvas(_ image: Image) -> Bool { image.count(where: Ink.isPaper) == image.width * image.height }
 
     func centreLine(_ points: [Point]) -> [(Int, Int)] {
@@ -180,7 +187,7 @@ final class PageTurnProtocolTests: XCTestCase {
         // a frame without the curtain before the last).
         if ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == nil {
             XCTAssertGreaterThanOrEqual(settling.count, 2, "the leaf settles over frames, not in one jump")
-            XCTAssertTrue(settling.dropLast().allSatisfy { $0.pixels.map(showsTurn) ?? false }, "the curtain stays up until the last frame")
+            XCTAssertTrue(settling.dropLast().allSatisfy { $0.pixels.map(showsForwardTurn) ?? false }, "the curtain stays up until the last frame")
         }
 
         // The new sheet is the current one: a stroke lands on it.
