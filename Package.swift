@@ -84,25 +84,29 @@ let package = Package(
         // libFuzzer's target for the book loader (`make fuzz`, built with -sanitize=fuzzer,address):
         // a developer's tool, never installed.
         .systemLibrary(name: "CLibFuzzer", path: "Tests/CLibFuzzer"),
-        .executableTarget(name: "folio-book-fuzzer", dependencies: ["FolioSketchbook", "CLibFuzzer"], path: "Tests/BookFuzzer",
+        .executableTarget(name: "folio-book-fuzzer", dependencies: ["FolioSketchbook", "FolioTestSupport", "CLibFuzzer"], path: "Tests/BookFuzzer",
                           exclude: ["corpus"]),
+
+        // What several test targets share: a seeded generator, the documented example trace,
+        // book checksums recomputed after damage made on purpose.
+        .target(name: "FolioTestSupport", dependencies: ["FolioSketchbook"], path: "Tests/TestSupport"),
 
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
         .testTarget(name: "FolioPixelsTests", dependencies: ["FolioPixels"]),
-        .testTarget(name: "FolioInputTests", dependencies: ["FolioInput"]),
+        .testTarget(name: "FolioInputTests", dependencies: ["FolioInput", "FolioTestSupport"]),
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
-        .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook"]),
+        .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook", "FolioTestSupport"]),
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput"]),
-        .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry"]),
-        .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook"]),
+        .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "FolioTestSupport"]),
+        .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioTestSupport"]),
+        .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioTestSupport"]),
         .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioToolbar"]),
         .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),
         .testTarget(name: "FolioLogTests", dependencies: ["FolioLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers", "FolioSketchbook", "FolioToolbar"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
-        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels"]),
+        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,6 +1,7 @@
 import FolioPixels
 import FolioRender
 import FolioSketchbook
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -55,14 +56,7 @@ final class CLITests: XCTestCase {
         return url.path
     }
 
-    private let stroke = """
-    {"t": 0, "kind": "touch.down", "id": 1, "x": 200, "y": 200}
-    {"t": 0, "kind": "touch.frame"}
-    {"t": 16, "kind": "touch.motion", "id": 1, "x": 260, "y": 230}
-    {"t": 16, "kind": "touch.frame"}
-    {"t": 33, "kind": "touch.up", "id": 1}
-    {"t": 33, "kind": "touch.frame"}
-    """
+    private let stroke = ExampleTrace.stroke
 
     func testReplayPrintsTheSummary() throws {
         let trace = try write("stroke.jsonl", stroke)

@@ -1,4 +1,5 @@
 import FolioPixels
+import FolioTestSupport
 import XCTest
 import FolioGeometry
 import FolioLayers
@@ -46,11 +47,8 @@ final class PageImageTests: XCTestCase {
     /// Opaque pixels, translucent premultiplied ones and transparent ones, from a fixed seed.
     private func makeNoisyCanvas(width: Int, height: Int) -> Bitmap {
         let canvas = Bitmap(width: width, height: height)
-        var state: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func next() -> UInt32 {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return UInt32(truncatingIfNeeded: state >> 33)
-        }
+        var random = SeededRandom(state: 0x9E37_79B9_7F4A_7C15)
+        func next() -> UInt32 { random.bits() }
         for y in 0..<height {
             for x in 0..<width {
                 let r = next()

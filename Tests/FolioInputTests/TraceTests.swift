@@ -1,30 +1,11 @@
 import FolioGeometry
+import FolioTestSupport
 import XCTest
 @testable import FolioInput
 
 final class TraceTests: XCTestCase {
-    /// The example from docs/trace-format.md, verbatim.
-    static let example = """
-    # one stroke, then a pinch from 400 px apart to 300 px apart (scale 0.75), then release
-    {"t": 0,   "kind": "touch.down",   "id": 1, "x": 200, "y": 200}
-    {"t": 0,   "kind": "touch.frame"}
-    {"t": 16,  "kind": "touch.motion", "id": 1, "x": 260, "y": 230}
-    {"t": 16,  "kind": "touch.frame"}
-    {"t": 33,  "kind": "touch.up",     "id": 1}
-    {"t": 33,  "kind": "touch.frame"}
-    {"t": 500, "kind": "touch.down",   "id": 2, "x": 760, "y": 600}
-    {"t": 500, "kind": "touch.down",   "id": 3, "x": 1160, "y": 600}
-    {"t": 500, "kind": "touch.frame"}
-    {"t": 600, "kind": "touch.motion", "id": 2, "x": 810, "y": 600}
-    {"t": 600, "kind": "touch.motion", "id": 3, "x": 1110, "y": 600}
-    {"t": 600, "kind": "touch.frame"}
-    {"t": 700, "kind": "touch.up",     "id": 2}
-    {"t": 700, "kind": "touch.up",     "id": 3}
-    {"t": 700, "kind": "touch.frame"}
-    """
-
     func testParsesTheDocumentedExample() throws {
-        let trace = try Trace(parsing: Self.example)
+        let trace = try Trace(parsing: ExampleTrace.text)
         XCTAssertEqual(trace.events.count, 15)
         XCTAssertEqual(trace.events[0], TimedInputEvent(time: 0, event: .touchDown(id: 1, at: Point(x: 200, y: 200))))
         XCTAssertEqual(trace.events[2].event, .touchMotion(id: 1, to: Point(x: 260, y: 230)))
@@ -143,7 +124,7 @@ final class TraceTests: XCTestCase {
     }
 
     func testSerializationRoundTrips() throws {
-        let trace = try Trace(parsing: Self.example)
+        let trace = try Trace(parsing: ExampleTrace.text)
         let again = try Trace(parsing: trace.serialized())
         XCTAssertEqual(trace.events, again.events)
     }
@@ -160,7 +141,7 @@ final class TraceTests: XCTestCase {
     /// Numbers are also swapped for the extremes of Double and Int; what parses is in range.
     func testFuzzedTracesNeverCrash() {
         var rng = SplitMix64(seed: 0xF011_0)
-        let lines = Self.example.split(separator: "\n").map(String.init)
+        let lines = ExampleTrace.text.split(separator: "\n").map(String.init)
         let alphabet = Array("{}[]\",:0123456789.-+eEtruefalsn \\xyidkindtouchframe#\u{00e9}\u{1F4A9}")
         for _ in 0..<3000 {
             var chosen = (0..<Int(rng.next() % 6 + 1)).map { _ in lines[Int(rng.next() % UInt64(lines.count))] }

@@ -1,24 +1,16 @@
 import FolioGeometry
 import FolioPixels
 import FolioSketchbook
+import FolioTestSupport
 import XCTest
 @testable import FolioRender
 
 /// A pressure stroke's quads rasterised together as ribbons give exactly the pixels of the
 /// quads rasterised one by one.
 final class InkRibbonTests: XCTestCase {
-    /// A small deterministic generator, so every run tries the same strokes.
-    private struct Random {
-        var state: UInt64
-        mutating func unit() -> Double {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(state >> 11) / Double(1 << 53)
-        }
-    }
-
     /// A pen stroke wandering from the middle of a 320×240 canvas: steps from a quarter pixel
     /// to 30 px, turning gently or sharply, its pressure rising and falling.
-    private func stroke(_ random: inout Random) -> Stroke {
+    private func stroke(_ random: inout SeededRandom) -> Stroke {
         var p = Point(x: 160, y: 120), heading = random.unit() * 2 * Double.pi
         let step = [0.25, 1, 3, 12, 30][Int(random.unit() * 5)], turn = [0.05, 0.4, 2][Int(random.unit() * 3)]
         var points: [Point] = [], pressures: [Double] = []
@@ -50,7 +42,7 @@ final class InkRibbonTests: XCTestCase {
     /// Pixel by pixel the same, but for the odd pixel where the two count one of pixman's 255
     /// samples differently (one pixel in 450 renderings here, in a ribbon's interior).
     func testRibbonsGiveThePixelsOfTheirQuads() {
-        var random = Random(state: 42)
+        var random = SeededRandom(state: 42)
         var inked = 0, differing: [String] = []
         for index in 0..<150 {
             let stroke = stroke(&random)

@@ -1,17 +1,15 @@
 import FolioGeometry
 import FolioPixels
 import FolioSketchbook
+import FolioTestSupport
 import Foundation
 import XCTest
 
 /// `count` strokes of 1–6 points on a 300×200 area, widths 6 and 14 and random colours, the same
 /// for the same `seed`: the sheets the picture tests draw, keep and compare.
 func pictureTestStrokes(_ count: Int, seed: UInt64 = 1) -> [Stroke] {
-    var state = seed
-    func next(_ bound: Int) -> Double {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Double((state >> 33) % UInt64(bound))
-    }
+    var random = SeededRandom(state: seed)
+    func next(_ bound: Int) -> Double { Double(random.next(bound)) }
     return (0..<count).map { index in
         let start = Point(x: next(300), y: next(200))
         let points = (0..<(1 + Int(next(6)))).map { Point(x: start.x + Double($0) * next(20), y: start.y + next(30) - 15) }

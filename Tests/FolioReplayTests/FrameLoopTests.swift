@@ -3,6 +3,7 @@ import FolioGeometry
 import FolioInput
 import FolioPixels
 import FolioRender
+import FolioTestSupport
 import XCTest
 @testable import FolioReplay
 
@@ -218,7 +219,7 @@ final class FrameLoopTests: XCTestCase {
 
     /// The documented example, frame by frame: what the live app commits on a 60 Hz display.
     func testTheDocumentedExampleCommitsWhereTheLiveAppWould() throws {
-        let replay = Replay(trace: try Trace(parsing: FolioInputExample.text), options: .init(width: 1920, height: 1200))
+        let replay = Replay(trace: try Trace(parsing: ExampleTrace.text), options: .init(width: 1920, height: 1200))
         var times: [Double] = []
         try replay.run { _, time, _ in times.append(time) }
         let refreshes = (43...82).map { Double($0) * SimulatedCompositor.refreshInterval }

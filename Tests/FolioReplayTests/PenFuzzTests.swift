@@ -3,20 +3,13 @@ import FolioGeometry
 import FolioGestures
 import FolioInput
 import FolioSketchbook
+import FolioTestSupport
 import XCTest
 
 /// Pen, eraser, palms and fingers mixed at random, with values at the edges of what a compositor
 /// can send: the session never traps, every stroke and eraser pass ends, and what the book keeps
 /// is in range.
 final class PenFuzzTests: XCTestCase {
-    private struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
-    }
-
     func testPenPalmAndFingersAtRandomNeverBreakTheSession() {
         let coordinates: [Double] = [8_388_608, -8_388_608, .nan, .infinity, 1e20, 0, 20, 150, 300, 333.3, 610]
         let pressures: [Double?] = [nil, 0, 1, 0.5, -1, 2, .nan, .infinity]
@@ -24,7 +17,7 @@ final class PenFuzzTests: XCTestCase {
         let keys = ["ctrl+z", "ctrl+shift+z", "bracketright", "bracketleft", "Next"].compactMap(KeyChord.init(parsing:))
         var penStrokes = 0, passes = 0
         for seed in 1...12 {
-            var random = Generator(state: UInt64(seed) &* 0x51ED)
+            var random = SeededRandom(state: UInt64(seed) &* 0x51ED)
             func pick<T>(_ values: [T]) -> T { values[random.next(values.count)] }
             let session = Session(width: 640, height: 400)
             session.penOnly = seed % 4 == 0

@@ -3,6 +3,7 @@ import FolioGeometry
 import FolioInput
 import FolioPixels
 import FolioRender
+import FolioTestSupport
 import XCTest
 @testable import FolioReplay
 
@@ -33,7 +34,7 @@ final class ReplayTests: XCTestCase {
     }
 
     func testTheDocumentedExampleTimeline() throws {
-        let replay = try replay(FolioInputExample.text, width: 1920, height: 1200)
+        let replay = try replay(ExampleTrace.text, width: 1920, height: 1200)
         let events = replay.session.timeline.map { "\($0.name)@\(Int($0.time.rounded()))" }
         XCTAssertEqual(events, ["stroke.began@0", "stroke.ended@33", "stroke.began@500", "stroke.withdrawn@500",
                                 "fold.began@500", "fold.ended@700", "unfold.completed@1367"])
@@ -47,7 +48,7 @@ final class ReplayTests: XCTestCase {
     }
 
     func testStoppingMidPinchReportsTracking() throws {
-        let replay = try replay(FolioInputExample.text, width: 1920, height: 1200, stopTime: 650)
+        let replay = try replay(ExampleTrace.text, width: 1920, height: 1200, stopTime: 650)
         XCTAssertEqual(replay.session.mode, .folding(.pinch))
         XCTAssertEqual(replay.session.foldScale, 0.75, accuracy: 1e-9)
     }
@@ -135,7 +136,7 @@ final class ReplayTests: XCTestCase {
     }
 
     func testInputDuringTheUnfoldDoesNotDraw() throws {
-        let text = FolioInputExample.text + "\n" + """
+        let text = ExampleTrace.text + "\n" + """
         {"t": 800, "kind": "touch.down", "id": 7, "x": 100, "y": 900}
         {"t": 800, "kind": "touch.frame"}
         {"t": 820, "kind": "touch.motion", "id": 7, "x": 300, "y": 900}
@@ -153,25 +154,4 @@ final class ReplayTests: XCTestCase {
         for y in 0..<a.height { for x in 0..<a.width where a.pixel(x: x, y: y) != b.pixel(x: x, y: y) { count += 1 } }
         return count
     }
-}
-
-/// The example trace from docs/trace-format.md.
-enum FolioInputExample {
-    static let text = """
-    {"t": 0,   "kind": "touch.down",   "id": 1, "x": 200, "y": 200}
-    {"t": 0,   "kind": "touch.frame"}
-    {"t": 16,  "kind": "touch.motion", "id": 1, "x": 260, "y": 230}
-    {"t": 16,  "kind": "touch.frame"}
-    {"t": 33,  "kind": "touch.up",     "id": 1}
-    {"t": 33,  "kind": "touch.frame"}
-    {"t": 500, "kind": "touch.down",   "id": 2, "x": 760, "y": 600}
-    {"t": 500, "kind": "touch.down",   "id": 3, "x": 1160, "y": 600}
-    {"t": 500, "kind": "touch.frame"}
-    {"t": 600, "kind": "touch.motion", "id": 2, "x": 810, "y": 600}
-    {"t": 600, "kind": "touch.motion", "id": 3, "x": 1110, "y": 600}
-    {"t": 600, "kind": "touch.frame"}
-    {"t": 700, "kind": "touch.up",     "id": 2}
-    {"t": 700, "kind": "touch.up",     "id": 3}
-    {"t": 700, "kind": "touch.frame"}
-    """
 }

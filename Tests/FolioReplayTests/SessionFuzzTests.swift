@@ -3,25 +3,17 @@ import FolioGeometry
 import FolioInput
 import FolioReplay
 import FolioSketchbook
+import FolioTestSupport
 import XCTest
 
 /// Impossible and unlikely input (ids that never went down, downs twice, cancels mid-pinch,
 /// keys and resizes in between) must never crash the session or leave it stuck.
 final class SessionFuzzTests: XCTestCase {
-    private struct Generator {
-        var state: UInt64
-        mutating func next(_ bound: Int) -> Int {
-            state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Int((state >> 33) % UInt64(bound))
-        }
-        mutating func point() -> Point { Point(x: Double(next(700)) - 30, y: Double(next(460)) - 30) }
-    }
-
     func testRandomInputNeverBreaksTheSession() throws {
         let keys = ["ctrl+z", "ctrl+shift+z", "ctrl+y", "bracketright", "bracketleft", "ctrl+s", "F11", "x"]
             .compactMap(KeyChord.init(parsing:))
         for seed in 1...16 {
-            var random = Generator(state: UInt64(seed))
+            var random = SeededRandom(state: UInt64(seed))
             let session = Session(width: 640, height: 400)
             var time = 0.0
             for _ in 0..<300 {
@@ -81,7 +73,7 @@ final class SessionFuzzTests: XCTestCase {
         let keys = ["ctrl+z", "ctrl+shift+z", "bracketright", "bracketleft", "Next", "Prior", "ctrl+n", "ctrl+Delete"]
             .compactMap(KeyChord.init(parsing:))
         for seed in 1...12 {
-            var random = Generator(state: UInt64(seed) &* 0x9E37)
+            var random = SeededRandom(state: UInt64(seed) &* 0x9E37)
             func pick<T>(_ values: [T]) -> T { values[random.next(values.count)] }
             let session = Session(width: 400, height: 300)
             var time = 0.0
@@ -134,7 +126,7 @@ final class SessionFuzzTests: XCTestCase {
             """
         let extremes = ["1e308", "-1e308", "9223372036854775807", "-9223372036854775808", "1e-320", "1e20",
                         "1000000", "-1000000", "16384", "1e9", "0"]
-        var random = Generator(state: 0xE7)
+        var random = SeededRandom(state: 0xE7)
         var replayed = 0
         for _ in 0..<200 {
             var text = base
@@ -173,4 +165,9 @@ final class SessionFuzzTests: XCTestCase {
         XCTAssertEqual(extent.width, far + 501)
         XCTAssertTrue(SVGExport.document(for: book.sheet, size: extent).contains("M1000000 -1000000"))
     }
+}
+
+private extension SeededRandom {
+    /// A point on a 640×400 window or up to 30 px beyond it.
+    mutating func point() -> Point { Point(x: Double(next(700)) - 30, y: Double(next(460)) - 30) }
 }

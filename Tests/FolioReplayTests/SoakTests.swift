@@ -1,3 +1,4 @@
+import FolioTestSupport
 import Foundation
 import FolioCore
 import FolioGeometry
@@ -14,11 +15,8 @@ struct SoakTrace {
     static func make(minutes: Double, width: Int = 640, height: Int = 400) -> Trace {
         var events: [TimedInputEvent] = []
         var t = 0.0
-        var seed: UInt64 = 0x9E37_79B9_7F4A_7C15
-        func random() -> Double {
-            seed = seed &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-            return Double(seed >> 11) / Double(1 << 53)
-        }
+        var generator = SeededRandom(state: 0x9E37_79B9_7F4A_7C15)
+        func random() -> Double { generator.unit() }
         func touch(_ items: InputEvent...) {
             for item in items { events.append(TimedInputEvent(time: t, event: item)) }
             events.append(TimedInputEvent(time: t, event: .touchFrame))

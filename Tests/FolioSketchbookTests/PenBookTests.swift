@@ -1,5 +1,6 @@
 import FolioGeometry
 import Foundation
+import FolioTestSupport
 import XCTest
 @testable import FolioSketchbook
 
