@@ -8,7 +8,7 @@ import XCTest
 /// The command-line contract (docs/cli.md): exit 0 on success, otherwise non-zero with one clear
 /// line on stderr. These run the built `folio` binary as a person would.
 final class CLITests: XCTestCase {
-    private var folder: URL!
+    var folder: URL!
 
     override func setUpWithError() throws {
         folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-cli-\(UUID().uuidString)")
@@ -50,7 +50,7 @@ final class CLITests: XCTestCase {
                       stderr: String(decoding: stderr, as: UTF8.self))
     }
 
-    private func write(_ name: String, _ text: String) throws -> String {
+    func write(_ name: String, _ text: String) throws -> String {
         let url = folder.appendingPathComponent(name)
         try Data(text.utf8).write(to: url)
         return url.path
@@ -429,7 +429,7 @@ final class CLITests: XCTestCase {
     }
 
     /// A poppler tool for reading PDFs back: missing fails under CI, and skips loudly elsewhere.
-    private func poppler(_ tool: String) throws -> String {
+    func poppler(_ tool: String) throws -> String {
         for folder in ["/usr/bin", "/usr/local/bin"] where FileManager.default.isExecutableFile(atPath: "\(folder)/\(tool)") {
             return "\(folder)/\(tool)"
         }
@@ -439,7 +439,7 @@ final class CLITests: XCTestCase {
         throw XCTSkip(reason)
     }
 
-    private func runTool(_ path: String, _ arguments: [String]) throws -> String {
+    func runTool(_ path: String, _ arguments: [String]) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: path)
         process.arguments = arguments

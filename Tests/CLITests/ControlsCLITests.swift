@@ -51,17 +51,13 @@ extension CLITests {
     }
 
     func testATraceTappingTheLayoutChoosesInkAndExportsIntoThePicturesFolder() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-controls-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let layout = try controls("1280x800")
         func rect(_ name: String) -> [Double] { layout.controls[name]?["rect"] as? [Double] ?? [0, 0, 0, 0] }
         let trace = [
             tap(layout.handle, at: 0), tap(rect("color.3"), at: 200), tap(rect("width.1"), at: 400),
             tap(rect("export"), at: 600),
         ].joined(separator: "\n")
-        let tracePath = folder.appendingPathComponent("taps.jsonl").path
-        try Data(trace.utf8).write(to: URL(fileURLWithPath: tracePath))
+        let tracePath = try write("taps.jsonl", trace)
         let pictures = folder.appendingPathComponent("Pictures").path
         let result = try run(["replay", tracePath, "--size", "1280x800"], environment: ["XDG_PICTURES_DIR": pictures])
         XCTAssertEqual(result.status, 0, result.stderr)
@@ -82,9 +78,6 @@ extension CLITests {
 /// `folio replay --config FILE`: settings in, the toolbar's choices back out.
 extension CLITests {
     func testReplayReadsSettingsAndWritesTheToolbarsChoicesBack() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-config-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
         let config = folder.appendingPathComponent("config.toml").path
         try Data("""
         [ink]
@@ -122,8 +115,7 @@ extension CLITests {
         {"t": 950, "kind": "touch.up", "id": 4}
         {"t": 950, "kind": "touch.frame"}
         """
-        let tracePath = folder.appendingPathComponent("t.jsonl").path
-        try Data(trace.utf8).write(to: URL(fileURLWithPath: tracePath))
+        let tracePath = try write("t.jsonl", trace)
         let result = try run(["replay", tracePath, "--size", "1280x800", "--config", config])
         XCTAssertEqual(result.status, 0, result.stderr)
         XCTAssertEqual(result.stderr, "")
