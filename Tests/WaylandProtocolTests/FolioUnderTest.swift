@@ -84,17 +84,20 @@ final class FolioUnderTest {
         try compositor.sendTouch([.up(id: id), .frame])
     }
 
-    /// Waits until the client is quiet: it answered a ping, then committed nothing for 150 ms.
+    /// Waits until the client is quiet: it answered a ping, then committed nothing for 150 ms
+    /// (600 ms under a sanitizer, where one frame on a busy machine can take longer than 150 ms
+    /// and its commit would land after the settle, counted against the test's next step).
     func settle() throws {
+        let quiet = ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == nil ? 0.15 : 0.6
         for _ in 0..<100 {
             let before = compositor.lastCommitIndex
             // Generous: a pinch's first frame builds the fold renderer, which a sanitizer on a
             // busy machine slows many times over; a hang still fails.
             try compositor.ping(timeout: .seconds(30))
-            Thread.sleep(forTimeInterval: 0.15)
+            Thread.sleep(forTimeInterval: quiet)
             if compositor.lastCommitIndex == before { return }
         }
-        throw TestCompositorError("folio kept committing for 15 s")
+        throw TestCompositorError("folio kept committing through 100 quiet windows")
     }
 
     /// Waits until what the surface shows satisfies `condition`; on timeout, saves the image
