@@ -7,8 +7,9 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # fractional scales) and Mutter (GNOME; pointer and keys through its remote-desktop D-Bus interface).
 DEB_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev libpng-dev \
                 libcairo2-dev xkb-data weston
-# poppler-utils: the PDF export's tests read the PDF back (pdfinfo, pdftoppm).
-TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols mutter dbus python3-venv poppler-utils
+# poppler-utils: the PDF export's tests read the PDF back (pdfinfo, pdftoppm); gdb: a protocol
+# test that finds the app hung prints its threads' backtraces.
+TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols mutter dbus python3-venv poppler-utils gdb
 # The KWin touch injector speaks Wayland and D-Bus from Python. Debian's own python3 refuses
 # pip installs (PEP 668), so the modules go into a virtual environment inside the build folder,
 # and the tests run the injector with its python (FOLIO_TEST_PYTHON).

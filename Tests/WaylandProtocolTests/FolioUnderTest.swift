@@ -92,12 +92,36 @@ final class FolioUnderTest {
         for _ in 0..<100 {
             let before = compositor.lastCommitIndex
             // Generous: a pinch's first frame builds the fold renderer, which a sanitizer on a
-            // busy machine slows many times over; a hang still fails.
-            try compositor.ping(timeout: .seconds(30))
+            // busy machine slows many times over; a hang still fails, with where folio stood.
+            do {
+                try compositor.ping(timeout: .seconds(30))
+            } catch {
+                throw TestCompositorError("\(error) (folio \(client.isRunning ? "running" : "gone")); folio's stderr:\n"
+                                          + "\(client.standardError)\nfolio's threads:\n\(threadStacks())")
+            }
             Thread.sleep(forTimeInterval: quiet)
             if compositor.lastCommitIndex == before { return }
         }
         throw TestCompositorError("folio kept committing through 100 quiet windows")
+    }
+
+    /// Every thread's backtrace in the client, from gdb (`make test` installs it), so a hang
+    /// reported by a test says where the app was stuck.
+    func threadStacks() -> String {
+        guard client.isRunning else { return "(folio has exited)" }
+        guard let gdb = ["/usr/bin/gdb", "/usr/local/bin/gdb"].first(where: FileManager.default.isExecutableFile) else {
+            return "(gdb is not installed)"
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: gdb)
+        process.arguments = ["-batch", "-nx", "-p", "\(client.processIdentifier)", "-ex", "thread apply all bt 30"]
+        let out = Pipe()
+        process.standardOutput = out
+        process.standardError = out
+        do { try process.run() } catch { return "(gdb did not start: \(error))" }
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        return text.split(separator: "\n").filter { $0.hasPrefix("#") || $0.hasPrefix("Thread ") }.joined(separator: "\n")
     }
 
     /// Waits until what the surface shows satisfies `condition`; on timeout, saves the image
