@@ -1,6 +1,5 @@
 import Dispatch
 import FolioSketchbook
-import Synchronization
 
 /// Keeps the picture of the sheet on the easel fresh while the app runs, so that a first open
 /// after a crash starts from a recent picture: once neither the book nor input has changed for `idleDelay`,
@@ -37,9 +36,9 @@ public final class SheetPictureKeeper: Sendable {
     }
 
     private let cache: SheetPictureCache
-    private let state = Mutex(State())
+    private let state = Locked(State())
     /// Held while a picture file is written or removed, so `close` can wait for the file work.
-    private let files = Mutex(())
+    private let files = Locked(())
     private let timer: any SaveTimer
     private let report: @Sendable (String) -> Void
 

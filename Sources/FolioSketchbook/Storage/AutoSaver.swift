@@ -1,5 +1,4 @@
 import Dispatch
-import Synchronization
 
 /// Runs work once after a delay: the save queue's clock, or a test's.
 public protocol SaveTimer: Sendable {
@@ -43,7 +42,7 @@ public final class AutoSaver: Sendable {
     }
 
     private let writer: BookWriter
-    private let state = Mutex(State())
+    private let state = Locked(State())
     private let queue: DispatchQueue
     private let timer: any SaveTimer
     private let report: @Sendable (String) -> Void

@@ -1,5 +1,4 @@
 import Foundation
-import Synchronization
 
 /// What can go wrong with a sketchbook on disk; each says what and where in one line.
 public enum BookError: Error, CustomStringConvertible, Equatable {
@@ -288,7 +287,7 @@ public struct BookStore: Sendable {
 public final class BookWriter: Sendable {
     public let store: BookStore
     private let lockDescriptor: Int32
-    private let state: Mutex<State>
+    private let state: Locked<State>
     /// `fdatasync`, or what a test puts in its place.
     private let syncFile: @Sendable (Int32) -> Int32
 
@@ -344,7 +343,7 @@ public final class BookWriter: Sendable {
         }
         state.synced = state.saved
         state.syncedSize = state.size
-        self.state = Mutex(state)
+        self.state = Locked(state)
     }
 
     deinit {
