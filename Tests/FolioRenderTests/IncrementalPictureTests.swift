@@ -3,7 +3,6 @@ import FolioPixels
 import FolioRender
 import FolioSketchbook
 import Foundation
-import Synchronization
 import XCTest
 
 /// Pictures that cover the first strokes of a sheet: left behind by a crash they still save most
@@ -29,13 +28,13 @@ final class IncrementalPictureTests: XCTestCase {
     }
 
     private final class Lines: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         var all: [String] { lines.withLock { $0 } }
         func add(_ line: String) { lines.withLock { $0.append(line) } }
     }
 
     private final class ManualTimer: SaveTimer {
-        private let armed = Mutex<[@Sendable () -> Void]>([])
+        private let armed = Locked<[@Sendable () -> Void]>([])
         var count: Int { armed.withLock { $0.count } }
 
         func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {

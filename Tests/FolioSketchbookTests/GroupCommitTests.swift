@@ -1,6 +1,5 @@
 import FolioGeometry
 import Foundation
-import Synchronization
 import XCTest
 @testable import FolioSketchbook
 
@@ -18,7 +17,7 @@ final class GroupCommitTests: XCTestCase {
 
     /// A timer that fires only when the test says so, keeping what it was asked.
     private final class ManualTimer: SaveTimer {
-        private let armed = Mutex<[(Duration, @Sendable () -> Void)]>([])
+        private let armed = Locked<[(Duration, @Sendable () -> Void)]>([])
 
         func after(_ delay: Duration, _ work: @escaping @Sendable () -> Void) {
             armed.withLock { $0.append((delay, work)) }
@@ -38,7 +37,7 @@ final class GroupCommitTests: XCTestCase {
 
     /// `fdatasync` counted, and failing with EIO while `failing` is set.
     private final class CountingSync: Sendable {
-        private let state = Mutex((calls: 0, failing: false))
+        private let state = Locked((calls: 0, failing: false))
         var calls: Int { state.withLock { $0.calls } }
         func fail(_ failing: Bool) { state.withLock { $0.failing = failing } }
 
@@ -56,7 +55,7 @@ final class GroupCommitTests: XCTestCase {
     }
 
     private final class Lines: Sendable {
-        private let lines = Mutex<[String]>([])
+        private let lines = Locked<[String]>([])
         var all: [String] { lines.withLock { $0 } }
         func add(_ line: String) { lines.withLock { $0.append(line) } }
     }
