@@ -90,35 +90,22 @@ final class PenProtocolTests: XCTestCase {
 
     func testTheEraserEndRemovesTheStrokeItCrosses() throws {
         let folio = try FolioUnderTest(tablet: true)
-        let kept = line(from: Point(x: 100, y: 100), to: Point(x: 540, y: 100), count: 20)
-        let erased = line(from: Point(x: 100, y: 300), to: Point(x: 540, y: 300), count: 20)
-        try penStroke(folio, kept, pressure: { _ in 40000 })
-        try penStroke(folio, erased, pressure: { _ in 40000 })
+        let kept = try drawTwoStrokes(folio)
         try folio.compositor.sendTablet([.proximityOut, .frame])
         try folio.compositor.sendTablet([.proximityIn(.eraser), .motion(x: 320, y: 250), .frame, .down, .frame])
-        for y in stride(from: 260.0, through: 350, by: 10) { try folio.compositor.sendTablet([.motion(x: 322, y: y), .frame]) }
+        try crossTheLowerStroke(folio)
         try folio.compositor.sendTablet([.up, .frame, .proximityOut, .frame])
-        let image = try folio.waitForImage("the crossed stroke erased") { image in
-            image.count(in: PixelRect(x: 0, y: 250, width: 640, height: 100)) { !Ink.isPaper($0) } == 0
-        }
-        XCTAssertTrue(kept.dropFirst(2).dropLast(2).allSatisfy { Ink.isInk(image.pixel(x: Int($0.x), y: Int($0.y))) },
-                      "the stroke the eraser did not cross stays (\(folio.save(image, as: "eraser")))")
+        try checkOnlyTheLowerStrokeErased(folio, kept: kept, "eraser")
     }
+
     /// Holding the barrel button (BTN_STYLUS) the pen erases what it crosses; let go, it draws.
     func testHoldingTheBarrelButtonMakesThePenErase() throws {
         let folio = try FolioUnderTest(tablet: true)
-        let kept = line(from: Point(x: 100, y: 100), to: Point(x: 540, y: 100), count: 20)
-        let erased = line(from: Point(x: 100, y: 300), to: Point(x: 540, y: 300), count: 20)
-        try penStroke(folio, kept, pressure: { _ in 40000 })
-        try penStroke(folio, erased, pressure: { _ in 40000 })
+        let kept = try drawTwoStrokes(folio)
         try folio.compositor.sendTablet([.motion(x: 320, y: 250), .button(0x14b, pressed: true), .frame, .down, .frame])
-        for y in stride(from: 260.0, through: 350, by: 10) { try folio.compositor.sendTablet([.motion(x: 322, y: y), .frame]) }
+        try crossTheLowerStroke(folio)
         try folio.compositor.sendTablet([.up, .frame, .button(0x14b, pressed: false), .frame])
-        let image = try folio.waitForImage("the crossed stroke erased") { image in
-            image.count(in: PixelRect(x: 0, y: 250, width: 640, height: 100)) { !Ink.isPaper($0) } == 0
-        }
-        XCTAssertTrue(kept.dropFirst(2).dropLast(2).allSatisfy { Ink.isInk(image.pixel(x: Int($0.x), y: Int($0.y))) },
-                      "the stroke the pen did not cross stays (\(folio.save(image, as: "barrel-eraser")))")
+        try checkOnlyTheLowerStrokeErased(folio, kept: kept, "barrel-eraser")
         // The button let go, the same pen draws again where it erased.
         try penStroke(folio, line(from: Point(x: 100, y: 300), to: Point(x: 540, y: 300), count: 20), pressure: { _ in 40000 })
         _ = try folio.waitForImage("ink again after the button is let go") { image in
@@ -141,5 +128,30 @@ final class PenProtocolTests: XCTestCase {
             points.dropFirst(2).dropLast(2).allSatisfy { Ink.isInk(image.pixel(x: Int($0.x), y: Int($0.y))) }
         }
         XCTAssertFalse(folio.client.standardError.contains("barrel_button"), folio.client.standardError)
+    }
+
+    // MARK: Erasing
+
+    /// Two level pen strokes across the window, at y = 100 and y = 300; returns the upper one,
+    /// which the erase tests leave alone.
+    private func drawTwoStrokes(_ folio: FolioUnderTest) throws -> [Point] {
+        let kept = line(from: Point(x: 100, y: 100), to: Point(x: 540, y: 100), count: 20)
+        try penStroke(folio, kept, pressure: { _ in 40000 })
+        try penStroke(folio, line(from: Point(x: 100, y: 300), to: Point(x: 540, y: 300), count: 20), pressure: { _ in 40000 })
+        return kept
+    }
+
+    /// Moves the tool, already down at (320, 250), down across the lower stroke.
+    private func crossTheLowerStroke(_ folio: FolioUnderTest) throws {
+        for y in stride(from: 260.0, through: 350, by: 10) { try folio.compositor.sendTablet([.motion(x: 322, y: y), .frame]) }
+    }
+
+    /// Waits until nothing is left around the lower stroke, and checks the upper one stays.
+    private func checkOnlyTheLowerStrokeErased(_ folio: FolioUnderTest, kept: [Point], _ name: String) throws {
+        let image = try folio.waitForImage("the crossed stroke erased") { image in
+            image.count(in: PixelRect(x: 0, y: 250, width: 640, height: 100)) { !Ink.isPaper($0) } == 0
+        }
+        XCTAssertTrue(kept.dropFirst(2).dropLast(2).allSatisfy { Ink.isInk(image.pixel(x: Int($0.x), y: Int($0.y))) },
+                      "the stroke the tool did not cross stays (\(folio.save(image, as: name)))")
     }
 }
