@@ -77,7 +77,7 @@ let package = Package(
         // Input-to-buffer latency of a built `folio` under the test compositor: a developer's tool,
         // never installed, so the shipped `folio` links no libwayland-server (`make bench-latency`).
         .executableTarget(name: "folio-latency-bench", dependencies: [
-            "TestCompositor", "FolioBench", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput",
+            "TestCompositor", "FolioBench", "FolioGeometry", "FolioReplay", "FolioCore", "FolioGestures", "FolioInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tests/LatencyBenchmarks"),
 

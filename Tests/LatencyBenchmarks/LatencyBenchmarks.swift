@@ -2,6 +2,7 @@ import Foundation
 import FolioBench
 import FolioCore
 import FolioGeometry
+import FolioGestures
 import FolioInput
 import FolioPixels
 import FolioReplay
@@ -22,14 +23,16 @@ enum LatencyBenchmarks {
     static func run(_ executable: String, scale: BufferScale = 1, wanted: (String) -> Bool) throws -> [BenchResult] {
         // A book of its own for each benchmark: a client killed at the end of one may hold its
         // book's lock for a moment after the next one starts.
-        func fresh(_ benchmark: (String) throws -> BenchResult) throws -> BenchResult {
+        func fresh<Result>(_ benchmark: (String) throws -> Result) throws -> Result {
             let dataHome = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: dataHome) }
             return try benchmark(dataHome)
         }
         var results: [BenchResult] = []
-        if wanted("stroke.segment") { results.append(try fresh { try strokeSegment(executable, scale: scale, dataHome: $0) }) }
-        if wanted("pen.segment") { results.append(try fresh { try penSegment(executable, scale: scale, dataHome: $0) }) }
+        if wanted("stroke.segment") || wanted("pen.segment") {
+            results += try fresh { try segments(executable, scale: scale, dataHome: $0, finger: wanted("stroke.segment"),
+                                                pen: wanted("pen.segment")) }
+        }
         if wanted("pen.long_stroke.first") || wanted("pen.long_stroke.last") {
             results += longPenStroke(scale: scale).filter { wanted($0.name) }
         }
@@ -55,35 +58,13 @@ enum LatencyBenchmarks {
         return options
     }
 
-    /// Touch frame sent (and flushed) by the compositor -> the commit carrying its buffer, at
-    /// 1920x1200, over 5 strokes of 60 segments; frame callbacks answered at once.
-    static func strokeSegment(_ executable: String, scale: BufferScale, dataHome: String, strokes: Int = 5, segments: Int = 60) throws -> BenchResult {
-        let (compositor, client) = try touchSession(executable, scale: scale, dataHome: dataHome)
-        defer {
-            client.terminate()
-            compositor.stop()
-        }
-
-        var samples: [Double] = []
-        for stroke in 0..<strokes {
-            let y = 200.0 + Double(stroke) * 180
-            try compositor.sendTouch([.down(id: 1, x: 300, y: y), .frame])
-            settle(compositor)
-            for segment in 1...segments {
-                let x = 300.0 + Double(segment) * 20
-                let wobble = 40 * sin(Double(segment) / 6)
-                samples.append(try segmentLatency(compositor, to: x, y + wobble, scale: scale))
-            }
-            try compositor.sendTouch([.up(id: 1), .frame])
-            settle(compositor)
-        }
-        return BenchResult(name: "stroke.segment", width: Int(width), height: Int(height), samples: samples)
-    }
-
-    /// Tablet frame (pen motion and pressure) sent and flushed by the compositor -> the commit
-    /// carrying its buffer, at 1920x1200, over 5 pen strokes of 60 segments with pressure rising
-    /// and falling; the pen's counterpart of `stroke.segment`.
-    static func penSegment(_ executable: String, scale: BufferScale, dataHome: String, strokes: Int = 5, segments: Int = 60) throws -> BenchResult {
+    /// `stroke.segment`: touch frame sent (and flushed) by the compositor -> the commit carrying its
+    /// buffer; `pen.segment`: the same for a tablet frame (pen motion and pressure, rising and
+    /// falling). At 1920x1200, 5 strokes of 60 segments each, frame callbacks answered at once. Both
+    /// are timed in one session, a finger stroke and a pen stroke taking turns, so whatever slows the
+    /// machine meanwhile slows both and their figures compare.
+    static func segments(_ executable: String, scale: BufferScale, dataHome: String, finger: Bool, pen: Bool,
+                         strokes: Int = 5, segments: Int = 60) throws -> [BenchResult] {
         var options = options(scale: scale)
         options.capabilities = [.touch]
         options.tablet = true
@@ -92,30 +73,57 @@ enum LatencyBenchmarks {
         let client = try compositor.launch(executable, environment: ["XDG_DATA_HOME": dataHome])
         defer { client.terminate() }
         try compositor.waitForToplevel()
+        _ = try compositor.wait(for: "the client's wl_touch") { $0.touchObjects > 0 ? true : nil }
         _ = try compositor.wait(for: "the client's tablet seat") { $0.tabletSeatObjects > 0 ? true : nil }
 
-        var samples: [Double] = []
-        for stroke in 0..<strokes {
-            let y = 200.0 + Double(stroke) * 180
+        func path(_ segment: Int, from y: Double) -> (x: Double, y: Double) {
+            (300.0 + Double(segment) * 20, y + 40 * sin(Double(segment) / 6))
+        }
+        var fingerSamples: [Double] = [], penSamples: [Double] = []
+        // After every stroke, past the palm guard (a finger right after the pen would not draw);
+        // after a finger's too, so neither kind starts its segments from a machine idle for longer.
+        func rest() {
+            Thread.sleep(forTimeInterval: (GestureRecognizer.palmWindow + 100) / 1000)
+            settle(compositor)
+        }
+        func fingerStroke(at y: Double) throws {
+            try compositor.sendTouch([.down(id: 1, x: 300, y: y), .frame])
+            settle(compositor)
+            for segment in 1...segments {
+                let (x, y) = path(segment, from: y), last = compositor.lastCommitIndex
+                let sent = try compositor.sendTouch([.motion(id: 1, x: x, y: y), .frame])
+                fingerSamples.append(try latency(compositor, after: last, sent: sent, drawingAt: x, y, scale: scale))
+            }
+            try compositor.sendTouch([.up(id: 1), .frame])
+            rest()
+        }
+        func penStroke(at y: Double) throws {
             try compositor.sendTablet([.proximityIn(.pen), .motion(x: 300, y: y), .pressure(20000), .frame, .down, .frame])
             settle(compositor)
             for segment in 1...segments {
-                let x = 300.0 + Double(segment) * 20, wobble = 40 * sin(Double(segment) / 6)
+                let (x, y) = path(segment, from: y), last = compositor.lastCommitIndex
                 let pressure = UInt32(32767 + 30000 * sin(Double(segment) / 9))
-                let last = compositor.lastCommitIndex
-                let sent = try compositor.sendTablet([.motion(x: x, y: y + wobble), .pressure(pressure), .frame])
-                let point = PixelRect(x: Int(x * scale.factor), y: Int((y + wobble) * scale.factor), width: 1, height: 1)
-                let commit = try compositor.wait(for: "a commit damaging (\(Int(x)), \(Int(y + wobble)))", timeout: .seconds(5)) { observation in
-                    observation.commits.dropFirst(last + 1).first { commit in
-                        commit.attached && commit.damage.contains { $0.intersection(point) == point }
-                    }
-                }
-                samples.append((commit.receivedAt - sent).milliseconds)
+                let sent = try compositor.sendTablet([.motion(x: x, y: y), .pressure(pressure), .frame])
+                penSamples.append(try latency(compositor, after: last, sent: sent, drawingAt: x, y, scale: scale))
             }
             try compositor.sendTablet([.up, .frame, .proximityOut, .frame])
-            settle(compositor)
+            rest()
         }
-        return BenchResult(name: "pen.segment", width: Int(width), height: Int(height), samples: samples)
+        // Which kind goes first alternates, and the first of a pair takes the upper row.
+        for stroke in 0..<strokes {
+            let y = 200.0 + Double(stroke) * 180
+            if stroke % 2 == 0 {
+                if finger { try fingerStroke(at: y) }
+                if pen { try penStroke(at: y + 90) }
+            } else {
+                if pen { try penStroke(at: y) }
+                if finger { try fingerStroke(at: y + 90) }
+            }
+        }
+        var results: [BenchResult] = []
+        if finger { results.append(BenchResult(name: "stroke.segment", width: Int(width), height: Int(height), samples: fingerSamples)) }
+        if pen { results.append(BenchResult(name: "pen.segment", width: Int(width), height: Int(height), samples: penSamples)) }
+        return results
     }
 
     /// In process, no compositor: the cost of one more pen segment (input handled, live ink
@@ -183,11 +191,10 @@ enum LatencyBenchmarks {
         }
     }
 
-    /// Moves finger 1 to (x, y) in one touch frame; the milliseconds until the commit whose damage
-    /// covers that point (the buffer carrying the new segment).
-    private static func segmentLatency(_ compositor: TestCompositor, to x: Double, _ y: Double, scale: BufferScale) throws -> Double {
-        let last = compositor.lastCommitIndex
-        let sent = try compositor.sendTouch([.motion(id: 1, x: x, y: y), .frame])
+    /// The milliseconds from `sent` until the first commit after commit number `last` whose damage
+    /// covers (x, y): the buffer carrying the segment drawn there.
+    private static func latency(_ compositor: TestCompositor, after last: Int, sent: ContinuousClock.Instant,
+                                drawingAt x: Double, _ y: Double, scale: BufferScale) throws -> Double {
         let point = PixelRect(x: Int(x * scale.factor), y: Int(y * scale.factor), width: 1, height: 1)
         let commit = try compositor.wait(for: "a commit damaging (\(Int(x)), \(Int(y)))", timeout: .seconds(5)) { observation in
             observation.commits.dropFirst(last + 1).first { commit in
