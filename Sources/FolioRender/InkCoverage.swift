@@ -263,31 +263,19 @@ final class InkCoverage {
         case joint(plus: pixman_point_fixed_t, minus: pixman_point_fixed_t)
     }
 
-    /// The bisector cut at `b` between `a`–`b` and `b`–`c`, when the bend there is gentle: a mitre
-    /// stays within `mitreTolerance` of the round join, the cut fits in half of either piece, and
-    /// both pieces head into the same quarter of the compass. A run that keeps to one quarter
-    /// advances steadily one way, so it can never come back over itself.
+    /// The bisector cut at `b` between `a`–`b` and `b`–`c`, when the bend there is gentle (see
+    /// `Mitre`) and both pieces head into the same quarter of the compass, so a run never comes
+    /// back over itself.
     private func smoothJoint(_ a: Point, _ b: Point, _ c: Point) -> Side? {
         guard Self.isSafe(a), Self.isSafe(b), Self.isSafe(c) else { return nil }
         let d1 = b - a, d2 = c - b
         let l1 = (d1.x * d1.x + d1.y * d1.y).squareRoot(), l2 = (d2.x * d2.x + d2.y * d2.y).squareRoot()
-        guard l1 > 0, l2 > 0, Self.quarter(d1) == Self.quarter(d2) else { return nil }
+        guard l1 > 0, l2 > 0, Mitre.quarter(d1) == Mitre.quarter(d2) else { return nil }
         let n1 = Point(x: -d1.y / l1, y: d1.x / l1), n2 = Point(x: -d2.y / l2, y: d2.x / l2)
-        let sum = n1 + n2
-        let sumLength = (sum.x * sum.x + sum.y * sum.y).squareRoot()
-        guard sumLength > 1 else { return nil }
-        let bisector = sum * (1 / sumLength)
-        let cosHalf = bisector.x * n1.x + bisector.y * n1.y
-        let tanHalf = max(0, 1 - cosHalf * cosHalf).squareRoot() / cosHalf
-        guard cosHalf >= radius / (radius + Self.mitreTolerance), radius * tanHalf <= min(l1, l2) / 2 else { return nil }
-        let mitre = radius / cosHalf
-        return .joint(plus: Self.fixed(b + bisector * mitre), minus: Self.fixed(b - bisector * mitre))
-    }
-
-    /// Which quarter of the compass a direction points into: right, down, left or up (y down).
-    private static func quarter(_ d: Point) -> Int {
-        let turns = (atan2(d.y, d.x) + Double.pi / 4) / (Double.pi / 2)
-        return ((Int(turns.rounded(.down)) % 4) + 4) % 4
+        guard let mitre = Mitre.offset(n1, n2, radius: radius, tolerance: Self.mitreTolerance, shorterPiece: min(l1, l2)) else {
+            return nil
+        }
+        return .joint(plus: Self.fixed(b + mitre), minus: Self.fixed(b - mitre))
     }
 
     /// Rasterises the piece `a`–`b` with the given ends into the piece buffer (added to the run).

@@ -241,34 +241,15 @@ public enum PressureOutline {
         return (s.point + n, s.point - n)
     }
 
-    /// The cut along the bisector at `s` between two directions, when the bend is gentle: the
-    /// mitre stays within `mitreTolerance` of a round joint, the cut fits in half of either
-    /// step, and both head into the same quarter of the compass (so a run never comes back over
-    /// itself, and its quads never overlap).
+    /// The cut along the bisector at `s` between two directions, when the bend is gentle (see
+    /// `Mitre`) and both head into the same quarter of the compass, so a run never comes back over
+    /// itself and its quads never overlap.
     private static func gentleJoint(_ s: Sample, _ d1: (unit: Point, length: Double), _ d2: (unit: Point, length: Double))
         -> (Point, Point)? {
-        guard quarter(d1.unit) == quarter(d2.unit) else { return nil }
+        guard Mitre.quarter(d1.unit) == Mitre.quarter(d2.unit) else { return nil }
         let n1 = Point(x: -d1.unit.y, y: d1.unit.x), n2 = Point(x: -d2.unit.y, y: d2.unit.x)
-        let sum = n1 + n2
-        let sumLength = (sum.x * sum.x + sum.y * sum.y).squareRoot()
-        guard sumLength > 1 else { return nil }
-        let bisector = sum * (1 / sumLength)
-        let cosHalf = bisector.x * n1.x + bisector.y * n1.y
-        let tanHalf = max(0, 1 - cosHalf * cosHalf).squareRoot() / cosHalf
-        let r = s.radius
-        guard cosHalf >= r / (r + mitreTolerance), r * tanHalf <= min(d1.length, d2.length) / 2 else { return nil }
-        let mitre = bisector * (r / cosHalf)
+        guard let mitre = Mitre.offset(n1, n2, radius: s.radius, tolerance: mitreTolerance,
+                                       shorterPiece: min(d1.length, d2.length)) else { return nil }
         return (s.point + mitre, s.point - mitre)
-    }
-
-    /// Which quarter of the compass a direction points into: right, down, left or up (y down).
-    /// Away from the diagonals a comparison decides, as atan2 would; on or next to them (and
-    /// for a zero or non-finite direction) atan2 itself does, so the answer never differs.
-    private static func quarter(_ d: Point) -> Int {
-        let ax = abs(d.x), ay = abs(d.y), margin = 1 + 1e-6
-        if ax > ay * margin { return d.x > 0 ? 0 : 2 }
-        if ay > ax * margin { return d.y > 0 ? 1 : 3 }
-        let turns = (atan2(d.y, d.x) + Double.pi / 4) / (Double.pi / 2)
-        return ((Int(turns.rounded(.down)) % 4) + 4) % 4
     }
 }
