@@ -26,7 +26,7 @@ struct BenchCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Run only this frame size (the floor too).", valueName: "WxH"))
     var size: PixelSize?
 
-    @Option(help: ArgumentHelp("Fold frames at this buffer scale (1 to 8, fractions too), the size taken as logical; repeat for several in one run (default 1).",
+    @Option(help: ArgumentHelp("Fold and page-turn frames at this buffer scale (1 to 8, fractions too), the size taken as logical; repeat for several in one run (default 1).",
                                valueName: "N"))
     var scale: [ScaleArgument] = []
 
@@ -77,8 +77,10 @@ struct BenchCommand: ParsableCommand {
             }
         }
         if wanted("flip.") {
-            results += FlipBenchmarks.run(sizes: sizes, kernels: chosen, threads: threadCounts,
-                                          progress: progress.isEmpty ? FlipBenchmarks.progress : progress).filter { wanted($0.name) }
+            for s in scales {
+                results += FlipBenchmarks.run(sizes: sizes, scale: s, kernels: chosen, threads: threadCounts,
+                                              progress: progress.isEmpty ? FlipBenchmarks.progress : progress).filter { wanted($0.name) }
+            }
         }
         if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
         report(results, json: json)

@@ -1,5 +1,6 @@
 import FolioBench
 import FolioCore
+import FolioGeometry
 import FolioPixels
 import FolioRender
 
@@ -9,14 +10,19 @@ import FolioRender
 enum FlipBenchmarks {
     static let progress = [0.25, 0.75]
 
-    static func run(sizes: [(Int, Int)], kernels: FoldKernels = .best, threads: [Int] = [1, 2], progress: [Double] = FlipBenchmarks.progress,
-                    frames: Int = 40) -> [BenchResult] {
+    /// `sizes` are logical; at a buffer `scale` other than 1 frames are that many times larger
+    /// (rounded as the app rounds its buffers), the scene sized as the app sizes it, and the
+    /// figures carry `buffer_scale`.
+    static func run(sizes: [(Int, Int)], scale: BufferScale = 1, kernels: FoldKernels = .best, threads: [Int] = [1, 2],
+                    progress: [Double] = FlipBenchmarks.progress, frames: Int = 40) -> [BenchResult] {
         var results: [BenchResult] = []
-        for (w, h) in sizes {
-            let renderer = PageRenderer(pixelWidth: w, pixelHeight: h, kernels: kernels)
-            let turn = TurnController(width: Double(w), height: Double(h))
+        let bufferScale = scale == 1 ? nil : scale.factor
+        for (lw, lh) in sizes {
+            let (w, h) = (scale.pixels(lw), scale.pixels(lh))
+            let renderer = PageRenderer(pixelWidth: w, pixelHeight: h, scale: scale.factor, kernels: kernels)
+            let turn = TurnController(width: Double(w) / scale.factor, height: Double(h) / scale.factor)
             turn.begin(earlier: FoldBenchmarks.sketch(width: w, height: h), later: Bitmap(width: w, height: h, color: 0xFFFF_FFFF),
-                       angle: 0, scale: 1)
+                       angle: 0, scale: scale.factor)
             let target = Bitmap(width: w, height: h)
             for q in progress {
                 turn.track(-q * Double.pi)
@@ -30,8 +36,8 @@ enum FlipBenchmarks {
                         renderer.render(turn.scene.root, into: target, options: options)
                         samples.append((ContinuousClock.now - start).milliseconds)
                     }
-                    results.append(BenchResult(name: "flip.frame", width: w, height: h, progress: q, threads: t,
-                                               kernels: kernels.name, samples: samples))
+                    results.append(BenchResult(name: "flip.frame", width: lw, height: lh, progress: q, threads: t,
+                                               kernels: kernels.name, bufferScale: bufferScale, samples: samples))
                 }
             }
         }
