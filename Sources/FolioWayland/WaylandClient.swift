@@ -70,8 +70,8 @@ public final class WaylandClient {
         }
         try display.roundtrip()
         try registry.requireEssentials()
-        let window = try Window(registry: registry, fullscreen: fullscreen) { [unowned self] proxy in
-            outputs.first { $0.proxy == proxy }?.scale
+        let window = try Window(registry: registry, fullscreen: fullscreen) { [unowned self] in
+            outputs.map { ($0.proxy, $0.scale) }
         }
         window.onResize = { [unowned self] width, height, scale in onResize?(width, height, scale) }
         // The window owns these closures: capturing it strongly would keep it (and its buffers) alive for ever.

@@ -43,9 +43,10 @@ public final class Window {
     private var pool: BufferPool?
     /// The toolbar's subsurface; nil where the compositor has no wl_subcompositor.
     private var toolbar: ToolbarSurface?
-    /// The outputs the surface is on, and how to ask their scale.
+    /// The outputs the surface is on, whether it was ever on one, and every output with its scale.
     private var enteredOutputs: [OpaquePointer] = []
-    private let outputScale: (OpaquePointer) -> Int?
+    private var hasEnteredAnOutput = false
+    private let outputScales: () -> [(output: OpaquePointer, scale: Int)]
     private var fractionalScale120: UInt32?
     private var committedBufferScale: BufferScale = 1
     private var committedDestination: (width: Int, height: Int)?
@@ -66,7 +67,7 @@ public final class Window {
     private var frameCallback: OpaquePointer?
     private var fractionalListener: HeapListener<wp_fractional_scale_v1_listener>?
 
-    init(registry: Registry, fullscreen: Bool, outputScale: @escaping (OpaquePointer) -> Int?) throws {
+    init(registry: Registry, fullscreen: Bool, outputScales: @escaping () -> [(output: OpaquePointer, scale: Int)]) throws {
         guard let compositor = registry.compositor, let wmBase = registry.wmBase, let shm = registry.shm else {
             throw WaylandError.missingGlobal("wl_compositor, wl_shm and xdg_wm_base")
         }
@@ -78,7 +79,7 @@ public final class Window {
         self.xdgSurface = xdgSurface
         self.toplevel = toplevel
         self.shm = shm
-        self.outputScale = outputScale
+        self.outputScales = outputScales
         // Fractional scaling needs both: the preferred scale, and a viewport to show a larger buffer.
         if let viewporter = registry.viewporter, let manager = registry.fractionalScaleManager {
             viewport = wp_viewporter_get_viewport(viewporter, surface)
@@ -116,6 +117,7 @@ public final class Window {
             enter: { data, _, output in
                 guard let window: Window = owner(data), let output else { return }
                 window.enteredOutputs.append(output)
+                window.hasEnteredAnOutput = true
                 window.updateScale()
             },
             leave: { data, _, output in
@@ -215,13 +217,17 @@ public final class Window {
     }
 
     /// Fractional: exactly the compositor's preferred scale (N/120), the buffer shown through the
-    /// viewport at the logical size. Integer: the largest scale of the outputs entered.
+    /// viewport at the logical size. Integer: the largest scale of the outputs entered; before the
+    /// surface has entered any (the compositor says so only once a frame is up), the largest of all
+    /// outputs, so the first frame is drawn at the scale it will most likely need rather than at 1
+    /// and then again.
     private func updateScale() {
         let newScale: BufferScale
         if let scale120 = fractionalScale120, viewport != nil {
             newScale = BufferScale(numerator: Int(scale120))
         } else {
-            let scales = enteredOutputs.compactMap(outputScale)
+            let outputs = outputScales()
+            let scales = hasEnteredAnOutput ? outputs.filter { enteredOutputs.contains($0.output) }.map(\.scale) : outputs.map(\.scale)
             guard let largest = scales.max() else { return }  // off every output: keep the last scale
             newScale = BufferScale(largest)
         }

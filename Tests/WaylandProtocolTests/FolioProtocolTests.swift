@@ -279,6 +279,10 @@ final class FolioProtocolTests: XCTestCase {
         }
         XCTAssertEqual(image.height, 600)
         XCTAssertEqual(folio.compositor.observation.commits.last?.bufferScale, 2)
+        // The surface enters the output only once mapped; the first frame already takes the
+        // output's scale rather than being drawn at 1 and again.
+        let first = try XCTUnwrap(folio.compositor.observation.commits.first { $0.attached && $0.buffer != nil })
+        XCTAssertEqual([first.width, first.height, first.bufferScale], [800, 600, 2])
     }
 
     func testKeyboardUndoRedoAndQuit() throws {
