@@ -137,16 +137,13 @@ enum LatencyBenchmarks {
         let session = Session(width: Int(width), height: Int(height), scale: scale)
         _ = session.renderFrame()
         var t = 0.0
-        func send(_ events: [InputEvent]) {
-            for event in events { session.handle(event, at: t) }
-        }
+        func send(_ events: [InputEvent]) { session.handle(events, at: t) }
         var finger: [Double] = [], pen: [Double] = []
         for stroke in 0..<(2 * strokes) {
             let usesPen = stroke % 2 == 1, y = 200 + Double(stroke / 2 % 5) * 180 + (usesPen ? 90 : 0)
             t += GestureRecognizer.palmWindow + 100
             if usesPen {
-                send([.tabletProximityIn(tool: .pen), .tabletMotion(to: Point(x: 300, y: y), pressure: 0.3, tilt: nil), .tabletFrame,
-                      .tabletDown, .tabletFrame])
+                send(penDown(at: Point(x: 300, y: y), pressure: 0.3))
             } else {
                 send([.touchDown(id: 1, at: Point(x: 300, y: y)), .touchFrame])
             }
@@ -154,12 +151,12 @@ enum LatencyBenchmarks {
             for segment in 1...segments {
                 t += 4
                 let point = Point(x: 300 + Double(segment) * 20, y: y + 40 * sin(Double(segment) / 6))
+                // Two events without an array in between, as the app passes a frame on.
+                let motion: InputEvent = usesPen ? .tabletMotion(to: point, pressure: 0.5 + 0.46 * sin(Double(segment) / 9), tilt: nil)
+                    : .touchMotion(id: 1, to: point)
                 let start = ContinuousClock.now
-                if usesPen {
-                    send([.tabletMotion(to: point, pressure: 0.5 + 0.46 * sin(Double(segment) / 9), tilt: nil), .tabletFrame])
-                } else {
-                    send([.touchMotion(id: 1, to: point), .touchFrame])
-                }
+                session.handle(motion, at: t)
+                session.handle(usesPen ? .tabletFrame : .touchFrame, at: t)
                 _ = session.renderFrame()
                 let elapsed = (ContinuousClock.now - start).milliseconds
                 if usesPen { pen.append(elapsed) } else { finger.append(elapsed) }
@@ -185,11 +182,7 @@ enum LatencyBenchmarks {
         }
         func pressure(_ i: Int) -> Double { 0.5 + 0.45 * sin(Double(i) / 40) }
         var t = 0.0
-        session.handle(.tabletProximityIn(tool: .pen), at: t)
-        session.handle(.tabletMotion(to: point(0), pressure: pressure(0), tilt: nil), at: t)
-        session.handle(.tabletFrame, at: t)
-        session.handle(.tabletDown, at: t)
-        session.handle(.tabletFrame, at: t)
+        session.handle(penDown(at: point(0), pressure: pressure(0)), at: t)
         _ = session.renderFrame()
         var first: [Double] = [], last: [Double] = []
         for i in 1..<count {
@@ -204,6 +197,11 @@ enum LatencyBenchmarks {
         }
         return [BenchResult(name: "pen.long_stroke.first", width: Int(width), height: Int(height), samples: first),
                 BenchResult(name: "pen.long_stroke.last", width: Int(width), height: Int(height), samples: last)]
+    }
+
+    /// A pen coming into reach at `point` and touching down there, as the app passes tablet frames on.
+    private static func penDown(at point: Point, pressure: Double) -> [InputEvent] {
+        [.tabletProximityIn(tool: .pen), .tabletMotion(to: point, pressure: pressure, tilt: nil), .tabletFrame, .tabletDown, .tabletFrame]
     }
 
     /// A 1920x1200 test compositor with a touch seat, and `folio` running in it with its wl_touch bound.
@@ -314,5 +312,12 @@ enum LatencyBenchmarks {
         var template = Array("/tmp/folio-bench-XXXXXX".utf8CString)
         guard let path = mkdtemp(&template) else { throw TestCompositorError("cannot create a temporary directory") }
         return String(cString: path)
+    }
+}
+
+private extension Session {
+    /// Input events that happen at one time, in order.
+    func handle(_ events: [InputEvent], at time: Double) {
+        for event in events { handle(event, at: time) }
     }
 }
