@@ -18,12 +18,13 @@ AVX512 static INLINE void spread(__m512i v, __m512i *low, __m512i *high) {
 }
 
 AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
-                         const uint32_t *ahead) {
+                         const uint32_t *ahead, const uint32_t *ahead2) {
     int32_t i = 0;
     if (weight == 0 || weight == 128) {
         const uint32_t *source = weight ? b : a;
         for (; i + 16 <= count; i += 16) {
             if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
+            if (ahead2 && (i & 15) == 0) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
             _mm512_storeu_si512((void *)(out + i), load(source + i));
         }
     } else {
@@ -32,6 +33,7 @@ AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, ui
         const __m512i round = _mm512_set1_epi16(256);
         for (; i + 16 <= count; i += 16) {
             if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
+            if (ahead2 && (i & 15) == 0) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
             __m512i pa = load(a + i), pb = load(b + i);
             __m512i low = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpacklo_epi8(pa, pb), weights), round);
             __m512i high = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpackhi_epi8(pa, pb), weights), round);

@@ -15,13 +15,14 @@ enum { chunk = 64 };
 #endif
 
 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
-                  const uint32_t *ahead) {
+                  const uint32_t *ahead, const uint32_t *ahead2) {
     const uint8_t *pa = (const uint8_t *)a, *pb = (const uint8_t *)b;
     uint8_t *po = (uint8_t *)out;
     /* At most 128·255 + 64: 16-bit lanes hold every step. */
     uint16_t keep = (uint16_t)(128 - weight), take = (uint16_t)weight;
     for (int32_t i = 0; i < count; i += 16) {
         if (ahead) __builtin_prefetch(ahead + i);
+        if (ahead2) __builtin_prefetch(ahead2 + i);
     }
     for (int64_t k = 0; k < (int64_t)count * 4; k++) {
         uint16_t sum = (uint16_t)(keep * pa[k] + take * pb[k] + 64);

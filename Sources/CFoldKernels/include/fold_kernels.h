@@ -11,11 +11,12 @@
  * rounded fixed-point products), so tests can hold one against the other.
  */
 
-/* Blends two stored page columns, b with weight `weight` (0…128) over a. When
- * `ahead` is not null, the `count` pixels there are asked into cache on the way (the column a later
- * screen column blends: short streams that the hardware prefetchers pick up too late). */
+/* Blends two stored page columns, b with weight `weight` (0…128) over a. The `count` pixels at
+ * `ahead` and at `ahead2`, where not null, are asked into cache on the way: the columns the next
+ * screen column blends that this one does not (one, or two where the page shrinks), short streams
+ * that the hardware prefetchers pick up too late. */
 typedef void (*folio_fold_blend_fn)(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight,
-                                    uint32_t *out, const uint32_t *ahead);
+                                    uint32_t *out, const uint32_t *ahead, const uint32_t *ahead2);
 
 /*
  * A column of the shadow grid, scaled up bilinearly along the column: buffer row y lies between

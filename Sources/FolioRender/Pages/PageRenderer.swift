@@ -618,7 +618,7 @@ public final class PageRenderer {
     /// Blends the page's two source columns over the source rows the column needs into `temp`
     /// (from the returned source row on); nothing when the page is not in this column. Rows inside
     /// `covered` (an opaque span of a page above) never show this page, so their source rows are
-    /// left out. Brings in the column the next screen column adds on the way.
+    /// left out. Brings in the columns the next screen column adds on the way.
     @inline(__always)
     private func fill(_ p: ColumnPlan, next: ColumnPlan, _ image: PageSetup, temp: UnsafeMutablePointer<UInt32>,
                       covered: Range<Int>) -> Int {
@@ -626,12 +626,16 @@ public final class PageRenderer {
         // From a whole cache line of the page's stored column: aligned loads and stores.
         let low = min(max(p.j(p.yStart), 0), pixelHeight) & ~15
         let a = image.row(p.sourceColumn), b = image.row(p.sourceColumn + 1), weight = UInt32((p.fu + 1) >> 1)
-        let ahead = next.yEnd > next.yStart && next.sourceColumn != p.sourceColumn ? image.row(next.sourceColumn + 1) : nil
+        // The stored columns the next screen column blends and this one does not.
+        let nextShows = next.yEnd > next.yStart, here = p.sourceColumn...(p.sourceColumn + 1)
+        let ahead = nextShows && !here.contains(next.sourceColumn + 1) ? image.row(next.sourceColumn + 1) : nil
+        let ahead2 = nextShows && !here.contains(next.sourceColumn) ? image.row(next.sourceColumn) : nil
         func blend(_ rows: Range<Int>) {
             guard !rows.isEmpty else { return }
             let first = min(max(p.j(rows.lowerBound), 0), pixelHeight) & ~15
             let high = min(max(p.j(rows.upperBound - 1), 0), pixelHeight) + 1
-            kernels.blend(a + first, b + first, Int32(high - first + 1), weight, temp + (first - low), ahead.map { $0 + first })
+            kernels.blend(a + first, b + first, Int32(high - first + 1), weight, temp + (first - low), ahead.map { $0 + first },
+                          ahead2.map { $0 + first })
         }
         if covered.isEmpty || covered.lowerBound >= p.yEnd || covered.upperBound <= p.yStart {
             blend(p.yStart..<p.yEnd)
@@ -735,7 +739,9 @@ public final class PageRenderer {
             first = max(first, Int(image.opaqueFirst[i0 + 1]))
             lastOpaque = min(lastOpaque, Int(image.opaqueLast[i0 + 1]))
         }
-        let inner0 = y0 + 1, inner1 = y1 - 1
+        // The first and last rows are opaque too where the page covers them whole (a flat sheet
+        // edge to edge): their row copies and shadow-free columns then need no edge pass.
+        let inner0 = p.topCoverage >= 256 ? y0 : y0 + 1, inner1 = p.bottomCoverage >= 256 ? y1 : y1 - 1
         guard lastOpaque > first, inner1 > inner0 else { return p }
         var o0 = ceilInt(max(Double(inner0), min(Double(inner1), (Double(first) - start) / step)))
         while o0 < inner1 && p.j(o0) < first { o0 += 1 }
