@@ -36,21 +36,41 @@ AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
 }
 
-/* The light (0…256) `shadow` keeps at rows row…row + 15, a 16-bit lane each (as the AVX-512
- * kernels take it): cells are at least 16 rows, so the rows span at most two of them and the grid
- * values come from three broadcasts. */
-AVX2 static inline __m256i kept16(const folio_fold_shadow *shadow, int32_t row) {
-    const int32_t shift = shadow->cell_shift;
-    const __m128i count = _mm_cvtsi32_si128(shift), up = _mm_cvtsi32_si128(8 - shift);
-    int32_t start = row - (1 << (shift - 1)), first = start >> shift;
-    __m256i r = _mm256_add_epi16(_mm256_set1_epi16((short)start),
-                                 _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
-    __m256i second = _mm256_cmpgt_epi16(_mm256_sra_epi16(r, count), _mm256_set1_epi16((short)first));
-    __m256i w = _mm256_add_epi16(_mm256_sll_epi16(_mm256_and_si256(r, _mm256_set1_epi16((short)((1 << shift) - 1))), up),
-                                 _mm256_set1_epi16((short)(128 >> shift)));
-    const uint16_t *d = shadow->darkening + first + shadow->margin;
-    __m256i a = _mm256_blendv_epi8(_mm256_set1_epi16((short)d[0]), _mm256_set1_epi16((short)d[1]), second);
-    __m256i b = _mm256_blendv_epi8(_mm256_set1_epi16((short)d[1]), _mm256_set1_epi16((short)d[2]), second);
+/* What the light a shadow keeps takes from it, read once per kernel call: stores to the output
+ * could otherwise alias the shadow's fields, and the compiler would read them again per block. */
+typedef struct {
+    const uint16_t *darkening; /* from the margin on */
+    int32_t shift, mask;
+    __m128i up;                /* 8 − shift: a row's offset in its cell to the weight's scale */
+} ShadowRows;
+
+AVX2 static inline ShadowRows shadowRows(const folio_fold_shadow *shadow) {
+    ShadowRows s;
+    s.darkening = shadow->darkening + shadow->margin;
+    s.shift = shadow->cell_shift;
+    s.mask = (1 << s.shift) - 1;
+    s.up = _mm_cvtsi32_si128(8 - s.shift);
+    return s;
+}
+
+/* The light (0…256) the shadow keeps at rows row…row + 15, a 16-bit lane each (as the AVX-512
+ * kernels take it): cells are at least 16 rows, so the rows span at most two of them, and each row
+ * picks its cell's pair of grid values out of one 64-bit load with a byte shuffle. */
+AVX2 static inline __m256i kept16(const ShadowRows *s, int32_t row) {
+    int32_t start = row - ((s->mask + 1) >> 1), first = start >> s->shift;
+    /* Each row's offset from the start of the first row's cell: past the mask, the next cell. */
+    __m256i offset = _mm256_add_epi16(_mm256_set1_epi16((short)(start & s->mask)),
+                                      _mm256_setr_epi16(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15));
+    __m256i second = _mm256_cmpgt_epi16(offset, _mm256_set1_epi16((short)s->mask));
+    __m256i w = _mm256_add_epi16(_mm256_sll_epi16(_mm256_and_si256(offset, _mm256_set1_epi16((short)s->mask)), s->up),
+                                 _mm256_set1_epi16((short)(128 >> s->shift)));
+    int64_t values;
+    memcpy(&values, s->darkening + first, sizeof values);
+    __m256i grid = _mm256_set1_epi64x(values);
+    /* Bytes 0, 1 (the first cell's value) or 2, 3 (the next one's) of each 64-bit lane. */
+    __m256i pick = _mm256_add_epi16(_mm256_set1_epi16(0x0100), _mm256_and_si256(second, _mm256_set1_epi16(0x0202)));
+    __m256i a = _mm256_shuffle_epi8(grid, pick);
+    __m256i b = _mm256_shuffle_epi8(grid, _mm256_add_epi16(pick, _mm256_set1_epi16(0x0202)));
     __m256i dark = _mm256_add_epi16(a, _mm256_mulhrs_epi16(_mm256_sub_epi16(b, a), _mm256_slli_epi16(w, 7)));
     return _mm256_sub_epi16(_mm256_set1_epi16(256), dark);
 }
@@ -95,6 +115,7 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     const __m256i scaled = _mm256_set1_epi16((short)folio_light_scale(light));
     /* In shadow, the sixteen rows' factors from row i on (i a multiple of 16). */
     __m256i factors = scaled;
+    ShadowRows rows = shadow ? shadowRows(shadow) : (ShadowRows){0};
     int32_t i = 0;
     for (; i + 8 <= count; i += 8) {
         int64_t vb = v + (int64_t)i * dv;
@@ -127,7 +148,7 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
         __m256i high = _mm256_maddubs_epi16(_mm256_unpackhi_epi8(top, bottom), weightsHigh);
         __m256i kLow = lit, kHigh = lit;
         if (shadow) {
-            if ((i & 15) == 0) factors = _mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(shadow, row + i), 1), scaled);
+            if ((i & 15) == 0) factors = _mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(&rows, row + i), 1), scaled);
             spread16(factors, (i >> 3) & 1, &kLow, &kHigh);
             kLow = _mm256_blend_epi16(kLow, unlit, 0x88);
             kHigh = _mm256_blend_epi16(kHigh, unlit, 0x88);
@@ -147,11 +168,12 @@ AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_
     const __m256i colour = _mm256_set1_epi32((int)flat);
     /* kept·128, with 256 (all the light) as 32767: the rounding multiply's 1; sixteen rows from row i on. */
     __m256i factors = limit;
+    ShadowRows rows = shadowRows(shadow);
     int32_t i = 0;
     for (; i + 8 <= count; i += 8) {
         __m256i p = source ? load(source + i) : colour;
         __m256i kLow, kHigh;
-        if ((i & 15) == 0) factors = _mm256_min_epu16(_mm256_slli_epi16(kept16(shadow, row + i), 7), limit);
+        if ((i & 15) == 0) factors = _mm256_min_epu16(_mm256_slli_epi16(kept16(&rows, row + i), 7), limit);
         spread16(factors, (i >> 3) & 1, &kLow, &kHigh);
         __m256i low = _mm256_mulhrs_epi16(_mm256_unpacklo_epi8(p, zero), kLow);
         __m256i high = _mm256_mulhrs_epi16(_mm256_unpackhi_epi8(p, zero), kHigh);
