@@ -93,6 +93,8 @@ public final class PageRenderer {
     /// Whether those rows are copied from the contents (tests turn it off to hold the copies
     /// against the columns, which would give the same bytes).
     var copiesFlatRows = true
+    /// How many column plans the last frame made (pages that did not move keep theirs).
+    private(set) var columnPlansMade = 0
 
     public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, kernels: FoldKernels = .best) {
         precondition(pixelWidth >= 2 && pixelHeight >= 1 && scale > 0, "page renderer size \(pixelWidth)x\(pixelHeight) at \(scale)")
@@ -190,6 +192,7 @@ public final class PageRenderer {
             setups = .allocate(capacity: pages.count)
             setupCapacity = pages.count
         }
+        columnPlansMade = 0
         for index in pages.indices {
             let frame = pageFrame(index), image = frame.image, contents = pages[index].contents
             (setups + index).initialize(to: PageSetup(
@@ -335,11 +338,16 @@ public final class PageRenderer {
         let outer = g.transform.project(Point(x: outerLocal, y: midY)).map { $0.x * scale } ?? 0
         let spine = g.transform.project(Point(x: spineLocal, y: midY)).map { $0.x * scale } ?? 0
         let frame = PageFrame(geometry: g, image: image, plans: page.plans, columns: columns, outerX: outer, outerIsLeft: outer < spine)
+        let inputs = PlanInputs(transform: g.transform, bounds: g.bounds, contentsRect: g.contentsRect, spineOnRight: g.spineOnRight,
+                                facesAway: g.facesAway, light: g.light, shade: g.shade, shading: g.shading, columns: columns)
+        guard inputs != page.plannedFor else { return frame }
         // Only the columns planned last frame hold plans: those this frame leaves out are emptied.
         let plans = page.plans
         for x in page.plannedColumns where !columns.contains(x) { plans[x] = ColumnPlan() }
         for x in columns { plans[x] = columnPlan(frame, x: x) }
+        columnPlansMade += columns.count
         page.plannedColumns = columns
+        page.plannedFor = inputs
         return frame
     }
 

@@ -17,6 +17,19 @@ struct PageShape: Equatable {
     }
 }
 
+/// Everything a page's column plans depend on that can change from frame to frame.
+struct PlanInputs: Equatable {
+    var transform: Transform3D
+    var bounds: Rect
+    var contentsRect: Rect
+    var spineOnRight: Bool
+    var facesAway: Bool
+    var light: Double
+    var shade: UInt64
+    var shading: HorizontalShading?
+    var columns: Range<Int>
+}
+
 /// One page layer as a gesture prepares it: its contents taken into front and back images (the
 /// back made only once the page turns away), its mask in canvas pixels, and the column plans
 /// each frame fills.
@@ -31,6 +44,9 @@ final class PreparedPage {
     let plans: UnsafeMutablePointer<ColumnPlan>
     /// The screen columns whose plans the last frame set (all others are empty).
     var plannedColumns = 0..<0
+    /// What those plans were made from: while it stays the same (a sheet lying still under a
+    /// turning leaf) and the images are not loaded again, they are still right.
+    var plannedFor: PlanInputs?
 
     init(shape: PageShape, layer: Layer, contents: Bitmap, pixelWidth: Int, pixelHeight: Int) {
         self.shape = shape
@@ -57,12 +73,14 @@ final class PreparedPage {
         mask = PixelMask(path: Self.canvasMask(of: layer, pixelWidth: pixelWidth, pixelHeight: pixelHeight))
         front.load(from: contents, mask: mask)
         backReady = false
+        plannedFor = nil
     }
 
     /// The back face: the front mirrored, faded and softened (made once per gesture, when needed).
     func loadBack(blurRadius: Int) {
         back.loadBack(of: front, mask: mask, blurRadius: blurRadius)
         backReady = true
+        plannedFor = nil
     }
 
     /// The layer's mask (its bounds when it has none) in the pixels of its contents.

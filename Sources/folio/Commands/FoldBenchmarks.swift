@@ -6,11 +6,21 @@ import FolioRender
 
 /// `fold.frame`: whole fold frames (backdrop, both shadows, both pages) at tablet sizes and
 /// scales, on one render thread and on two, after one untimed frame per case (lazy back faces and
-/// the backdrop texture are once per gesture, not per frame). `fold.prepare`: what a pinch pays
-/// once when it begins and first shows the backs (prepare, then a frame at s = 0.48).
+/// the backdrop texture are once per gesture, not per frame). Consecutive frames alternate
+/// between the scale and one `gestureStep` beside it, as a pinch moves, so no frame repeats the one
+/// before it. `fold.prepare`: what a pinch pays once when it begins and first shows the backs
+/// (prepare, then a frame at s = 0.48).
 enum FoldBenchmarks {
     static let sizes = [(1280, 800), (1920, 1200), (2560, 1600)]
     static let scales = [1.0, 0.9, 0.75, 0.6, 0.48]
+    /// How far a gesture moves between two frames in these benchmarks (fold scale or turn progress).
+    static let gestureStep = 0.001
+
+    /// Frame `index`'s value: `value` on even frames, one `gestureStep` beside it (inside `range`) on odd ones.
+    static func gestureValue(_ value: Double, frame index: Int, in range: ClosedRange<Double>) -> Double {
+        guard index % 2 == 1 else { return value }
+        return value + gestureStep <= range.upperBound ? value + gestureStep : value - gestureStep
+    }
 
     /// `sizes` are logical; at a buffer `scale` other than 1 frames are that many times larger
     /// (rounded as the app rounds its buffers) and the figures carry `buffer_scale`.
@@ -43,7 +53,8 @@ enum FoldBenchmarks {
                     renderer.render(scene.root, into: target, options: options)
                     var samples: [Double] = []
                     samples.reserveCapacity(frames)
-                    for _ in 0..<frames {
+                    for frame in 0..<frames {
+                        scene.setScale(gestureValue(s, frame: frame, in: FoldScene.minimumScale...1))
                         let start = ContinuousClock.now
                         renderer.render(scene.root, into: target, options: options)
                         samples.append((ContinuousClock.now - start).milliseconds)
