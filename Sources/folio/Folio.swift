@@ -20,6 +20,7 @@ struct Folio: ParsableCommand {
     /// Every failure is one line on stderr, `folio: …`, and a non-zero status (64 for a bad
     /// command line); help and version print as usual.
     static func main() {
+        mapLargeBlocksOnTheirOwn()
         do {
             // `--log-level LEVEL` (anywhere on the line) or FOLIO_LOG sets what the log shows.
             let logging: (level: Logger.Level, arguments: [String])
