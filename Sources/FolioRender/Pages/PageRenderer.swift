@@ -338,16 +338,14 @@ public final class PageRenderer {
         let outer = g.transform.project(Point(x: outerLocal, y: midY)).map { $0.x * scale } ?? 0
         let spine = g.transform.project(Point(x: spineLocal, y: midY)).map { $0.x * scale } ?? 0
         let frame = PageFrame(geometry: g, image: image, plans: page.plans, columns: columns, outerX: outer, outerIsLeft: outer < spine)
-        let inputs = PlanInputs(transform: g.transform, bounds: g.bounds, contentsRect: g.contentsRect, spineOnRight: g.spineOnRight,
-                                facesAway: g.facesAway, light: g.light, shade: g.shade, shading: g.shading, columns: columns)
-        guard inputs != page.plannedFor else { return frame }
+        guard g != page.plannedFor || columns != page.plannedColumns else { return frame }
         // Only the columns planned last frame hold plans: those this frame leaves out are emptied.
         let plans = page.plans
         for x in page.plannedColumns where !columns.contains(x) { plans[x] = ColumnPlan() }
         for x in columns { plans[x] = columnPlan(frame, x: x) }
         columnPlansMade += columns.count
         page.plannedColumns = columns
-        page.plannedFor = inputs
+        page.plannedFor = g
         return frame
     }
 

@@ -17,19 +17,6 @@ struct PageShape: Equatable {
     }
 }
 
-/// Everything a page's column plans depend on that can change from frame to frame.
-struct PlanInputs: Equatable {
-    var transform: Transform3D
-    var bounds: Rect
-    var contentsRect: Rect
-    var spineOnRight: Bool
-    var facesAway: Bool
-    var light: Double
-    var shade: UInt64
-    var shading: HorizontalShading?
-    var columns: Range<Int>
-}
-
 /// One page layer as a gesture prepares it: its contents taken into front and back images (the
 /// back made only once the page turns away), its mask in canvas pixels, and the column plans
 /// each frame fills.
@@ -44,9 +31,9 @@ final class PreparedPage {
     let plans: UnsafeMutablePointer<ColumnPlan>
     /// The screen columns whose plans the last frame set (all others are empty).
     var plannedColumns = 0..<0
-    /// What those plans were made from: while it stays the same (a sheet lying still under a
-    /// turning leaf) and the images are not loaded again, they are still right.
-    var plannedFor: PlanInputs?
+    /// The geometry those plans were made from: while it stays the same (a sheet lying still
+    /// under a turning leaf) and the images are not loaded again, they are still right.
+    var plannedFor: FoldPageGeometry?
 
     init(shape: PageShape, layer: Layer, contents: Bitmap, pixelWidth: Int, pixelHeight: Int) {
         self.shape = shape

@@ -258,7 +258,7 @@ final class ShadowMap {
 }
 
 /// What the renderer needs of one page layer for a frame, read from the scene.
-struct FoldPageGeometry {
+struct FoldPageGeometry: Equatable {
     /// Layer coordinates (logical) to screen (logical): the whole chain, perspective included.
     var transform: Transform3D
     var bounds: Rect
