@@ -10,27 +10,32 @@
 
 AVX2 static inline __m256i load(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 
+/* Sixteen pixels a step, so that each step asks for one cache line ahead in each column without a
+ * test per vector. */
 AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                        const uint32_t *ahead, const uint32_t *ahead2) {
     int32_t i = 0;
     if (weight == 0 || weight == 128) {
         const uint32_t *source = weight ? b : a;
-        for (; i + 8 <= count; i += 8) {
-            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
-            if (ahead2 && (i & 15) == 0) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
+        for (; i + 16 <= count; i += 16) {
+            if (ahead) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
+            if (ahead2) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
             _mm256_storeu_si256((__m256i *)(out + i), load(source + i));
+            _mm256_storeu_si256((__m256i *)(out + i + 8), load(source + i + 8));
         }
     } else {
         /* Byte pairs (a, b) times signed weights (128 − w, w), both in 1…127. */
         const __m256i weights = _mm256_set1_epi16((short)((weight << 8) | (128 - weight)));
         const __m256i round = _mm256_set1_epi16(256);
-        for (; i + 8 <= count; i += 8) {
-            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
-            if (ahead2 && (i & 15) == 0) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
-            __m256i pa = load(a + i), pb = load(b + i);
-            __m256i low = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpacklo_epi8(pa, pb), weights), round);
-            __m256i high = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpackhi_epi8(pa, pb), weights), round);
-            _mm256_storeu_si256((__m256i *)(out + i), _mm256_packus_epi16(low, high));
+        for (; i + 16 <= count; i += 16) {
+            if (ahead) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
+            if (ahead2) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
+            for (int h = 0; h < 16; h += 8) {
+                __m256i pa = load(a + i + h), pb = load(b + i + h);
+                __m256i low = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpacklo_epi8(pa, pb), weights), round);
+                __m256i high = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpackhi_epi8(pa, pb), weights), round);
+                _mm256_storeu_si256((__m256i *)(out + i + h), _mm256_packus_epi16(low, high));
+            }
         }
     }
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
