@@ -7,7 +7,7 @@ import FolioRender
 /// `flip.frame`: whole page-turn frames (backdrop, the flat halves, the turning leaf with its
 /// gradient shadows, and past 90° its see-through back) at the fold's sizes, for progress
 /// q = 0.25 and 0.75, on one render thread and on two, after one untimed frame per case; like the
-/// fold's, consecutive frames alternate between q and one gesture step beside it.
+/// fold's, each timed frame follows an untimed one a gesture step away.
 enum FlipBenchmarks {
     static let progress = [0.25, 0.75]
 
@@ -32,8 +32,10 @@ enum FlipBenchmarks {
                     renderer.render(turn.scene.root, into: target, options: options)
                     var samples: [Double] = []
                     samples.reserveCapacity(frames)
-                    for frame in 0..<frames {
-                        turn.track(-FoldBenchmarks.gestureValue(q, frame: frame, in: 0...1) * Double.pi)
+                    for _ in 0..<frames {
+                        turn.track(-FoldBenchmarks.neighbour(of: q, in: 0...1) * Double.pi)
+                        renderer.render(turn.scene.root, into: target, options: options)
+                        turn.track(-q * Double.pi)
                         let start = ContinuousClock.now
                         renderer.render(turn.scene.root, into: target, options: options)
                         samples.append((ContinuousClock.now - start).milliseconds)

@@ -6,20 +6,20 @@ import FolioRender
 
 /// `fold.frame`: whole fold frames (backdrop, both shadows, both pages) at tablet sizes and
 /// scales, on one render thread and on two, after one untimed frame per case (lazy back faces and
-/// the backdrop texture are once per gesture, not per frame). Consecutive frames alternate
-/// between the scale and one `gestureStep` beside it, as a pinch moves, so no frame repeats the one
-/// before it. `fold.prepare`: what a pinch pays once when it begins and first shows the backs
-/// (prepare, then a frame at s = 0.48).
+/// the backdrop texture are once per gesture, not per frame). As in a pinch, which never draws
+/// the same frame twice, each timed frame follows an untimed one at a scale one `gestureStep`
+/// away, so nothing the renderer keeps from frame to frame helps more than it would in a gesture.
+/// `fold.prepare`: what a pinch pays once when it begins and first shows the backs (prepare, then a
+/// frame at s = 0.48).
 enum FoldBenchmarks {
     static let sizes = [(1280, 800), (1920, 1200), (2560, 1600)]
     static let scales = [1.0, 0.9, 0.75, 0.6, 0.48]
     /// How far a gesture moves between two frames in these benchmarks (fold scale or turn progress).
     static let gestureStep = 0.001
 
-    /// Frame `index`'s value: `value` on even frames, one `gestureStep` beside it (inside `range`) on odd ones.
-    static func gestureValue(_ value: Double, frame index: Int, in range: ClosedRange<Double>) -> Double {
-        guard index % 2 == 1 else { return value }
-        return value + gestureStep <= range.upperBound ? value + gestureStep : value - gestureStep
+    /// The value one `gestureStep` from `value`, inside `range`: where the frame before a timed one is drawn.
+    static func neighbour(of value: Double, in range: ClosedRange<Double>) -> Double {
+        value - gestureStep >= range.lowerBound ? value - gestureStep : value + gestureStep
     }
 
     /// `sizes` are logical; at a buffer `scale` other than 1 frames are that many times larger
@@ -53,8 +53,10 @@ enum FoldBenchmarks {
                     renderer.render(scene.root, into: target, options: options)
                     var samples: [Double] = []
                     samples.reserveCapacity(frames)
-                    for frame in 0..<frames {
-                        scene.setScale(gestureValue(s, frame: frame, in: FoldScene.minimumScale...1))
+                    for _ in 0..<frames {
+                        scene.setScale(neighbour(of: s, in: FoldScene.minimumScale...1))
+                        renderer.render(scene.root, into: target, options: options)
+                        scene.setScale(s)
                         let start = ContinuousClock.now
                         renderer.render(scene.root, into: target, options: options)
                         samples.append((ContinuousClock.now - start).milliseconds)
