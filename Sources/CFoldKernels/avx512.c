@@ -23,8 +23,8 @@ AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, ui
     if (weight == 0 || weight == 128) {
         const uint32_t *source = weight ? b : a;
         for (; i + 16 <= count; i += 16) {
-            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
-            if (ahead2 && (i & 15) == 0) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
+            if (ahead) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
+            if (ahead2) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
             _mm512_storeu_si512((void *)(out + i), load(source + i));
         }
     } else {
@@ -32,8 +32,8 @@ AVX512 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, ui
         const __m512i weights = _mm512_set1_epi16((short)((weight << 8) | (128 - weight)));
         const __m512i round = _mm512_set1_epi16(256);
         for (; i + 16 <= count; i += 16) {
-            if (ahead && (i & 15) == 0) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
-            if (ahead2 && (i & 15) == 0) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
+            if (ahead) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
+            if (ahead2) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
             __m512i pa = load(a + i), pb = load(b + i);
             __m512i low = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpacklo_epi8(pa, pb), weights), round);
             __m512i high = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpackhi_epi8(pa, pb), weights), round);

@@ -1,6 +1,6 @@
 import CMalloc
 
-/// Gives every block of 1 MiB or more (canvases, page images, shm-sized scratch) pages of its own,
+/// Gives every block of 1 MiB or more (canvases, page images, frame-sized scratch) pages of its own,
 /// which go back to the system when it is freed.
 ///
 /// glibc raises this threshold to the size of each large block freed (up to 32 MiB) and from then

@@ -6,8 +6,8 @@ import FolioRender
 
 /// `fold.frame`: whole fold frames (backdrop, both shadows, both pages) at tablet sizes and
 /// scales, on one render thread and on two, after one untimed frame per case (lazy back faces and
-/// the backdrop texture are once per gesture, not per frame). As in a pinch, which never draws
-/// the same frame twice, each timed frame follows an untimed one at a scale one `gestureStep`
+/// the backdrop texture are once per gesture, not per frame). As in a moving pinch, which never
+/// draws the same frame twice, each timed frame follows an untimed one at a scale one `gestureStep`
 /// away, so nothing the renderer keeps from frame to frame helps more than it would in a gesture.
 /// `fold.prepare`: what a pinch pays once when it begins and first shows the backs (prepare, then a
 /// frame at s = 0.48).
