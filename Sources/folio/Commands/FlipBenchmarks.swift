@@ -30,15 +30,8 @@ enum FlipBenchmarks {
                 for t in threads {
                     let options = PageRenderOptions(background: .texture, shadows: true, threads: t)
                     renderer.render(turn.scene.root, into: target, options: options)
-                    var samples: [Double] = []
-                    samples.reserveCapacity(frames)
-                    for _ in 0..<frames {
-                        turn.track(-FoldBenchmarks.neighbour(of: q, in: 0...1) * Double.pi)
+                    let samples = FoldBenchmarks.gestureFrames(at: q, in: 0...1, count: frames, move: { turn.track(-$0 * Double.pi) }) {
                         renderer.render(turn.scene.root, into: target, options: options)
-                        turn.track(-q * Double.pi)
-                        let start = ContinuousClock.now
-                        renderer.render(turn.scene.root, into: target, options: options)
-                        samples.append((ContinuousClock.now - start).milliseconds)
                     }
                     results.append(BenchResult(name: "flip.frame", width: lw, height: lh, progress: q, threads: t,
                                                kernels: kernels.name, bufferScale: bufferScale, samples: samples))

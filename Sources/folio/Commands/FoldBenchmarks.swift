@@ -17,9 +17,23 @@ enum FoldBenchmarks {
     /// How far a gesture moves between two frames in these benchmarks (fold scale or turn progress).
     static let gestureStep = 0.001
 
-    /// The value one `gestureStep` from `value`, inside `range`: where the frame before a timed one is drawn.
-    static func neighbour(of value: Double, in range: ClosedRange<Double>) -> Double {
-        value - gestureStep >= range.lowerBound ? value - gestureStep : value + gestureStep
+    /// Times `count` frames of a gesture at `value` (in `range`), set by `move`: each after an
+    /// untimed frame one `gestureStep` away, so none repeats the frame before it. The fold's and
+    /// the page turn's figures are taken alike.
+    static func gestureFrames(at value: Double, in range: ClosedRange<Double>, count: Int, move: (Double) -> Void,
+                              render: () -> Void) -> [Double] {
+        let away = value - gestureStep >= range.lowerBound ? value - gestureStep : value + gestureStep
+        var samples: [Double] = []
+        samples.reserveCapacity(count)
+        for _ in 0..<count {
+            move(away)
+            render()
+            move(value)
+            let start = ContinuousClock.now
+            render()
+            samples.append((ContinuousClock.now - start).milliseconds)
+        }
+        return samples
     }
 
     /// `sizes` are logical; at a buffer `scale` other than 1 frames are that many times larger
@@ -51,15 +65,8 @@ enum FoldBenchmarks {
                     let options = PageRenderOptions(background: .texture, shadows: true, threads: t)
                     scene.setScale(s)
                     renderer.render(scene.root, into: target, options: options)
-                    var samples: [Double] = []
-                    samples.reserveCapacity(frames)
-                    for _ in 0..<frames {
-                        scene.setScale(neighbour(of: s, in: FoldScene.minimumScale...1))
+                    let samples = gestureFrames(at: s, in: FoldScene.minimumScale...1, count: frames, move: scene.setScale) {
                         renderer.render(scene.root, into: target, options: options)
-                        scene.setScale(s)
-                        let start = ContinuousClock.now
-                        renderer.render(scene.root, into: target, options: options)
-                        samples.append((ContinuousClock.now - start).milliseconds)
                     }
                     results.append(BenchResult(name: "fold.frame", width: lw, height: lh, scale: s, threads: t,
                                                kernels: kernels.name, bufferScale: bufferScale, samples: samples))
