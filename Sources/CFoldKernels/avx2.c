@@ -93,30 +93,55 @@ AVX2 static inline void spread16(__m256i factors, int half, __m256i *low, __m256
     *high = _mm256_shuffle_epi8(rows, highRows);
 }
 
+/* The load at `p` moved by `bytes` (not a whole pixel): each lane takes bytes of two neighbours. */
+AVX2 static inline __m256i loadShifted(const uint32_t *p, int bytes) {
+    return _mm256_loadu_si256((const __m256i *)((const char *)p + bytes));
+}
+
+/* Pixel j of the window with pixel j + 1, channel by channel, as byte pairs for a multiply-add:
+ * `blueRed` has (B_j, B_j+1, R_j, R_j+1) in lane j, `greenAlpha` (G_j, G_j+1, A_j, A_j+1). Whole
+ * loads and masks build them, so the taps need no byte shuffles after the lane permute. */
+AVX2 static inline __m256i blueRed(const uint32_t *window) {
+    const __m256i even = _mm256_set1_epi32(0x00FF00FF);
+    return _mm256_or_si256(_mm256_and_si256(load(window), even), _mm256_andnot_si256(even, loadShifted(window + 1, -1)));
+}
+
+AVX2 static inline __m256i greenAlpha(const uint32_t *window) {
+    const __m256i even = _mm256_set1_epi32(0x00FF00FF);
+    return _mm256_or_si256(_mm256_and_si256(loadShifted(window, 1), even), _mm256_andnot_si256(even, load(window + 1)));
+}
+
 /*
- * Eight rows per step, at exact positions. The eight source positions of a step lie in a short window of the column,
- * so a lane permute of one or two loaded windows fetches them (a gather only for steps past two
- * rows, when the page shrinks a lot); the top and bottom taps then meet their weights in one
- * unsigned-by-signed byte multiply-add.
+ * Eight rows per step, at exact positions. The eight source positions of a step lie in a short
+ * window of the column, so a lane permute of one or two windows of channel pairs fetches them (a
+ * gather only for steps past two rows, when the page shrinks a lot); each pair then meets its
+ * weights in one unsigned-by-signed byte multiply-add, which leaves the blue and red (or green and
+ * alpha) results in place in the pixel's two 16-bit halves.
  */
 AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_fold_shadow *shadow,
                         int32_t row, uint16_t light, uint32_t *out) {
-    /* Lane l's position past lane 0's, split so 32-bit lanes add it exactly: l·dv = l·whole·2¹⁶ + l·part. */
-    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7);
-    const __m256i whole = _mm256_mullo_epi32(lanes, _mm256_set1_epi32((int32_t)(dv >> 16)));
-    const __m256i part = _mm256_mullo_epi32(lanes, _mm256_set1_epi32((int32_t)(dv & 0xFFFF)));
+    /* Lane l's position past lane 0's, l·dv in 32.32, as whole rows and a 32-bit fraction: a
+     * step's positions are its window's row plus these, and one more where the fractions carry. */
+    __m256i whole, part;
+    {
+        int32_t w[8], p[8];
+        for (int l = 0; l < 8; l++) {
+            w[l] = (int32_t)(((uint64_t)l * (uint64_t)dv) >> 32);
+            p[l] = (int32_t)(uint32_t)((uint64_t)l * (uint64_t)dv);
+        }
+        whole = _mm256_loadu_si256((const __m256i *)w);
+        part = _mm256_loadu_si256((const __m256i *)p);
+    }
     const __m256i seven = _mm256_set1_epi32(7);
-    const __m256i fraction = _mm256_set1_epi32(0x7F);
-    const __m256i pairBase = _mm256_set1_epi32(127);
-    /* The low 16 bits of pixels 0, 1 (and 4, 5) for a byte unpack's low half, of 2, 3 (6, 7) for its high half. */
-    const __m256i pairsLow = _mm256_setr_epi8(0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5,
-                                              0, 1, 0, 1, 0, 1, 0, 1, 4, 5, 4, 5, 4, 5, 4, 5);
-    const __m256i pairsHigh = _mm256_setr_epi8(8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13,
-                                               8, 9, 8, 9, 8, 9, 8, 9, 12, 13, 12, 13, 12, 13, 12, 13);
-    /* Colours lit, alpha kept (see folio_sample_one). */
-    const __m256i lit = _mm256_set1_epi64x((int64_t)((uint64_t)(uint16_t)folio_sample_light(256, light) * 0x000100010001ull
-                                                     | (uint64_t)FOLIO_UNLIT << 48));
-    const __m256i unlit = _mm256_set1_epi16(FOLIO_UNLIT);
+    const __m256i even = _mm256_set1_epi32(0x00FF00FF);
+    const __m256i pairBase = _mm256_set1_epi32(127 * 0x10001), pairStep = _mm256_set1_epi32(0x00FF00FF);
+    /* Colours lit, alpha kept (see folio_sample_one): the factor for blue and red, and for green
+     * and alpha. Every result is at most 255 (127·255·258/2¹⁵ rounds to 255), so the halves
+     * recombine with a shift and an or. */
+    const int32_t k = folio_sample_light(256, light);
+    const __m256i unlitHigh = _mm256_set1_epi32(FOLIO_UNLIT << 16);
+    __m256i kBlueRed = _mm256_set1_epi16((short)k);
+    __m256i kGreenAlpha = _mm256_set1_epi32(k | FOLIO_UNLIT << 16);
     const __m256i scaled = _mm256_set1_epi16((short)folio_light_scale(light));
     /* In shadow, the sixteen rows' factors from row i on (i a multiple of 16). */
     __m256i factors = scaled;
@@ -125,42 +150,43 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     for (; i + 8 <= count; i += 8) {
         int64_t vb = v + (int64_t)i * dv;
         const uint32_t *window = column + (vb >> 32);
-        /* 16.16 positions from the window's start: (vb + l·dv) >> 16, less the window's row. */
-        __m256i position = _mm256_add_epi32(
-            _mm256_add_epi32(_mm256_set1_epi32((int32_t)((vb >> 16) & 0xFFFF)), whole),
-            _mm256_srli_epi32(_mm256_add_epi32(_mm256_set1_epi32((int32_t)(vb & 0xFFFF)), part), 16));
-        __m256i index = _mm256_srli_epi32(position, 16);
-        __m256i f = _mm256_and_si256(_mm256_srli_epi32(position, 9), fraction);
+        uint32_t low = (uint32_t)vb;
+        __m256i fractions = _mm256_add_epi32(_mm256_set1_epi32((int32_t)low), part);
+        /* A fraction carried where it wrapped below the step's own, unsigned: a signed compare of
+         * both with their top bits flipped (adding 2³¹ flips the sum's too). */
+        __m256i flipped = _mm256_set1_epi32((int32_t)(low ^ 0x80000000u));
+        __m256i carry = _mm256_cmpgt_epi32(flipped, _mm256_add_epi32(flipped, part));
+        __m256i index = _mm256_sub_epi32(whole, carry);
+        __m256i f = _mm256_srli_epi32(fractions, 25);
         int32_t last = (int32_t)(((vb + 7 * dv) >> 32) - (vb >> 32));
-        __m256i top, bottom;
+        __m256i br, ga;
         if (last <= 7) {
-            top = _mm256_permutevar8x32_epi32(load(window), index);
-            bottom = _mm256_permutevar8x32_epi32(load(window + 1), index);
+            br = _mm256_permutevar8x32_epi32(blueRed(window), index);
+            ga = _mm256_permutevar8x32_epi32(greenAlpha(window), index);
         } else if (last <= 15) {
             __m256i second = _mm256_cmpgt_epi32(index, seven);
-            top = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(load(window), index),
-                                     _mm256_permutevar8x32_epi32(load(window + 8), index), second);
-            bottom = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(load(window + 1), index),
-                                        _mm256_permutevar8x32_epi32(load(window + 9), index), second);
+            br = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(blueRed(window), index),
+                                    _mm256_permutevar8x32_epi32(blueRed(window + 8), index), second);
+            ga = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(greenAlpha(window), index),
+                                    _mm256_permutevar8x32_epi32(greenAlpha(window + 8), index), second);
         } else {
-            top = _mm256_i32gather_epi32((const int *)window, index, 4);
-            bottom = _mm256_i32gather_epi32((const int *)(window + 1), index, 4);
+            __m256i top = _mm256_i32gather_epi32((const int *)window, index, 4);
+            __m256i bottom = _mm256_i32gather_epi32((const int *)(window + 1), index, 4);
+            br = _mm256_or_si256(_mm256_and_si256(top, even), _mm256_andnot_si256(even, _mm256_slli_epi32(bottom, 8)));
+            ga = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(top, 8), even), _mm256_andnot_si256(even, bottom));
         }
-        /* Per pixel the signed byte pair (127 − f, f): f·256 + 127 − f, copied to its four channels. */
-        __m256i pairs = _mm256_add_epi32(_mm256_sub_epi32(_mm256_slli_epi32(f, 8), f), pairBase);
-        __m256i weightsLow = _mm256_shuffle_epi8(pairs, pairsLow), weightsHigh = _mm256_shuffle_epi8(pairs, pairsHigh);
-        __m256i low = _mm256_maddubs_epi16(_mm256_unpacklo_epi8(top, bottom), weightsLow);
-        __m256i high = _mm256_maddubs_epi16(_mm256_unpackhi_epi8(top, bottom), weightsHigh);
-        __m256i kLow = lit, kHigh = lit;
+        /* Per pixel the signed byte pair (127 − f, f), f·256 + 127 − f, in both 16-bit halves. */
+        __m256i weights = _mm256_add_epi32(_mm256_mullo_epi32(f, pairStep), pairBase);
         if (shadow) {
             if ((i & 15) == 0) factors = _mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(&rows, row + i), 1), scaled);
-            spread16(factors, (i >> 3) & 1, &kLow, &kHigh);
-            kLow = _mm256_blend_epi16(kLow, unlit, 0x88);
-            kHigh = _mm256_blend_epi16(kHigh, unlit, 0x88);
+            __m256i kept = _mm256_cvtepu16_epi32((i & 8) ? _mm256_extracti128_si256(factors, 1)
+                                                         : _mm256_castsi256_si128(factors));
+            kBlueRed = _mm256_or_si256(kept, _mm256_slli_epi32(kept, 16));
+            kGreenAlpha = _mm256_or_si256(kept, unlitHigh);
         }
-        low = _mm256_mulhrs_epi16(low, kLow);
-        high = _mm256_mulhrs_epi16(high, kHigh);
-        _mm256_storeu_si256((__m256i *)(out + i), _mm256_packus_epi16(low, high));
+        __m256i blueAndRed = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(br, weights), kBlueRed);
+        __m256i greenAndAlpha = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(ga, weights), kGreenAlpha);
+        _mm256_storeu_si256((__m256i *)(out + i), _mm256_or_si256(blueAndRed, _mm256_slli_epi32(greenAndAlpha, 8)));
     }
     for (; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
 }

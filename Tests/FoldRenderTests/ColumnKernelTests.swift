@@ -1,0 +1,89 @@
+import XCTest
+import CFoldKernels
+import FolioTestSupport
+@testable import FolioRender
+
+/// Each vector kernel on its own against the portable one, over random inputs that whole frames
+/// rarely reach: translucent and arbitrary pixels, steep shrinks (the gather path), positions whose
+/// fractions carry between lanes, every leftover count, shadows of every cell size.
+final class ColumnKernelTests: XCTestCase {
+    private let columnLength = 8192
+    private let gridLength = 1024
+
+    func testSampleGivesThePortableBytes() throws {
+        let variants = try vectorKernels()
+        var random = SeededRandom(state: 0x5A3D_1E)
+        let column = UnsafeMutablePointer<UInt32>.allocate(capacity: columnLength)
+        let grid = UnsafeMutablePointer<UInt16>.allocate(capacity: gridLength)
+        let expected = UnsafeMutablePointer<UInt32>.allocate(capacity: 1024), out = UnsafeMutablePointer<UInt32>.allocate(capacity: 1024)
+        defer { [column, expected, out].forEach { $0.deallocate() }; grid.deallocate() }
+        for trial in 0..<1500 {
+            fillPixels(column, count: columnLength, premultiplied: trial % 2 == 0, random: &random)
+            for i in 0..<gridLength { grid[i] = UInt16(random.next(257)) }
+            var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(3)), margin: 2)
+            // Whole steps of 1/8 row and any fraction: shrinks past 3 rows a row (the gather), stretches to 1/8.
+            let dv = Int64(random.next(24) + 1) << 29 + Int64(random.bits() % (1 << 29)) * Int64(trial % 3 == 0 ? 0 : 1)
+            let count = random.next(1000)
+            let v = Int64(random.next(64)) << 32 | Int64(random.bits()) << 1
+            let row = random.next(2000), light = UInt16(random.next(257)), shaded = random.next(2) == 0
+            // Windows reach 48 pixels past the last position's index.
+            guard (v + Int64(max(count - 1, 0)) * dv) >> 32 + 48 < columnLength else { continue }
+            withUnsafePointer(to: &shadow) { shadowPointer in
+                let s = shaded ? shadowPointer : nil
+                FoldKernels.portable.sample(column, v, dv, Int32(count), s, Int32(row), light, expected)
+                for kernels in variants {
+                    kernels.sample(column, v, dv, Int32(count), s, Int32(row), light, out)
+                    let differing = (0..<count).filter { expected[$0] != out[$0] }
+                    XCTAssertTrue(differing.isEmpty, "\(kernels.name) sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), "
+                        + "shadow \(shaded), light \(light): \(differing.count) pixels differ, first at \(differing.first ?? -1)")
+                }
+            }
+        }
+    }
+
+    func testDarkenGivesThePortableBytes() throws {
+        let variants = try vectorKernels()
+        var random = SeededRandom(state: 0xDA4C)
+        let source = UnsafeMutablePointer<UInt32>.allocate(capacity: 2048)
+        let grid = UnsafeMutablePointer<UInt16>.allocate(capacity: gridLength)
+        let expected = UnsafeMutablePointer<UInt32>.allocate(capacity: 2048), out = UnsafeMutablePointer<UInt32>.allocate(capacity: 2048)
+        defer { [source, expected, out].forEach { $0.deallocate() }; grid.deallocate() }
+        for trial in 0..<1000 {
+            fillPixels(source, count: 2048, premultiplied: trial % 2 == 0, random: &random)
+            for i in 0..<gridLength { grid[i] = UInt16(random.next(257)) }
+            var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(3)), margin: 2)
+            let count = random.next(2048), row = random.next(2000), flat = random.bits() << 1 | random.bits() & 1
+            let from: UnsafeMutablePointer<UInt32>? = random.next(3) == 0 ? nil : source
+            FoldKernels.portable.darken(from, flat, &shadow, Int32(row), Int32(count), expected)
+            for kernels in variants {
+                kernels.darken(from, flat, &shadow, Int32(row), Int32(count), out)
+                let differing = (0..<count).filter { expected[$0] != out[$0] }
+                XCTAssertTrue(differing.isEmpty, "\(kernels.name) darken, count \(count), row \(row), "
+                    + "\(from == nil ? "flat" : "source"): \(differing.count) pixels differ, first at \(differing.first ?? -1)")
+            }
+        }
+    }
+
+    private func vectorKernels() throws -> [FoldKernels] {
+        if FoldKernels.vector.isEmpty {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("this CPU has no vector fold kernels to test") }
+            throw XCTSkip("this CPU has no AVX2: only the portable fold kernels run here")
+        }
+        return FoldKernels.vector
+    }
+
+    /// Random pixels: premultiplied (no channel above alpha), or any 32 bits.
+    private func fillPixels(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, premultiplied: Bool, random: inout SeededRandom) {
+        for i in 0..<count {
+            let word = random.bits() << 1 | random.bits() & 1
+            guard premultiplied else {
+                pixels[i] = word
+                continue
+            }
+            let alpha = word >> 24
+            var pixel = alpha << 24
+            for shift in stride(from: 0, to: 24, by: 8) { pixel |= ((word >> UInt32(shift)) & 0xFF) % (alpha + 1) << UInt32(shift) }
+            pixels[i] = pixel
+        }
+    }
+}
