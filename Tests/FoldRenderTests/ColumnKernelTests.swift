@@ -9,6 +9,8 @@ import FolioTestSupport
 final class ColumnKernelTests: XCTestCase {
     private let columnLength = 8192
     private let gridLength = 1024
+    /// What each kernel's output starts as, so a pixel it leaves unwritten shows.
+    private let poison: UInt32 = 0xDEAD_BEEF
 
     func testSampleGivesThePortableBytes() throws {
         let variants = try vectorKernels()
@@ -20,7 +22,7 @@ final class ColumnKernelTests: XCTestCase {
         for trial in 0..<1500 {
             fillPixels(column, count: columnLength, premultiplied: trial % 2 == 0, random: &random)
             for i in 0..<gridLength { grid[i] = UInt16(random.next(257)) }
-            var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(3)), margin: 2)
+            var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
             // Whole steps of 1/8 row and any fraction: shrinks past 3 rows a row (the gather), stretches to 1/8.
             let dv = Int64(random.next(24) + 1) << 29 + Int64(random.bits() % (1 << 29)) * Int64(trial % 3 == 0 ? 0 : 1)
             let count = random.next(1000)
@@ -32,11 +34,35 @@ final class ColumnKernelTests: XCTestCase {
                 let s = shaded ? shadowPointer : nil
                 FoldKernels.portable.sample(column, v, dv, Int32(count), s, Int32(row), light, expected)
                 for kernels in variants {
+                    out.update(repeating: poison, count: 1024)
                     kernels.sample(column, v, dv, Int32(count), s, Int32(row), light, out)
                     let differing = (0..<count).filter { expected[$0] != out[$0] }
                     XCTAssertTrue(differing.isEmpty, "\(kernels.name) sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), "
                         + "shadow \(shaded), light \(light): \(differing.count) pixels differ, first at \(differing.first ?? -1)")
                 }
+            }
+        }
+    }
+
+    func testBlendGivesThePortableBytes() throws {
+        let variants = try vectorKernels()
+        var random = SeededRandom(state: 0xB1E4D)
+        let a = UnsafeMutablePointer<UInt32>.allocate(capacity: 2048), b = UnsafeMutablePointer<UInt32>.allocate(capacity: 2048)
+        let expected = UnsafeMutablePointer<UInt32>.allocate(capacity: 2048), out = UnsafeMutablePointer<UInt32>.allocate(capacity: 2048)
+        defer { [a, b, expected, out].forEach { $0.deallocate() } }
+        for trial in 0..<1000 {
+            fillPixels(a, count: 2048, premultiplied: trial % 2 == 0, random: &random)
+            fillPixels(b, count: 2048, premultiplied: trial % 2 == 0, random: &random)
+            // Both copies (0 and 128) and every blend between; runs short of a vector and long.
+            let weight = UInt32([0, 128, random.next(129)][random.next(3)])
+            let count = random.next(4) == 0 ? random.next(40) : random.next(2048)
+            FoldKernels.portable.blend(a, b, Int32(count), weight, expected, nil, nil)
+            for kernels in variants {
+                out.update(repeating: poison, count: 2048)
+                kernels.blend(a, b, Int32(count), weight, out, b, nil)
+                let differing = (0..<count).filter { expected[$0] != out[$0] }
+                XCTAssertTrue(differing.isEmpty, "\(kernels.name) blend, weight \(weight), count \(count): "
+                    + "\(differing.count) pixels differ, first at \(differing.first ?? -1)")
             }
         }
     }
@@ -51,11 +77,12 @@ final class ColumnKernelTests: XCTestCase {
         for trial in 0..<1000 {
             fillPixels(source, count: 2048, premultiplied: trial % 2 == 0, random: &random)
             for i in 0..<gridLength { grid[i] = UInt16(random.next(257)) }
-            var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(3)), margin: 2)
+            var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
             let count = random.next(2048), row = random.next(2000), flat = random.bits() << 1 | random.bits() & 1
             let from: UnsafeMutablePointer<UInt32>? = random.next(3) == 0 ? nil : source
             FoldKernels.portable.darken(from, flat, &shadow, Int32(row), Int32(count), expected)
             for kernels in variants {
+                out.update(repeating: poison, count: 2048)
                 kernels.darken(from, flat, &shadow, Int32(row), Int32(count), out)
                 let differing = (0..<count).filter { expected[$0] != out[$0] }
                 XCTAssertTrue(differing.isEmpty, "\(kernels.name) darken, count \(count), row \(row), "

@@ -11,7 +11,8 @@
  * rounded fixed-point products), so tests can hold one against the other.
  */
 
-/* Blends two stored page columns, b with weight `weight` (0…128) over a. The `count` pixels at
+/* Blends two stored page columns, b with weight `weight` (0…128) over a, into `out` (apart from
+ * both: the vector kernels may write a pixel twice). The `count` pixels at
  * `ahead` and at `ahead2`, where not null, are asked into cache on the way: the columns the next
  * screen column blends that this one does not (one, or two where the page shrinks), short streams
  * that the hardware prefetchers pick up too late. */
@@ -20,7 +21,7 @@ typedef void (*folio_fold_blend_fn)(const uint32_t *a, const uint32_t *b, int32_
 
 /*
  * A column of the shadow grid, scaled up bilinearly along the column: buffer row y lies between
- * grid rows g and g + 1 (g = ⌊(y − cell/2)/cell⌋ + margin, cell = 2^cell_shift ≥ 16, weight of
+ * grid rows g and g + 1 (g = ⌊(y − cell/2)/cell⌋ + margin, cell = 2^cell_shift, 16…128, weight of
  * g + 1 from the row's centre), darkened by 0…256. Kernels read up to three grid rows past the
  * last row's g (they compute 32 rows at a time).
  */
