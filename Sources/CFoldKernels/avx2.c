@@ -145,16 +145,19 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     /* In shadow, the sixteen rows' factors from row i on (i a multiple of 16). */
     __m256i factors = scaled;
     ShadowRows rows = shadow ? shadowRows(shadow) : (ShadowRows){0};
+    /* The fractions of a step's positions, as they are and with their top bits flipped (for
+     * unsigned compares), kept from step to step by one add each. */
+    const __m256i advance = _mm256_set1_epi32((int32_t)(uint32_t)(8 * (uint64_t)dv));
+    __m256i fractions = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(uint32_t)v), part);
+    __m256i flippedFractions = _mm256_xor_si256(fractions, _mm256_set1_epi32((int32_t)0x80000000u));
     int32_t i = 0;
-    for (; i + 8 <= count; i += 8) {
+    for (; i + 8 <= count; i += 8, fractions = _mm256_add_epi32(fractions, advance),
+                               flippedFractions = _mm256_add_epi32(flippedFractions, advance)) {
         int64_t vb = v + (int64_t)i * dv;
         const uint32_t *window = column + (vb >> 32);
-        uint32_t low = (uint32_t)vb;
-        __m256i fractions = _mm256_add_epi32(_mm256_set1_epi32((int32_t)low), part);
-        /* A fraction carried where it wrapped below the step's own, unsigned: a signed compare of
-         * both with their top bits flipped (adding 2³¹ flips the sum's too). */
-        __m256i flipped = _mm256_set1_epi32((int32_t)(low ^ 0x80000000u));
-        __m256i carry = _mm256_cmpgt_epi32(flipped, _mm256_add_epi32(flipped, part));
+        /* A lane carried into a further row where its fraction wrapped below lane 0's, the step's own. */
+        __m256i own = _mm256_permutevar8x32_epi32(flippedFractions, _mm256_setzero_si256());
+        __m256i carry = _mm256_cmpgt_epi32(own, flippedFractions);
         __m256i index = _mm256_sub_epi32(whole, carry);
         __m256i f = _mm256_srli_epi32(fractions, 25);
         int32_t last = (int32_t)(((vb + 7 * dv) >> 32) - (vb >> 32));
