@@ -10,13 +10,6 @@
 
 AVX512 static INLINE __m512i load(const uint32_t *p) { return _mm512_loadu_si512((const void *)p); }
 
-/* Per pixel, a 32-bit lane v: both 16-bit halves of each of the pixel's two channel pairs get v. */
-AVX512 static INLINE void spread(__m512i v, __m512i *low, __m512i *high) {
-    v = _mm512_or_si512(v, _mm512_slli_epi32(v, 16));
-    *low = _mm512_unpacklo_epi32(v, v);
-    *high = _mm512_unpackhi_epi32(v, v);
-}
-
 /* Sixteen pixels of `a` and `b` blended by `weights`, the byte pairs (128 − w, w). */
 AVX512 static INLINE __m512i blend16(__m512i pa, __m512i pb, __m512i weights) {
     const __m512i round = _mm512_set1_epi16(256);
@@ -84,98 +77,138 @@ AVX512 static INLINE void spreadFactors(__m512i factors, const __m512i *spread, 
     *high = _mm512_permutexvar_epi16(spread[2 * half + 1], factors);
 }
 
-/*
- * Sixteen rows from row i of the run, times the factors k (see `spreadFactors`): the sixteen source
- * positions lie within a 32-pixel window of the column (for steps up to two rows), which one
- * two-register permute reads; a gather beyond that (never when `narrow`: every step is short).
- * Lanes outside `lanes` are not fetched by the gather (the window is readable past the end).
- */
-AVX512 static INLINE __m512i sample16(const uint32_t *column, int64_t vb, int64_t dv, __m512i whole, __m512i part,
-                                      __mmask16 lanes, __m512i kLow, __m512i kHigh, int narrow) {
-    const uint32_t *window = column + (vb >> 32);
-    /* 16.16 positions from the window's start: (vb + l·dv) >> 16, less the window's row. */
-    __m512i position = _mm512_add_epi32(
-        _mm512_add_epi32(_mm512_set1_epi32((int32_t)((vb >> 16) & 0xFFFF)), whole),
-        _mm512_srli_epi32(_mm512_add_epi32(_mm512_set1_epi32((int32_t)(vb & 0xFFFF)), part), 16));
-    __m512i index = _mm512_srli_epi32(position, 16);
-    __m512i f = _mm512_and_si512(_mm512_srli_epi32(position, 9), _mm512_set1_epi32(0x7F));
-    __m512i top, bottom;
-    if (narrow || ((vb + 15 * dv) >> 32) - (vb >> 32) <= 30) {
-        top = _mm512_permutex2var_epi32(load(window), index, load(window + 16));
-        bottom = _mm512_permutex2var_epi32(load(window + 1), index, load(window + 17));
-    } else {
-        __m512i none = _mm512_setzero_si512();
-        top = _mm512_mask_i32gather_epi32(none, lanes, index, (const void *)window, 4);
-        bottom = _mm512_mask_i32gather_epi32(none, lanes, index, (const void *)(window + 1), 4);
-    }
-    /* Per pixel the signed byte pair (127 − f, f): f·256 + 127 − f. */
-    __m512i weightsLow, weightsHigh;
-    spread(_mm512_add_epi32(_mm512_sub_epi32(_mm512_slli_epi32(f, 8), f), _mm512_set1_epi32(127)), &weightsLow, &weightsHigh);
-    __m512i low = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpacklo_epi8(top, bottom), weightsLow), kLow);
-    __m512i high = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(_mm512_unpackhi_epi8(top, bottom), weightsHigh), kHigh);
-    return _mm512_packus_epi16(low, high);
+/* The load at `p` moved by `bytes` (not a whole pixel): each lane takes bytes of two neighbours. */
+AVX512 static INLINE __m512i loadShifted(const uint32_t *p, int bytes) {
+    return _mm512_loadu_si512((const void *)((const char *)p + bytes));
 }
+
+/* Pixel j of the window with pixel j + 1, channel by channel, as byte pairs for a multiply-add:
+ * `blueRed` has (B_j, B_j+1, R_j, R_j+1) in lane j, `greenAlpha` (G_j, G_j+1, A_j, A_j+1). Whole
+ * loads and a bytewise select build them, so the taps need no byte shuffles after the lane permute. */
+AVX512 static INLINE __m512i blueRed(const uint32_t *window) {
+    return _mm512_ternarylogic_epi32(_mm512_set1_epi32(0x00FF00FF), load(window), loadShifted(window + 1, -1), 0xCA);
+}
+
+AVX512 static INLINE __m512i greenAlpha(const uint32_t *window) {
+    return _mm512_ternarylogic_epi32(_mm512_set1_epi32(0x00FF00FF), loadShifted(window, 1), load(window + 1), 0xCA);
+}
+
+/* How a run's sixteen taps a step are fetched: from the step's first 32 pixels, its first 48, or
+ * by a gather (steps past 47/15 rows). */
+enum { windowOf32, windowOf48, gathered };
+
+/*
+ * Sixteen rows of a run, lit by kBlueRed and kGreenAlpha (per pixel, the factors of its two
+ * channel pairs): `fractions` are the rows' 32-bit position fractions, `whole` their whole rows past
+ * the window's (lane l's offset l·dv), one more where a lane's fraction wrapped below lane 0's.
+ * Each channel pair meets its weights, the byte pairs (127 − f, f), in one multiply-add, which leaves
+ * the blue and red (green and alpha) results in place in the pixel's 16-bit halves. Lanes outside
+ * `lanes` are not fetched by the gather (the windows are readable past the end).
+ */
+AVX512 static INLINE __m512i sample16(const uint32_t *window, __m512i fractions, __m512i whole, __mmask16 lanes,
+                                      __m512i kBlueRed, __m512i kGreenAlpha, int fetch) {
+    const __m512i even = _mm512_set1_epi32(0x00FF00FF);
+    __m512i own = _mm512_broadcastd_epi32(_mm512_castsi512_si128(fractions));
+    __m512i index = _mm512_mask_add_epi32(whole, _mm512_cmplt_epu32_mask(fractions, own), whole, _mm512_set1_epi32(1));
+    __m512i br, ga;
+    if (fetch == gathered) {
+        __m512i none = _mm512_setzero_si512();
+        __m512i top = _mm512_mask_i32gather_epi32(none, lanes, index, (const void *)window, 4);
+        __m512i bottom = _mm512_mask_i32gather_epi32(none, lanes, index, (const void *)(window + 1), 4);
+        br = _mm512_ternarylogic_epi32(even, top, _mm512_slli_epi32(bottom, 8), 0xCA);
+        ga = _mm512_ternarylogic_epi32(even, _mm512_srli_epi32(top, 8), bottom, 0xCA);
+    } else {
+        br = _mm512_permutex2var_epi32(blueRed(window), index, blueRed(window + 16));
+        ga = _mm512_permutex2var_epi32(greenAlpha(window), index, greenAlpha(window + 16));
+        if (fetch == windowOf48) {
+            /* Taps 32…47 come from the third sixteen pixels, by the index's low four bits. */
+            __mmask16 third = _mm512_cmpgt_epu32_mask(index, _mm512_set1_epi32(31));
+            br = _mm512_mask_permutexvar_epi32(br, third, index, blueRed(window + 32));
+            ga = _mm512_mask_permutexvar_epi32(ga, third, index, greenAlpha(window + 32));
+        }
+    }
+    /* Per pixel the signed byte pair (127 − f, f), f·256 + 127 − f, in both 16-bit halves. */
+    __m512i f = _mm512_srli_epi32(fractions, 25);
+    __m512i weights = _mm512_add_epi32(_mm512_mullo_epi32(f, even), _mm512_set1_epi32(127 * 0x10001));
+    __m512i blueAndRed = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(br, weights), kBlueRed);
+    __m512i greenAndAlpha = _mm512_mulhrs_epi16(_mm512_maddubs_epi16(ga, weights), kGreenAlpha);
+    return _mm512_or_si512(blueAndRed, _mm512_slli_epi32(greenAndAlpha, 8));
+}
+
+/* Where each 32-bit pixel lane of sixteen rows finds its row's factor among 32, in both halves. */
+static const uint16_t pairRows[2][32] = {
+    {0, 0, 1, 1, 2, 2, 3, 3, 4, 4, 5, 5, 6, 6, 7, 7, 8, 8, 9, 9, 10, 10, 11, 11, 12, 12, 13, 13, 14, 14, 15, 15},
+    {16, 16, 17, 17, 18, 18, 19, 19, 20, 20, 21, 21, 22, 22, 23, 23, 24, 24, 25, 25, 26, 26, 27, 27, 28, 28, 29, 29, 30, 30, 31, 31},
+};
 
 /* Sixteen pixels at a time; in shadow, the shadow's light once per thirty-two rows. Colours are
- * lit, alpha kept (the factor's every fourth lane is FOLIO_UNLIT, see folio_sample_one). */
+ * lit, alpha kept (see folio_sample_one). Every result is at most 255 (127·255·258/2¹⁵ rounds to
+ * 255), so the channel pairs' halves recombine with a shift and an or. */
 AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
                                     const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out,
-                                    int narrow) {
-    const __m512i unlit = _mm512_set1_epi16(FOLIO_UNLIT);
-    const __mmask32 alpha = 0x88888888u;
-    const __m512i constant = _mm512_mask_mov_epi16(_mm512_set1_epi16((short)folio_sample_light(256, light)), alpha, unlit);
-    const __m512i scaled = _mm512_set1_epi16((short)folio_light_scale(light));
-    /* Lane l's position past lane 0's, split so 32-bit lanes add it exactly: l·dv = l·whole·2¹⁶ + l·part. */
-    const __m512i lanes = _mm512_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15);
-    const __m512i whole = _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int32_t)(dv >> 16)));
-    const __m512i part = _mm512_mullo_epi32(lanes, _mm512_set1_epi32((int32_t)(dv & 0xFFFF)));
-    int32_t i = 0;
-    if (shadow) {
-        __m512i spread[4];
-        for (int t = 0; t < 4; t++) spread[t] = _mm512_loadu_si512((const void *)spreadRows[t]);
-        __m512i factors = constant, kLow = constant, kHigh = constant;
-        for (; i < count; i += 16) {
-            if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
-            spreadFactors(factors, spread, (i >> 4) & 1, &kLow, &kHigh);
-            kLow = _mm512_mask_mov_epi16(kLow, alpha, unlit);
-            kHigh = _mm512_mask_mov_epi16(kHigh, alpha, unlit);
-            if (count - i >= 16) {
-                _mm512_storeu_si512((void *)(out + i),
-                                    sample16(column, v + (int64_t)i * dv, dv, whole, part, 0xFFFF, kLow, kHigh, narrow));
-            } else {
-                __mmask16 last = (__mmask16)((1u << (count - i)) - 1);
-                _mm512_mask_storeu_epi32(out + i, last,
-                                         sample16(column, v + (int64_t)i * dv, dv, whole, part, last, kLow, kHigh, narrow));
-            }
+                                    int fetch) {
+    /* Lane l's position past lane 0's, l·dv in 32.32, as whole rows and a 32-bit fraction: a
+     * step's positions are its window's row plus these, and one more where the fractions carry. */
+    __m512i whole, part;
+    {
+        int32_t w[16], p[16];
+        for (int l = 0; l < 16; l++) {
+            w[l] = (int32_t)(((uint64_t)l * (uint64_t)dv) >> 32);
+            p[l] = (int32_t)(uint32_t)((uint64_t)l * (uint64_t)dv);
         }
-        return;
+        whole = _mm512_loadu_si512((const void *)w);
+        part = _mm512_loadu_si512((const void *)p);
     }
-    /* Two vectors a step: the second's scalar work overlaps the first's. */
-    for (; i + 32 <= count; i += 32) {
-        int64_t vb = v + (int64_t)i * dv;
-        __m512i first = sample16(column, vb, dv, whole, part, 0xFFFF, constant, constant, narrow);
-        __m512i second = sample16(column, vb + 16 * dv, dv, whole, part, 0xFFFF, constant, constant, narrow);
-        _mm512_storeu_si512((void *)(out + i), first);
-        _mm512_storeu_si512((void *)(out + i + 16), second);
-    }
-    for (; i + 16 <= count; i += 16) {
+    const __m512i unlit = _mm512_set1_epi16(FOLIO_UNLIT);
+    const __mmask32 alpha = 0xAAAAAAAAu;
+    const int32_t k = folio_sample_light(256, light);
+    const __m512i scaled = _mm512_set1_epi16((short)folio_light_scale(light));
+    const __m512i advance = _mm512_set1_epi32((int32_t)(uint32_t)(16 * (uint64_t)dv));
+    __m512i fractions = _mm512_add_epi32(_mm512_set1_epi32((int32_t)(uint32_t)v), part);
+    __m512i kBlueRed = _mm512_set1_epi16((short)k), kGreenAlpha = _mm512_set1_epi32(k | FOLIO_UNLIT << 16);
+    __m512i factors = kBlueRed;
+    const __m512i low = _mm512_loadu_si512((const void *)pairRows[0]), high = _mm512_loadu_si512((const void *)pairRows[1]);
+    int64_t vb = v;
+    int32_t i = 0;
+    for (; i + 16 <= count; i += 16, vb += 16 * dv, fractions = _mm512_add_epi32(fractions, advance)) {
+        if (shadow) {
+            if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
+            kBlueRed = _mm512_permutexvar_epi16((i & 16) ? high : low, factors);
+            kGreenAlpha = _mm512_mask_mov_epi16(kBlueRed, alpha, unlit);
+        }
         _mm512_storeu_si512((void *)(out + i),
-                            sample16(column, v + (int64_t)i * dv, dv, whole, part, 0xFFFF, constant, constant, narrow));
+                            sample16(column + (vb >> 32), fractions, whole, 0xFFFF, kBlueRed, kGreenAlpha, fetch));
     }
     if (i < count) {
+        if (shadow) {
+            if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
+            kBlueRed = _mm512_permutexvar_epi16((i & 16) ? high : low, factors);
+            kGreenAlpha = _mm512_mask_mov_epi16(kBlueRed, alpha, unlit);
+        }
         __mmask16 last = (__mmask16)((1u << (count - i)) - 1);
-        _mm512_mask_storeu_epi32(out + i, last,
-                                 sample16(column, v + (int64_t)i * dv, dv, whole, part, last, constant, constant, narrow));
+        const uint32_t *window = column + (vb >> 32);
+        /* Only 32 pixels where the real rows' taps lie in them: the column is readable 48 past the
+         * last real row's index, not past the window's 48th pixel. */
+        if (fetch == windowOf48 && ((vb + (int64_t)(count - 1 - i) * dv) >> 32) - (vb >> 32) <= 31) {
+            _mm512_mask_storeu_epi32(out + i, last,
+                                     sample16(window, fractions, whole, last, kBlueRed, kGreenAlpha, windowOf32));
+        } else {
+            _mm512_mask_storeu_epi32(out + i, last,
+                                     sample16(window, fractions, whole, last, kBlueRed, kGreenAlpha, fetch));
+        }
     }
 }
 
+/* Up to 31/15 rows a step, every step's sixteen taps (and the pixels after them) lie in its first
+ * 32 pixels, one two-register permute each; up to 47/15, in its first 48. */
 AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
                           const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out) {
-    /* Under 29/15 rows a step, every block's sixteen taps lie in its 32-pixel window: no checks. */
-    if (15 * dv < ((int64_t)29 << 32)) {
-        sampleRun(column, v, dv, count, shadow, row, light, out, 1);
+    if (15 * dv <= ((int64_t)31 << 32)) {
+        sampleRun(column, v, dv, count, shadow, row, light, out, windowOf32);
+    } else if (15 * dv <= ((int64_t)47 << 32)) {
+        sampleRun(column, v, dv, count, shadow, row, light, out, windowOf48);
     } else {
-        sampleRun(column, v, dv, count, shadow, row, light, out, 0);
+        sampleRun(column, v, dv, count, shadow, row, light, out, gathered);
     }
 }
 

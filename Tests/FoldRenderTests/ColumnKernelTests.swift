@@ -23,8 +23,8 @@ final class ColumnKernelTests: XCTestCase {
             fillPixels(column, count: columnLength, premultiplied: trial % 2 == 0, random: &random)
             for i in 0..<gridLength { grid[i] = UInt16(random.next(257)) }
             var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
-            // Whole steps of 1/8 row and any fraction: shrinks past 3 rows a row (the gather), stretches to 1/8.
-            let dv = Int64(random.next(24) + 1) << 29 + Int64(random.bits() % (1 << 29)) * Int64(trial % 3 == 0 ? 0 : 1)
+            // Whole steps of 1/8 row and any fraction: shrinks past 4 rows a row (the gathers), stretches to 1/8.
+            let dv = Int64(random.next(33) + 1) << 29 + Int64(random.bits() % (1 << 29)) * Int64(trial % 3 == 0 ? 0 : 1)
             let count = random.next(1000)
             let v = Int64(random.next(64)) << 32 | Int64(random.bits()) << 1
             let row = random.next(2000), light = UInt16(random.next(257)), shaded = random.next(2) == 0
