@@ -119,18 +119,10 @@ AVX2 static inline __m256i greenAlpha(const uint32_t *window) {
  */
 AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_fold_shadow *shadow,
                         int32_t row, uint16_t light, uint32_t *out) {
-    /* Lane l's position past lane 0's, l·dv in 32.32, as whole rows and a 32-bit fraction: a
-     * step's positions are its window's row plus these, and one more where the fractions carry. */
-    __m256i whole, part;
-    {
-        int32_t w[8], p[8];
-        for (int l = 0; l < 8; l++) {
-            w[l] = (int32_t)(((uint64_t)l * (uint64_t)dv) >> 32);
-            p[l] = (int32_t)(uint32_t)((uint64_t)l * (uint64_t)dv);
-        }
-        whole = _mm256_loadu_si256((const __m256i *)w);
-        part = _mm256_loadu_si256((const __m256i *)p);
-    }
+    int32_t laneWhole[8], lanePart[8];
+    folio_lane_offsets(dv, 8, laneWhole, lanePart);
+    const __m256i whole = _mm256_loadu_si256((const __m256i *)laneWhole);
+    const __m256i part = _mm256_loadu_si256((const __m256i *)lanePart);
     const __m256i seven = _mm256_set1_epi32(7);
     const __m256i even = _mm256_set1_epi32(0x00FF00FF);
     const __m256i pairBase = _mm256_set1_epi32(127 * 0x10001), pairStep = _mm256_set1_epi32(0x00FF00FF);

@@ -147,18 +147,10 @@ static const uint16_t pairRows[2][32] = {
 AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
                                     const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out,
                                     int fetch) {
-    /* Lane l's position past lane 0's, l·dv in 32.32, as whole rows and a 32-bit fraction: a
-     * step's positions are its window's row plus these, and one more where the fractions carry. */
-    __m512i whole, part;
-    {
-        int32_t w[16], p[16];
-        for (int l = 0; l < 16; l++) {
-            w[l] = (int32_t)(((uint64_t)l * (uint64_t)dv) >> 32);
-            p[l] = (int32_t)(uint32_t)((uint64_t)l * (uint64_t)dv);
-        }
-        whole = _mm512_loadu_si512((const void *)w);
-        part = _mm512_loadu_si512((const void *)p);
-    }
+    int32_t laneWhole[16], lanePart[16];
+    folio_lane_offsets(dv, 16, laneWhole, lanePart);
+    const __m512i whole = _mm512_loadu_si512((const void *)laneWhole);
+    const __m512i part = _mm512_loadu_si512((const void *)lanePart);
     const __m512i unlit = _mm512_set1_epi16(FOLIO_UNLIT);
     const __mmask32 alpha = 0xAAAAAAAAu;
     const int32_t k = folio_sample_light(256, light);

@@ -66,6 +66,16 @@ static inline int32_t folio_sample_light(int32_t kept, int32_t light) {
     return folio_mulhrs(kept * 2, folio_light_scale(light));
 }
 
+/* Lane l's position past lane 0's in a vector sampler's step, l·dv in 32.32, as whole rows and a
+ * 32-bit fraction: a step's positions are its window's row plus these, and one more where the
+ * fractions carry. */
+static inline void folio_lane_offsets(int64_t dv, int lanes, int32_t *whole, int32_t *part) {
+    for (int l = 0; l < lanes; l++) {
+        whole[l] = (int32_t)(((uint64_t)l * (uint64_t)dv) >> 32);
+        part[l] = (int32_t)(uint32_t)((uint64_t)l * (uint64_t)dv);
+    }
+}
+
 /* Sample i of a run, at the 32.32 position v + i·dv (v ≥ 0). */
 static inline uint32_t folio_sample_at(const uint32_t *column, int64_t v, int64_t dv, int32_t i, int32_t k) {
     int64_t position = v + (int64_t)i * dv;

@@ -33,12 +33,9 @@ final class ColumnKernelTests: XCTestCase {
             withUnsafePointer(to: &shadow) { shadowPointer in
                 let s = shaded ? shadowPointer : nil
                 FoldKernels.portable.sample(column, v, dv, Int32(count), s, Int32(row), light, expected)
-                for kernels in variants {
-                    out.update(repeating: poison, count: 1024)
-                    kernels.sample(column, v, dv, Int32(count), s, Int32(row), light, out)
-                    let differing = (0..<count).filter { expected[$0] != out[$0] }
-                    XCTAssertTrue(differing.isEmpty, "\(kernels.name) sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), "
-                        + "shadow \(shaded), light \(light): \(differing.count) pixels differ, first at \(differing.first ?? -1)")
+                expectSame(variants, expected, out, count: count, capacity: 1024,
+                           "sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), shadow \(shaded), light \(light)") {
+                    $0.sample(column, v, dv, Int32(count), s, Int32(row), light, out)
                 }
             }
         }
@@ -57,12 +54,8 @@ final class ColumnKernelTests: XCTestCase {
             let weight = UInt32([0, 128, random.next(129)][random.next(3)])
             let count = random.next(4) == 0 ? random.next(40) : random.next(2048)
             FoldKernels.portable.blend(a, b, Int32(count), weight, expected, nil, nil)
-            for kernels in variants {
-                out.update(repeating: poison, count: 2048)
-                kernels.blend(a, b, Int32(count), weight, out, b, nil)
-                let differing = (0..<count).filter { expected[$0] != out[$0] }
-                XCTAssertTrue(differing.isEmpty, "\(kernels.name) blend, weight \(weight), count \(count): "
-                    + "\(differing.count) pixels differ, first at \(differing.first ?? -1)")
+            expectSame(variants, expected, out, count: count, capacity: 2048, "blend, weight \(weight), count \(count)") {
+                $0.blend(a, b, Int32(count), weight, out, b, nil)
             }
         }
     }
@@ -81,13 +74,21 @@ final class ColumnKernelTests: XCTestCase {
             let count = random.next(2048), row = random.next(2000), flat = random.bits() << 1 | random.bits() & 1
             let from: UnsafeMutablePointer<UInt32>? = random.next(3) == 0 ? nil : source
             FoldKernels.portable.darken(from, flat, &shadow, Int32(row), Int32(count), expected)
-            for kernels in variants {
-                out.update(repeating: poison, count: 2048)
-                kernels.darken(from, flat, &shadow, Int32(row), Int32(count), out)
-                let differing = (0..<count).filter { expected[$0] != out[$0] }
-                XCTAssertTrue(differing.isEmpty, "\(kernels.name) darken, count \(count), row \(row), "
-                    + "\(from == nil ? "flat" : "source"): \(differing.count) pixels differ, first at \(differing.first ?? -1)")
+            expectSame(variants, expected, out, count: count, capacity: 2048,
+                       "darken, count \(count), row \(row), \(from == nil ? "flat" : "source")") {
+                $0.darken(from, flat, &shadow, Int32(row), Int32(count), out)
             }
+        }
+    }
+
+    /// Runs each variant into `out` filled with poison, and holds its first `count` pixels to `expected`.
+    private func expectSame(_ variants: [FoldKernels], _ expected: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutablePointer<UInt32>,
+                            count: Int, capacity: Int, _ what: @autoclosure () -> String, run: (FoldKernels) -> Void) {
+        for kernels in variants {
+            out.update(repeating: poison, count: capacity)
+            run(kernels)
+            let differing = (0..<count).filter { expected[$0] != out[$0] }
+            XCTAssertTrue(differing.isEmpty, "\(kernels.name) \(what()): \(differing.count) pixels differ, first at \(differing.first ?? -1)")
         }
     }
 
