@@ -185,9 +185,10 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     for (; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
 }
 
-/* A pixel darkened in place, as the sampler takes pixels: blue and red in its two 16-bit halves, green
- * (and alpha, which the or with opaque covers) in another, each half meeting the row's factor `k`.
- * No result passes 255 (255·32767 rounds to 255), so the halves recombine with a shift and an or. */
+/* Pixels darkened in place, as the sampler takes them: blue and red in each pixel's two 16-bit
+ * halves, green and alpha (which the or with opaque covers) in those of a second vector, each
+ * meeting the row's factor `k`. No result passes 255 (255·32767 rounds to 255), so the halves
+ * recombine with a shift and an or. */
 AVX2 static inline __m256i darkenPixels(__m256i p, __m256i k) {
     const __m256i even = _mm256_set1_epi32(0x00FF00FF), opaque = _mm256_set1_epi32((int)FOLIO_OPAQUE);
     __m256i blueRed = _mm256_mulhrs_epi16(_mm256_and_si256(p, even), k);
