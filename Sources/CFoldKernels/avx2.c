@@ -10,9 +10,17 @@
 
 AVX2 static inline __m256i load(const uint32_t *p) { return _mm256_loadu_si256((const __m256i *)p); }
 
-/* Sixteen pixels of `a` and `b` blended by `weights`, the byte pairs (128 − w, w). */
-AVX2 static inline void blend16(const uint32_t *a, const uint32_t *b, __m256i weights, uint32_t *out) {
+/* Sixteen pixels from i on: copied from `source` where the weight takes one column alone, else
+ * `a` and `b` blended by `weights`, the byte pairs (128 − w, w). */
+AVX2 static inline void blend16(const uint32_t *a, const uint32_t *b, const uint32_t *source, __m256i weights,
+                                int32_t i, uint32_t *out) {
     const __m256i round = _mm256_set1_epi16(256);
+    if (source) {
+        _mm256_storeu_si256((__m256i *)(out + i), load(source + i));
+        _mm256_storeu_si256((__m256i *)(out + i + 8), load(source + i + 8));
+        return;
+    }
+    a += i, b += i, out += i;
     for (int h = 0; h < 16; h += 8) {
         __m256i pa = load(a + h), pb = load(b + h);
         __m256i low = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(_mm256_unpacklo_epi8(pa, pb), weights), round);
@@ -33,21 +41,10 @@ AVX2 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint
     for (; i + 16 <= count; i += 16) {
         if (ahead) _mm_prefetch((const char *)(ahead + i), _MM_HINT_T1);
         if (ahead2) _mm_prefetch((const char *)(ahead2 + i), _MM_HINT_T1);
-        if (source) {
-            _mm256_storeu_si256((__m256i *)(out + i), load(source + i));
-            _mm256_storeu_si256((__m256i *)(out + i + 8), load(source + i + 8));
-        } else {
-            blend16(a + i, b + i, weights, out + i);
-        }
+        blend16(a, b, source, weights, i, out);
     }
     if (i < count && count >= 16) {
-        i = count - 16;
-        if (source) {
-            _mm256_storeu_si256((__m256i *)(out + i), load(source + i));
-            _mm256_storeu_si256((__m256i *)(out + i + 8), load(source + i + 8));
-        } else {
-            blend16(a + i, b + i, weights, out + i);
-        }
+        blend16(a, b, source, weights, count - 16, out);
         return;
     }
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);

@@ -162,31 +162,22 @@ AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t d
     const __m512i low = _mm512_loadu_si512((const void *)pairRows[0]), high = _mm512_loadu_si512((const void *)pairRows[1]);
     int64_t vb = v;
     int32_t i = 0;
-    for (; i + 16 <= count; i += 16, vb += 16 * dv, fractions = _mm512_add_epi32(fractions, advance)) {
+    for (; i < count; i += 16, vb += 16 * dv, fractions = _mm512_add_epi32(fractions, advance)) {
         if (shadow) {
             if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
             kBlueRed = _mm512_permutexvar_epi16((i & 16) ? high : low, factors);
             kGreenAlpha = _mm512_mask_mov_epi16(kBlueRed, alpha, unlit);
         }
-        _mm512_storeu_si512((void *)(out + i),
-                            sample16(column + (vb >> 32), fractions, whole, 0xFFFF, kBlueRed, kGreenAlpha, fetch));
-    }
-    if (i < count) {
-        if (shadow) {
-            if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
-            kBlueRed = _mm512_permutexvar_epi16((i & 16) ? high : low, factors);
-            kGreenAlpha = _mm512_mask_mov_epi16(kBlueRed, alpha, unlit);
-        }
-        __mmask16 last = (__mmask16)((1u << (count - i)) - 1);
         const uint32_t *window = column + (vb >> 32);
-        /* Only 32 pixels where the real rows' taps lie in them: the column is readable 48 past the
-         * last real row's index, not past the window's 48th pixel. */
-        if (fetch == windowOf48 && ((vb + (int64_t)(count - 1 - i) * dv) >> 32) - (vb >> 32) <= 31) {
-            _mm512_mask_storeu_epi32(out + i, last,
-                                     sample16(window, fractions, whole, last, kBlueRed, kGreenAlpha, windowOf32));
+        if (i + 16 <= count) {
+            _mm512_storeu_si512((void *)(out + i), sample16(window, fractions, whole, 0xFFFF, kBlueRed, kGreenAlpha, fetch));
         } else {
-            _mm512_mask_storeu_epi32(out + i, last,
-                                     sample16(window, fractions, whole, last, kBlueRed, kGreenAlpha, fetch));
+            /* Only 32 pixels where the real rows' taps lie in them: the column is readable 48 past
+             * the last real row's index, not past the window's 48th pixel. */
+            int narrowed = fetch == windowOf48 && ((vb + (int64_t)(count - 1 - i) * dv) >> 32) - (vb >> 32) <= 31;
+            __mmask16 last = (__mmask16)((1u << (count - i)) - 1);
+            _mm512_mask_storeu_epi32(out + i, last, sample16(window, fractions, whole, last, kBlueRed, kGreenAlpha,
+                                                             narrowed ? windowOf32 : fetch));
         }
     }
 }
