@@ -376,12 +376,57 @@ AVX2 void folio_avx2_copy_rows_lit(const uint32_t *source, int32_t source_stride
     }
 }
 
+/*
+ * Row by row, eight columns a vector. Each cell's rows share their grid pair, so the pairs (as
+ * darken's groups take them, in both halves of each pixel's lane) are laid out once per cell for
+ * 32 columns at a time; a row then costs one multiply a vector for its factors.
+ */
+AVX2 void folio_avx2_darken_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
+                                 const uint16_t *grid, int32_t grid_stride, int32_t cell_shift, int32_t margin, int32_t row,
+                                 uint32_t *out, int32_t out_stride) {
+    enum { chunk = 32 };
+    const int32_t mask = (1 << cell_shift) - 1;
+    const int streams = ((uintptr_t)out & 31) == 0 && (out_stride & 7) == 0;
+    for (int32_t c0 = 0; c0 < columns; c0 += chunk) {
+        const int32_t n = columns - c0 < chunk ? columns - c0 : chunk, whole = n & ~7;
+        __m256i base[chunk / 8], difference[chunk / 8];
+        int32_t cell = -1;
+        for (int32_t y = 0; y < rows; y++) {
+            const int32_t r = row + y - ((mask + 1) >> 1), g = (r >> cell_shift) + margin;
+            if (g != cell) {
+                cell = g;
+                for (int32_t c = 0; c < whole; c += 8) {
+                    int32_t b[8], d[8];
+                    for (int i = 0; i < 8; i++) {
+                        const uint16_t *column = grid + (int64_t)(c0 + c + i) * grid_stride;
+                        b[i] = (128 * column[g] - 1) & 0xFFFF;
+                        d[i] = (column[g + 1] - column[g]) & 0xFFFF;
+                    }
+                    base[c / 8] = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)b), _mm256_set1_epi32(0x10001));
+                    difference[c / 8] = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)d), _mm256_set1_epi32(0x10001));
+                }
+            }
+            const __m256i weight = _mm256_set1_epi16((short)((((r & mask) << (8 - cell_shift)) + (128 >> cell_shift)) * 128));
+            const uint32_t *from = source + (int64_t)y * source_stride + c0;
+            uint32_t *to = out + (int64_t)y * out_stride + c0;
+            for (int32_t c = 0; c < whole; c += 8) {
+                __m256i k = groupFactors(difference[c / 8], base[c / 8], weight);
+                put(to + c, darkenPixels(load(from + c), k), streams);
+            }
+            for (int32_t c = whole; c < n; c++) {
+                folio_fold_shadow shadow = {grid + (int64_t)(c0 + c) * grid_stride, cell_shift, margin};
+                to[c] = folio_darken_one(from[c], folio_kept(&shadow, row + y));
+            }
+        }
+    }
+}
+
 void folio_avx2_finish(void) { _mm_sfence(); }
 
 static const folio_fold_kernels avx2 = {
     .name = "avx2", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
     .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows,
-    .copy_rows_lit = folio_avx2_copy_rows_lit, .finish = folio_avx2_finish,
+    .copy_rows_lit = folio_avx2_copy_rows_lit, .darken_rows = folio_avx2_darken_rows, .finish = folio_avx2_finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_avx2(void) {

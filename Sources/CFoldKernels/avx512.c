@@ -227,7 +227,7 @@ AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_fol
 static const folio_fold_kernels avx512 = {
     .name = "avx512", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
     .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows,
-    .copy_rows_lit = folio_avx2_copy_rows_lit, .finish = folio_avx2_finish,
+    .copy_rows_lit = folio_avx2_copy_rows_lit, .darken_rows = folio_avx2_darken_rows, .finish = folio_avx2_finish,
 };
 
 const folio_fold_kernels *folio_fold_kernels_avx512(void) {

@@ -102,11 +102,24 @@ static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t
     }
 }
 
+static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, const uint16_t *grid,
+                        int32_t grid_stride, int32_t cell_shift, int32_t margin, int32_t row, uint32_t *out,
+                        int32_t out_stride) {
+    for (int32_t y = 0; y < rows; y++) {
+        const uint32_t *from = source + (int64_t)y * source_stride;
+        uint32_t *to = out + (int64_t)y * out_stride;
+        for (int32_t c = 0; c < columns; c++) {
+            folio_fold_shadow shadow = {grid + (int64_t)c * grid_stride, cell_shift, margin};
+            to[c] = folio_darken_one(from[c], folio_kept(&shadow, row + y));
+        }
+    }
+}
+
 static void finish(void) {}
 
 static const folio_fold_kernels portable = {
     .name = "portable", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_blend_grid,
-    .write_tile = write_tile, .copy_rows = copy_rows, .copy_rows_lit = copy_rows_lit,
+    .write_tile = write_tile, .copy_rows = copy_rows, .copy_rows_lit = copy_rows_lit, .darken_rows = darken_rows,
     .finish = finish,
 };
 

@@ -12,6 +12,9 @@ void folio_avx2_copy_rows(const uint32_t *source, int32_t source_stride, int32_t
                           int32_t out_stride);
 void folio_avx2_copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
                               const uint16_t *lights, uint32_t *out, int32_t out_stride);
+void folio_avx2_darken_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
+                            const uint16_t *grid, int32_t grid_stride, int32_t cell_shift, int32_t margin, int32_t row,
+                            uint32_t *out, int32_t out_stride);
 void folio_avx2_finish(void);
 #endif
 

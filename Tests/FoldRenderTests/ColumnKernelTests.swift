@@ -81,6 +81,33 @@ final class ColumnKernelTests: XCTestCase {
         }
     }
 
+    /// Rows of the bare backdrop under a shadow: any width (every leftover past whole vectors, and
+    /// more than one chunk of columns), rows that cross cells, source rows repeated (stride 0) or
+    /// not, each column with its own grid column.
+    func testDarkenRowsGivesThePortableBytes() throws {
+        let variants = try vectorKernels()
+        var random = SeededRandom(state: 0xB0A4D)
+        let maxColumns = 80, maxRows = 40, stride = 96, capacity = maxRows * stride, gridStride = 160
+        let source = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        let grid = UnsafeMutablePointer<UInt16>.allocate(capacity: gridStride * maxColumns)
+        let expected = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity), out = UnsafeMutablePointer<UInt32>.allocate(capacity: capacity)
+        defer { [source, expected, out].forEach { $0.deallocate() }; grid.deallocate() }
+        for trial in 0..<300 {
+            fillPixels(source, count: capacity, premultiplied: trial % 2 == 0, random: &random)
+            for i in 0..<(gridStride * maxColumns) { grid[i] = UInt16(random.next(257)) }
+            let columns = 1 + random.next(maxColumns), rows = 1 + random.next(maxRows), row = random.next(1900)
+            let shift = Int32(4 + random.next(4)), sourceStride = random.next(2) == 0 ? 0 : stride
+            expected.update(repeating: poison, count: capacity)
+            FoldKernels.portable.darkenRows(source, Int32(sourceStride), Int32(columns), Int32(rows), grid, Int32(gridStride), shift, 2,
+                                            Int32(row), expected, Int32(stride))
+            expectSame(variants, expected, out, count: capacity, capacity: capacity,
+                       "darken rows, \(columns) columns, \(rows) rows from \(row), cells \(1 << shift), source stride \(sourceStride)") {
+                $0.darkenRows(source, Int32(sourceStride), Int32(columns), Int32(rows), grid, Int32(gridStride), shift, 2, Int32(row), out,
+                              Int32(stride))
+            }
+        }
+    }
+
     /// Runs each variant into `out` filled with poison, and holds its first `count` pixels to `expected`.
     private func expectSame(_ variants: [FoldKernels], _ expected: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutablePointer<UInt32>,
                             count: Int, capacity: Int, _ what: @autoclosure () -> String, run: (FoldKernels) -> Void) {

@@ -65,6 +65,14 @@ typedef void (*folio_fold_copy_rows_fn)(const uint32_t *source, int32_t source_s
 typedef void (*folio_fold_copy_rows_lit_fn)(const uint32_t *source, int32_t source_stride, int32_t columns,
                                             int32_t rows, const uint16_t *lights, uint32_t *out, int32_t out_stride);
 
+/* Like copy_rows, for screen columns that show the bare backdrop under a shadow: each pixel
+ * darkened as `darken` darkens it, at buffer row `row` + y, column c by the shadow grid column
+ * blended for it (as blend_grid makes it) at grid + c·grid_stride, taken as a folio_fold_shadow's
+ * darkening with `cell_shift` and `margin`. Opaque. */
+typedef void (*folio_fold_darken_rows_fn)(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
+                                          const uint16_t *grid, int32_t grid_stride, int32_t cell_shift, int32_t margin,
+                                          int32_t row, uint32_t *out, int32_t out_stride);
+
 /* Orders the frame's stores before anything that follows (another thread reading the frame). */
 typedef void (*folio_fold_finish_fn)(void);
 
@@ -77,6 +85,7 @@ typedef struct folio_fold_kernels {
     folio_fold_write_tile_fn write_tile;
     folio_fold_copy_rows_fn copy_rows;
     folio_fold_copy_rows_lit_fn copy_rows_lit;
+    folio_fold_darken_rows_fn darken_rows;
     folio_fold_finish_fn finish;
 } folio_fold_kernels;
 

@@ -11,12 +11,14 @@ public struct FoldKernels: @unchecked Sendable {
     let writeTile: folio_fold_write_tile_fn
     let copyRows: folio_fold_copy_rows_fn
     let copyRowsLit: folio_fold_copy_rows_lit_fn
+    let darkenRows: folio_fold_darken_rows_fn
     let finish: folio_fold_finish_fn
 
     private init?(_ table: UnsafePointer<folio_fold_kernels>?) {
         guard let t = table?.pointee, let name = t.name, let blend = t.blend, let sample = t.sample,
               let darken = t.darken, let blendGrid = t.blend_grid, let writeTile = t.write_tile,
-              let copyRows = t.copy_rows, let copyRowsLit = t.copy_rows_lit, let finish = t.finish else { return nil }
+              let copyRows = t.copy_rows, let copyRowsLit = t.copy_rows_lit, let darkenRows = t.darken_rows,
+              let finish = t.finish else { return nil }
         self.name = String(cString: name)
         self.blend = blend
         self.sample = sample
@@ -25,6 +27,7 @@ public struct FoldKernels: @unchecked Sendable {
         self.writeTile = writeTile
         self.copyRows = copyRows
         self.copyRowsLit = copyRowsLit
+        self.darkenRows = darkenRows
         self.finish = finish
     }
 

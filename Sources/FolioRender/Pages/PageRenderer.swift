@@ -45,7 +45,8 @@ public struct PageRenderOptions: Sendable, Equatable {
 /// resampled linearly — two taps per pixel — by vector kernels (`FoldKernels`). Columns are drawn
 /// into a column-major tile and written out in transposed blocks; where a flat page shows its
 /// contents unscaled and no shadow falls on it, whole rows are copied from them instead (lit
-/// column by column under a gradient shadow). Masks, borders and back faces
+/// column by column under a gradient shadow), and tiles that show only the backdrop take its
+/// rows (darkened row by row under a shadow). Masks, borders and back faces
 /// are prepared once per gesture; shadows are blurred at low resolution; nothing is allocated per
 /// frame.
 ///
@@ -67,8 +68,10 @@ public final class PageRenderer {
     private var backdropImage: (source: ObjectIdentifier, columns: UnsafeMutablePointer<UInt32>)?
     /// The backdrop texture's tile, column-major (its column c at `c * pixelHeight`, shown in the
     /// screen columns x ≡ c modulo the period): the columns are read top to bottom like
-    /// everything else here. Made on first use.
-    private var texture: UnsafeMutablePointer<UInt32>?
+    /// everything else here; and as rows, for tiles that show it bare. Made on first use.
+    private var texture: (columns: UnsafeMutablePointer<UInt32>, rows: Bitmap)?
+    /// A frame-wide row of the flat backdrop colour (and that colour), for tiles that show it bare.
+    private var flatRow: (colour: UInt32, pixels: UnsafeMutablePointer<UInt32>)?
     private let texturePeriod: Int
     private let shadows: ShadowMap
     /// Per buffer row (and column: the grid is square), the shadow grid cell before the pixel's
@@ -90,9 +93,10 @@ public final class PageRenderer {
     private let copies: UnsafeMutablePointer<TileCopy?>
     /// Per screen column, the light (0…256) of the flat page its copied rows show.
     private let columnLights: UnsafeMutablePointer<UInt16>
-    /// Whether those rows are copied from the contents (tests turn it off to hold the copies
-    /// against the columns, which would give the same bytes).
-    var copiesFlatRows = true
+    /// Whether those rows, and the rows of tiles that show the bare backdrop, are copied rather
+    /// than drawn in columns (tests turn it off to hold the copies against the columns, which
+    /// would give the same bytes).
+    var copiesRows = true
     /// How many column plans the last frame made (pages that did not move keep theirs).
     private(set) var columnPlansMade = 0
 
@@ -126,7 +130,8 @@ public final class PageRenderer {
     deinit {
         rowCell.deallocate()
         rowWeight.deallocate()
-        texture?.deallocate()
+        texture?.columns.deallocate()
+        flatRow?.pixels.deallocate()
         backdropImage?.columns.deallocate()
         setups.deallocate()
         copies.deallocate()
@@ -178,14 +183,20 @@ public final class PageRenderer {
         }
         if options.shadows { shadows.update(pages: geometry, scale: scale) }
         var backdrop = Backdrop.flat(0)
+        var backdropRows: BackdropRows?
         if let image = backdropImage {
             backdrop = .columns(image.columns, period: pixelWidth)
         } else if case let .flat(rgb) = options.background {
             backdrop = .flat(0xFF00_0000 | rgb)
+            backdropRows = BackdropRows(pixels: flatBackdropRow(0xFF00_0000 | rgb), stride: 0, period: pixelWidth)
         } else if let colour = root.backgroundColor {
             backdrop = .flat(colour.opaqueARGB)
+            backdropRows = BackdropRows(pixels: flatBackdropRow(colour.opaqueARGB), stride: 0, period: pixelWidth)
         } else {
-            backdrop = .columns(textureColumns(), period: texturePeriod)
+            let tile = backdropTexture()
+            backdrop = .columns(tile.columns, period: texturePeriod)
+            backdropRows = BackdropRows(pixels: tile.rows.pixels.assumingMemoryBound(to: UInt32.self), stride: tile.rows.stride / 4,
+                                        period: texturePeriod)
         }
         if setupCapacity < pages.count {
             setups.deallocate()
@@ -210,7 +221,8 @@ public final class PageRenderer {
         for s in scratch { s.reserve(pages: pages.count) }
         let frame = FrameSetup(
             target: target.pixels.assumingMemoryBound(to: UInt32.self), targetStride: target.stride / 4,
-            backdrop: backdrop, shadows: options.shadows && !pages.isEmpty, pages: setups, pageCount: pages.count)
+            backdrop: backdrop, backdropRows: backdropRows, shadows: options.shadows && !pages.isEmpty, pages: setups,
+            pageCount: pages.count)
         // Column groups shared out between the threads, each thread a contiguous run.
         let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
         let threads = max(1, min(options.threads, groups))
@@ -227,12 +239,13 @@ public final class PageRenderer {
         }
     }
 
-    /// How many pixels the last frame copied from page contents rather than drew in columns (only
-    /// those copied lit column by column, when `lit`).
-    func copiedPixels(lit: Bool = false) -> Int {
+    /// How many pixels the last frame copied in rows rather than drew in columns: from page
+    /// contents (only those lit column by column, when `lit`), or of the bare backdrop (only those
+    /// under a shadow, when `darkened`).
+    func copiedPixels(lit: Bool = false, backdrop: Bool = false, darkened: Bool = false) -> Int {
         let groups = (pixelWidth + Self.tileColumns - 1) / Self.tileColumns
         return (0..<groups).reduce(0) { sum, g in
-            guard let copy = copies[g], copy.lit || !lit else { return sum }
+            guard let copy = copies[g], copy.isBackdrop == backdrop, copy.lit || !lit, copy.darkened || !darkened else { return sum }
             return sum + copy.rows.count * (min(pixelWidth, (g + 1) * Self.tileColumns) - g * Self.tileColumns)
         }
     }
@@ -286,14 +299,21 @@ public final class PageRenderer {
         }
     }
 
-    private func textureColumns() -> UnsafeMutablePointer<UInt32> {
+    private func backdropTexture() -> (columns: UnsafeMutablePointer<UInt32>, rows: Bitmap) {
         if let texture { return texture }
         let rows = Bitmap(width: texturePeriod, height: pixelHeight)
         BackdropTexture.paint(rows, scale: scale)
         let columns = UnsafeMutablePointer<UInt32>.allocate(capacity: texturePeriod * pixelHeight)
         transposeColumns(of: rows, into: columns)
-        texture = columns
-        return columns
+        texture = (columns, rows)
+        return (columns, rows)
+    }
+
+    private func flatBackdropRow(_ colour: UInt32) -> UnsafeMutablePointer<UInt32> {
+        let pixels = flatRow?.pixels ?? .allocate(capacity: pixelWidth)
+        if flatRow?.colour != colour { pixels.initialize(repeating: colour, count: pixelWidth) }
+        flatRow = (colour, pixels)
+        return pixels
     }
 
     // MARK: - Per frame
@@ -359,8 +379,10 @@ public final class PageRenderer {
         let writer = scratch.writer, copies = self.copies
         for g in groups {
             let x0 = g * Self.tileColumns
-            copies[g] = copiesFlatRows ? flatRows(x0..<min(pixelWidth, x0 + Self.tileColumns), frame: frame) : nil
+            let columns = x0..<min(pixelWidth, x0 + Self.tileColumns)
+            copies[g] = copiesRows ? flatRows(columns, frame: frame) ?? bareBackdrop(columns, frame: frame) : nil
         }
+
         // The flat rows first, neighbouring tiles with the same rows of one page as one copy: long
         // runs of each row, read and written in order.
         var g = groups.lowerBound
@@ -369,13 +391,19 @@ public final class PageRenderer {
                 g += 1
                 continue
             }
+            let x0 = g * Self.tileColumns
+            if copy.darkened {
+                darkenBareBackdrop(copy, columns: x0..<min(pixelWidth, x0 + Self.tileColumns), frame: frame, scratch: scratch)
+                g += 1
+                continue
+            }
             var end = g + 1, lit = copy.lit
-            while end < groups.upperBound, let next = copies[end], next.rows == copy.rows,
+            while end < groups.upperBound, let next = copies[end], next.rows == copy.rows, !next.darkened,
                   next.source == copy.source + (end - g) * Self.tileColumns {
                 lit = lit || next.lit
                 end += 1
             }
-            let x0 = g * Self.tileColumns, x1 = min(pixelWidth, end * Self.tileColumns)
+            let x1 = min(pixelWidth, end * Self.tileColumns)
             let target = frame.target + copy.rows.lowerBound * frame.targetStride + x0
             if lit {
                 kernels.copyRowsLit(copy.source, Int32(copy.stride), Int32(x1 - x0), Int32(copy.rows.count), columnLights + x0,
@@ -419,7 +447,7 @@ public final class PageRenderer {
             while k >= 0 && frame.pages[k].plans[x].yEnd <= frame.pages[k].plans[x].yStart { k -= 1 }
             guard k >= 0, let flat = frame.pages[k].flat else { return nil }
             if frame.shadows && frame.pages[k].isShadedFromAbove && k != page {
-                guard !isShaded(frame.pages[k], columns: columns) else { return nil }
+                guard !isShaded(frame.pages[k].darkening, columns: columns) else { return nil }
             }
             let p = frame.pages[k].plans[x]
             guard p.isAligned, p.sourceColumn >= 1, p.sourceColumn <= flat.columns else { return nil }
@@ -441,10 +469,40 @@ public final class PageRenderer {
         return TileCopy(rows: first..<last, source: source, stride: flat.stride, lit: lit)
     }
 
-    /// Whether the shadows of the pages above darken `page` anywhere in screen columns `columns`:
-    /// every grid value a pixel there blends from (two grid columns, two grid rows) is looked at.
-    private func isShaded(_ page: PageSetup, columns: Range<Int>) -> Bool {
-        guard let map = page.darkening else { return false }
+    /// A tile whose columns show the backdrop alone, out of every shadow's reach: all its rows
+    /// copied from the backdrop's own rows (the texture's, or the flat colour's).
+    @_optimize(speed)
+    private func bareBackdrop(_ columns: Range<Int>, frame: FrameSetup) -> TileCopy? {
+        guard let rows = frame.backdropRows else { return nil }
+        for k in 0..<frame.pageCount {
+            let plans = frame.pages[k].plans
+            for x in columns where plans[x].yEnd > plans[x].yStart { return nil }
+        }
+        let shaded = frame.shadows && frame.pageCount > 0 && isShaded(frame.pages[frame.pageCount - 1].backdropDarkening, columns: columns)
+        return TileCopy(rows: 0..<pixelHeight, source: rows.pixels + columns.lowerBound % rows.period, stride: rows.stride, lit: false,
+                        isBackdrop: true, darkened: shaded)
+    }
+
+    /// A tile of bare backdrop under a shadow, straight to the frame in rows: the shadow grid
+    /// blended for each of its columns as a column would blend it, then the rows darkened by it.
+    private func darkenBareBackdrop(_ copy: TileCopy, columns: Range<Int>, frame: FrameSetup, scratch s: ColumnScratch) {
+        guard let map = frame.pages[frame.pageCount - 1].backdropDarkening else { return }
+        let h = shadows.gridHeight, lo = Int(rowCell[0]), hi = Int(rowCell[pixelHeight - 1]) + 1
+        for x in columns {
+            let g0 = Int(rowCell[x])
+            _ = kernels.blendGrid(map + g0 * h + lo, map + (g0 + 1) * h + lo, Int32(hi - lo + 1), UInt32(rowWeight[x]),
+                                  s.tileShadow + (x - columns.lowerBound) * h + lo)
+        }
+        kernels.darkenRows(copy.source, Int32(copy.stride), Int32(columns.count), Int32(copy.rows.count), s.tileShadow, Int32(h),
+                           Int32(shadows.cellShift), Int32(shadows.margin), Int32(copy.rows.lowerBound),
+                           frame.target + copy.rows.lowerBound * frame.targetStride + columns.lowerBound, Int32(frame.targetStride))
+    }
+
+    /// Whether the shadow darkening `map` (a page's by the pages above, or the backdrop's) is
+    /// anywhere in screen columns `columns`: every grid value a pixel there blends from (two grid
+    /// columns, two grid rows) is looked at.
+    private func isShaded(_ map: UnsafeMutablePointer<UInt16>?, columns: Range<Int>) -> Bool {
+        guard let map else { return false }
         let h = shadows.gridHeight
         let lo = Int(rowCell[0]), hi = Int(rowCell[pixelHeight - 1]) + 1
         for g in Int(rowCell[columns.lowerBound])...(Int(rowCell[columns.upperBound - 1]) + 1) {
@@ -813,10 +871,19 @@ enum Backdrop {
     case columns(UnsafeMutablePointer<UInt32>, period: Int)
 }
 
+/// The backdrop as rows, where it has them: screen column x of any row is `pixels[x % period]`
+/// of that row's, rows `stride` pixels apart (0: every row the same).
+struct BackdropRows {
+    var pixels: UnsafeMutablePointer<UInt32>
+    var stride: Int
+    var period: Int
+}
+
 struct FrameSetup {
     var target: UnsafeMutablePointer<UInt32>
     var targetStride: Int
     var backdrop: Backdrop
+    var backdropRows: BackdropRows?
     var shadows: Bool
     var pages: UnsafeMutablePointer<PageSetup>
     var pageCount: Int
@@ -850,14 +917,17 @@ struct FlatSource {
     var rows: Int
 }
 
-/// Rows of a tile that a flat page shows as its contents hold them, copied to the frame from
-/// `source` (the first row's first pixel, `stride` pixels per row), lit by the columns' lights
-/// where `lit`.
+/// Rows of a tile copied to the frame from `source` (the first row's first pixel, `stride` pixels
+/// per row): those a flat page shows as its contents hold them, lit by the columns' lights where
+/// `lit`; or all of a tile that shows the bare backdrop.
 struct TileCopy {
     var rows: Range<Int>
     var source: UnsafeMutablePointer<UInt32>
     var stride: Int
     var lit: Bool
+    /// Rows of the bare backdrop rather than of a page; under a shadow, darkened by it on the way.
+    var isBackdrop = false
+    var darkened = false
 }
 
 /// One render thread's buffers, allocated once (and grown when a scene has more pages).
@@ -879,6 +949,9 @@ final class ColumnScratch {
     /// The backdrop's darkening (every shadow) blended for this column, and as the kernels take it.
     let backdropColumn: UnsafeMutablePointer<UInt16>
     let backdropShadow: UnsafeMutablePointer<folio_fold_shadow>
+    /// The backdrop's darkening blended for each column of a tile (`gridHeight` apart), for a
+    /// tile of bare backdrop under a shadow.
+    let tileShadow: UnsafeMutablePointer<UInt16>
     /// Two tiles of whole columns, column-major, and what writes the filled one out.
     let tiles: [UnsafeMutablePointer<UInt32>]
     let writer: TileWriter
@@ -893,6 +966,8 @@ final class ColumnScratch {
         margin = Int32(shadows.margin)
         backdropColumn = Self.shadowColumn(gridHeight)
         backdropShadow = Self.shadow(backdropColumn, cellShift: cellShift, margin: margin)
+        tileShadow = .allocate(capacity: gridHeight * PageRenderer.tileColumns)
+        tileShadow.initialize(repeating: 0, count: gridHeight * PageRenderer.tileColumns)
         temps = .allocate(capacity: 0)
         sources = .allocate(capacity: 0)
         pageColumns = .allocate(capacity: 0)
@@ -909,6 +984,7 @@ final class ColumnScratch {
         releasePages()
         backdropColumn.deallocate()
         backdropShadow.deallocate()
+        tileShadow.deallocate()
         tiles.forEach { free($0) }
     }
 
