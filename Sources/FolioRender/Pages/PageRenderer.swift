@@ -108,6 +108,8 @@ public final class PageRenderer {
         self.kernels = kernels
         tileStride = (pixelHeight + 7) & ~7
         texturePeriod = BackdropTexture.period(scale: scale)
+        // A tile of bare backdrop copies one run of the texture's rows: tiles never straddle its period.
+        precondition(texturePeriod % Self.tileColumns == 0, "backdrop texture period \(texturePeriod) is not whole tiles")
         shadows = ShadowMap(pixelWidth: pixelWidth, pixelHeight: pixelHeight, sigma: FoldScene.shadowRadius * scale)
         let cells = max(pixelWidth, pixelHeight)
         rowCell = .allocate(capacity: cells)
@@ -382,9 +384,9 @@ public final class PageRenderer {
             let columns = x0..<min(pixelWidth, x0 + Self.tileColumns)
             copies[g] = copiesRows ? flatRows(columns, frame: frame) ?? bareBackdrop(columns, frame: frame) : nil
         }
-
-        // The flat rows first, neighbouring tiles with the same rows of one page as one copy: long
-        // runs of each row, read and written in order.
+        // The copied rows first, neighbouring tiles with the same rows of one source as one copy:
+        // long runs of each row, read and written in order (a darkened tile alone: its shadow is
+        // blended per tile).
         var g = groups.lowerBound
         while g < groups.upperBound {
             guard let copy = copies[g] else {
@@ -469,8 +471,8 @@ public final class PageRenderer {
         return TileCopy(rows: first..<last, source: source, stride: flat.stride, lit: lit)
     }
 
-    /// A tile whose columns show the backdrop alone, out of every shadow's reach: all its rows
-    /// copied from the backdrop's own rows (the texture's, or the flat colour's).
+    /// A tile whose columns show the backdrop alone: all its rows taken from the backdrop's own rows
+    /// (the texture's, or the flat colour's), darkened on the way where a shadow reaches the tile.
     @_optimize(speed)
     private func bareBackdrop(_ columns: Range<Int>, frame: FrameSetup) -> TileCopy? {
         guard let rows = frame.backdropRows else { return nil }
