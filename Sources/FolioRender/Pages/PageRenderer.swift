@@ -589,7 +589,7 @@ public final class PageRenderer {
         /// A sample at an edge: the source row clamped into the page, times the page's coverage.
         @inline(__always) func edgeSample(_ k: Int, _ y: Int) -> UInt64 {
             let p = plans[k], low = lows[k], temp = sources[k], shade = p.shade
-            let v = min(max(p.v0 &+ p.dv &* Int64(y), Int64(low) << 32), p.vMax)
+            let v = min(max(p.v0 &+ p.dv &* Int64(y), Int64(low) << 32), Int64(pixelHeight) << 32)
             let j = Int(truncatingIfNeeded: v >> 32) - low
             let top = Lanes.expand(temp[j]), bottom = Lanes.expand(temp[j + 1])
             var e = Lanes.mix(top, bottom, UInt64(truncatingIfNeeded: (v >> 24) & 0xFF))
@@ -791,7 +791,6 @@ public final class PageRenderer {
         p.bottomCoverage = UInt64(nearest((min(Double(y1), bottom) - max(Double(y1 - 1), top)) * 256))
         p.v0 = Int64(nearest(start * 4_294_967_296))
         p.dv = Int64(nearest(step * 4_294_967_296))
-        p.vMax = Int64(pixelHeight) << 32
         p.sourceColumn = i0
         p.fu = fu
         p.shade = g.shade
@@ -838,16 +837,59 @@ struct PageFrame {
 /// What a page shows in one screen column: rows covered, rows fully opaque, the source column pair
 /// and the 32.32 fixed-point source row at y = 0 and per row.
 struct ColumnPlan {
-    var yStart = 0, yEnd = 0
-    var opaqueStart = 0, opaqueEnd = 0
-    var v0: Int64 = 0, dv: Int64 = 0, vMax: Int64 = 0
-    /// The stored row (canvas column + 1) of the left tap, and the right tap's weight (0…255).
-    var sourceColumn = 0
-    var fu: UInt64 = 0
+    /// 32.32 fixed point.
+    var v0: Int64 = 0, dv: Int64 = 0
+    // Narrow fields behind whole-number accessors: 48 bytes a plan, so the column loop's reads of
+    // two plans a column take fewer cache lines. Rows and columns stay below 2^15 (bitmap sizes).
+    private var rows: (yStart: Int32, yEnd: Int32, opaqueStart: Int32, opaqueEnd: Int32) = (0, 0, 0, 0)
+    private var column: Int32 = 0
+    private var factors: (fu: UInt16, columnCoverage: UInt16, topCoverage: UInt16, bottomCoverage: UInt16, shade: UInt16) =
+        (0, 0, 0, 0, 256)
+
+    var yStart: Int {
+        get { Int(rows.yStart) }
+        set { rows.yStart = Int32(truncatingIfNeeded: newValue) }
+    }
+    var yEnd: Int {
+        get { Int(rows.yEnd) }
+        set { rows.yEnd = Int32(truncatingIfNeeded: newValue) }
+    }
+    var opaqueStart: Int {
+        get { Int(rows.opaqueStart) }
+        set { rows.opaqueStart = Int32(truncatingIfNeeded: newValue) }
+    }
+    var opaqueEnd: Int {
+        get { Int(rows.opaqueEnd) }
+        set { rows.opaqueEnd = Int32(truncatingIfNeeded: newValue) }
+    }
+    /// The stored row (canvas column + 1) of the left tap.
+    var sourceColumn: Int {
+        get { Int(column) }
+        set { column = Int32(truncatingIfNeeded: newValue) }
+    }
+    /// The right tap's weight (0…255).
+    var fu: UInt64 {
+        get { UInt64(factors.fu) }
+        set { factors.fu = UInt16(truncatingIfNeeded: newValue) }
+    }
     /// 0…256: the page's share of the column, and of its first and last rows.
-    var columnCoverage: UInt64 = 0, topCoverage: UInt64 = 0, bottomCoverage: UInt64 = 0
+    var columnCoverage: UInt64 {
+        get { UInt64(factors.columnCoverage) }
+        set { factors.columnCoverage = UInt16(truncatingIfNeeded: newValue) }
+    }
+    var topCoverage: UInt64 {
+        get { UInt64(factors.topCoverage) }
+        set { factors.topCoverage = UInt16(truncatingIfNeeded: newValue) }
+    }
+    var bottomCoverage: UInt64 {
+        get { UInt64(factors.bottomCoverage) }
+        set { factors.bottomCoverage = UInt16(truncatingIfNeeded: newValue) }
+    }
     /// 0…256: the colour factor here: the page's lighting, under its gradient shadow if any.
-    var shade: UInt64 = 256
+    var shade: UInt64 {
+        get { UInt64(factors.shade) }
+        set { factors.shade = UInt16(truncatingIfNeeded: newValue) }
+    }
 
     /// Whether the column shows one stored column unscaled and on whole rows.
     var isAligned: Bool { fu == 0 && dv == 1 << 32 && v0 & 0xFFFF_FFFF == 0 }
