@@ -10,6 +10,18 @@ import FolioPixels
 final class PlanReuseTests: XCTestCase {
     private let (w, h) = (480, 300)
 
+    /// The column loop reads two plans a column: kept narrow, they take fewer cache lines.
+    func testAPlanKeepsToItsNarrowLayout() {
+        XCTAssertEqual(MemoryLayout<ColumnPlan>.stride, 48)
+        var plan = ColumnPlan()
+        plan.yEnd = 16384
+        plan.sourceColumn = 16385
+        plan.shade = 256
+        plan.fu = 255
+        XCTAssertEqual([plan.yEnd, plan.sourceColumn], [16384, 16385])
+        XCTAssertEqual([plan.shade, plan.fu], [256, 255])
+    }
+
     func testFramesWithKeptPlansAreTheFreshBytes() {
         let earlier = makeTestCanvas(width: w, height: h)
         let later = Bitmap(width: w, height: h, color: 0xFFF4_EEE0)

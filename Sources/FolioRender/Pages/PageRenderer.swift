@@ -837,59 +837,22 @@ struct PageFrame {
 /// What a page shows in one screen column: rows covered, rows fully opaque, the source column pair
 /// and the 32.32 fixed-point source row at y = 0 and per row.
 struct ColumnPlan {
-    /// 32.32 fixed point.
     var v0: Int64 = 0, dv: Int64 = 0
-    // Narrow fields behind whole-number accessors: 48 bytes a plan, so the column loop's reads of
+    // Narrow storage behind whole-number values: 48 bytes a plan, so the column loop's reads of
     // two plans a column take fewer cache lines. Rows and columns stay below 2^15 (bitmap sizes).
-    private var rows: (yStart: Int32, yEnd: Int32, opaqueStart: Int32, opaqueEnd: Int32) = (0, 0, 0, 0)
-    private var column: Int32 = 0
-    private var factors: (fu: UInt16, columnCoverage: UInt16, topCoverage: UInt16, bottomCoverage: UInt16, shade: UInt16) =
-        (0, 0, 0, 0, 256)
-
-    var yStart: Int {
-        get { Int(rows.yStart) }
-        set { rows.yStart = Int32(truncatingIfNeeded: newValue) }
-    }
-    var yEnd: Int {
-        get { Int(rows.yEnd) }
-        set { rows.yEnd = Int32(truncatingIfNeeded: newValue) }
-    }
-    var opaqueStart: Int {
-        get { Int(rows.opaqueStart) }
-        set { rows.opaqueStart = Int32(truncatingIfNeeded: newValue) }
-    }
-    var opaqueEnd: Int {
-        get { Int(rows.opaqueEnd) }
-        set { rows.opaqueEnd = Int32(truncatingIfNeeded: newValue) }
-    }
-    /// The stored row (canvas column + 1) of the left tap.
-    var sourceColumn: Int {
-        get { Int(column) }
-        set { column = Int32(truncatingIfNeeded: newValue) }
-    }
-    /// The right tap's weight (0…255).
-    var fu: UInt64 {
-        get { UInt64(factors.fu) }
-        set { factors.fu = UInt16(truncatingIfNeeded: newValue) }
-    }
+    @Narrow<Int32, Int> var yStart = 0
+    @Narrow<Int32, Int> var yEnd = 0
+    @Narrow<Int32, Int> var opaqueStart = 0
+    @Narrow<Int32, Int> var opaqueEnd = 0
+    /// The stored row (canvas column + 1) of the left tap, and the right tap's weight (0…255).
+    @Narrow<Int32, Int> var sourceColumn = 0
+    @Narrow<UInt16, UInt64> var fu = 0
     /// 0…256: the page's share of the column, and of its first and last rows.
-    var columnCoverage: UInt64 {
-        get { UInt64(factors.columnCoverage) }
-        set { factors.columnCoverage = UInt16(truncatingIfNeeded: newValue) }
-    }
-    var topCoverage: UInt64 {
-        get { UInt64(factors.topCoverage) }
-        set { factors.topCoverage = UInt16(truncatingIfNeeded: newValue) }
-    }
-    var bottomCoverage: UInt64 {
-        get { UInt64(factors.bottomCoverage) }
-        set { factors.bottomCoverage = UInt16(truncatingIfNeeded: newValue) }
-    }
+    @Narrow<UInt16, UInt64> var columnCoverage = 0
+    @Narrow<UInt16, UInt64> var topCoverage = 0
+    @Narrow<UInt16, UInt64> var bottomCoverage = 0
     /// 0…256: the colour factor here: the page's lighting, under its gradient shadow if any.
-    var shade: UInt64 {
-        get { UInt64(factors.shade) }
-        set { factors.shade = UInt16(truncatingIfNeeded: newValue) }
-    }
+    @Narrow<UInt16, UInt64> var shade = 256
 
     /// Whether the column shows one stored column unscaled and on whole rows.
     var isAligned: Bool { fu == 0 && dv == 1 << 32 && v0 & 0xFFFF_FFFF == 0 }
@@ -906,6 +869,19 @@ struct ColumnPlan {
         if y == yStart { c = (c &* topCoverage) >> 8 }
         if y == yEnd - 1 { c = (c &* bottomCoverage) >> 8 }
         return c
+    }
+}
+
+/// A value kept in a narrower integer than it is used as (its range must fit the narrow one).
+@propertyWrapper
+struct Narrow<Stored: FixedWidthInteger, Value: FixedWidthInteger> {
+    private var stored: Stored
+
+    init(wrappedValue: Value) { stored = Stored(truncatingIfNeeded: wrappedValue) }
+
+    var wrappedValue: Value {
+        get { Value(truncatingIfNeeded: stored) }
+        set { stored = Stored(truncatingIfNeeded: newValue) }
     }
 }
 
