@@ -107,12 +107,30 @@ AVX2 static inline __m256i greenAlpha(const uint32_t *window) {
     return _mm256_or_si256(_mm256_and_si256(loadShifted(window, 1), even), _mm256_andnot_si256(even, load(window + 1)));
 }
 
+/* Each lane's window index: its whole offset, plus one where its fraction wrapped below lane 0's
+ * (the step's own), as the fractions kept with their top bits flipped show in a signed compare. */
+AVX2 static inline __m256i laneIndex(__m256i whole, __m256i flippedFractions) {
+    __m256i own = _mm256_permutevar8x32_epi32(flippedFractions, _mm256_setzero_si256());
+    return _mm256_sub_epi32(whole, _mm256_cmpgt_epi32(own, flippedFractions));
+}
+
+/* A step's eight samples from their taps as channel pairs: each pair meets its weights, the
+ * signed byte pair (127 − f, f) with f the fraction's top 7 bits, in one multiply-add, which
+ * leaves the results in place in the pixel's 16-bit halves; then the light k. */
+AVX2 static inline __m256i samples(__m256i br, __m256i ga, __m256i fractions, __m256i kBlueRed, __m256i kGreenAlpha) {
+    const __m256i pairBase = _mm256_set1_epi32(127 * 0x10001), pairStep = _mm256_set1_epi32(0x00FF00FF);
+    __m256i weights = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(fractions, 25), pairStep), pairBase);
+    __m256i blueAndRed = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(br, weights), kBlueRed);
+    __m256i greenAndAlpha = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(ga, weights), kGreenAlpha);
+    return _mm256_or_si256(blueAndRed, _mm256_slli_epi32(greenAndAlpha, 8));
+}
+
 /*
  * Eight rows per step, at exact positions. The eight source positions of a step lie in a short
  * window of the column, so a lane permute of one or two windows of channel pairs fetches them (a
- * gather only for steps past two rows, when the page shrinks a lot); each pair then meets its
- * weights in one unsigned-by-signed byte multiply-add, which leaves the blue and red (or green and
- * alpha) results in place in the pixel's two 16-bit halves.
+ * gather only for steps past two rows, when the page shrinks a lot). Where the page shrinks a
+ * little and no shadow falls, a step takes only the 6 or 7 rows one window holds: one window a
+ * step, and no branch between one and two that the fractions decide.
  */
 AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_fold_shadow *shadow,
                         int32_t row, uint16_t light, uint32_t *out) {
@@ -122,7 +140,6 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     const __m256i part = _mm256_loadu_si256((const __m256i *)lanePart);
     const __m256i seven = _mm256_set1_epi32(7);
     const __m256i even = _mm256_set1_epi32(0x00FF00FF);
-    const __m256i pairBase = _mm256_set1_epi32(127 * 0x10001), pairStep = _mm256_set1_epi32(0x00FF00FF);
     /* Colours lit, alpha kept (see folio_sample_one): the factor for blue and red, and for green
      * and alpha. Every result is at most 255 (127·255·258/2¹⁵ rounds to 255), so the halves
      * recombine with a shift and an or. */
@@ -140,15 +157,26 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     __m256i fractions = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(uint32_t)v), part);
     __m256i flippedFractions = _mm256_xor_si256(fractions, _mm256_set1_epi32((int32_t)0x80000000u));
     int32_t i = 0;
+    /* A page shrunk by up to 7/5 without a shadow: steps of fewer rows (6 or 7) whose positions
+     * all lie in one window, so no step needs two; all 8 lanes are stored, and the next step (or
+     * the last pixels, one at a time) writes over those past the step's own. */
+    if (!shadow && dv > ((int64_t)1 << 32) && dv * 5 <= ((int64_t)7 << 32)) {
+        const int32_t lanes = (int32_t)(((int64_t)7 << 32) / dv) + 1;
+        const __m256i narrowAdvance = _mm256_set1_epi32((int32_t)(uint32_t)(lanes * (uint64_t)dv));
+        for (; i + 8 <= count; i += lanes, fractions = _mm256_add_epi32(fractions, narrowAdvance),
+                               flippedFractions = _mm256_add_epi32(flippedFractions, narrowAdvance)) {
+            const uint32_t *window = column + ((v + (int64_t)i * dv) >> 32);
+            __m256i index = laneIndex(whole, flippedFractions);
+            __m256i br = _mm256_permutevar8x32_epi32(blueRed(window), index);
+            __m256i ga = _mm256_permutevar8x32_epi32(greenAlpha(window), index);
+            _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, fractions, kBlueRed, kGreenAlpha));
+        }
+    }
     for (; i + 8 <= count; i += 8, fractions = _mm256_add_epi32(fractions, advance),
                                flippedFractions = _mm256_add_epi32(flippedFractions, advance)) {
         int64_t vb = v + (int64_t)i * dv;
         const uint32_t *window = column + (vb >> 32);
-        /* A lane carried into a further row where its fraction wrapped below lane 0's, the step's own. */
-        __m256i own = _mm256_permutevar8x32_epi32(flippedFractions, _mm256_setzero_si256());
-        __m256i carry = _mm256_cmpgt_epi32(own, flippedFractions);
-        __m256i index = _mm256_sub_epi32(whole, carry);
-        __m256i f = _mm256_srli_epi32(fractions, 25);
+        __m256i index = laneIndex(whole, flippedFractions);
         int32_t last = (int32_t)(((vb + 7 * dv) >> 32) - (vb >> 32));
         __m256i br, ga;
         if (last <= 7) {
@@ -166,8 +194,6 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
             br = _mm256_or_si256(_mm256_and_si256(top, even), _mm256_andnot_si256(even, _mm256_slli_epi32(bottom, 8)));
             ga = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(top, 8), even), _mm256_andnot_si256(even, bottom));
         }
-        /* Per pixel the signed byte pair (127 − f, f), f·256 + 127 − f, in both 16-bit halves. */
-        __m256i weights = _mm256_add_epi32(_mm256_mullo_epi32(f, pairStep), pairBase);
         if (shadow) {
             if ((i & 15) == 0) factors = _mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(&rows, row + i), 1), scaled);
             __m256i kept = _mm256_cvtepu16_epi32((i & 8) ? _mm256_extracti128_si256(factors, 1)
@@ -175,9 +201,7 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
             kBlueRed = _mm256_or_si256(kept, _mm256_slli_epi32(kept, 16));
             kGreenAlpha = _mm256_or_si256(kept, unlitHigh);
         }
-        __m256i blueAndRed = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(br, weights), kBlueRed);
-        __m256i greenAndAlpha = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(ga, weights), kGreenAlpha);
-        _mm256_storeu_si256((__m256i *)(out + i), _mm256_or_si256(blueAndRed, _mm256_slli_epi32(greenAndAlpha, 8)));
+        _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, fractions, kBlueRed, kGreenAlpha));
     }
     for (; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
 }
