@@ -489,13 +489,9 @@ public final class PageRenderer {
     /// blended for each of its columns as a column would blend it, then the rows darkened by it.
     private func darkenBareBackdrop(_ copy: TileCopy, columns: Range<Int>, frame: FrameSetup, scratch s: ColumnScratch) {
         guard let map = frame.pages[frame.pageCount - 1].backdropDarkening else { return }
-        let h = shadows.gridHeight, lo = Int(rowCell[0]), hi = Int(rowCell[pixelHeight - 1]) + 1
-        for x in columns {
-            let g0 = Int(rowCell[x])
-            _ = kernels.blendGrid(map + g0 * h + lo, map + (g0 + 1) * h + lo, Int32(hi - lo + 1), UInt32(rowWeight[x]),
-                                  s.tileShadow + (x - columns.lowerBound) * h + lo)
-        }
-        kernels.darkenRows(copy.source, Int32(copy.stride), Int32(columns.count), Int32(copy.rows.count), s.tileShadow, Int32(h),
+        let stride = ColumnScratch.shadowColumnLength(shadows.gridHeight)
+        for x in columns { _ = blendShadowColumn(map, x: x, into: s.tileShadow + (x - columns.lowerBound) * stride) }
+        kernels.darkenRows(copy.source, Int32(copy.stride), Int32(columns.count), Int32(copy.rows.count), s.tileShadow, Int32(stride),
                            Int32(shadows.cellShift), Int32(shadows.margin), Int32(copy.rows.lowerBound),
                            frame.target + copy.rows.lowerBound * frame.targetStride + columns.lowerBound, Int32(frame.targetStride))
     }
@@ -728,23 +724,26 @@ public final class PageRenderer {
     @_optimize(speed)
     private func loadShadowColumns(_ x: Int, frame: FrameSetup, scratch s: ColumnScratch) -> Bool {
         let n = frame.pageCount, pages = frame.pages
-        let h = shadows.gridHeight
-        // The grid's columns share the rows' spacing and margin: the row tables serve columns too.
-        let g0 = Int(rowCell[x]), w = UInt32(rowWeight[x])
-        // Every grid row a kernel may read: up to three cells past the last row's (32-row steps).
-        let lo = Int(rowCell[0]), hi = Int(rowCell[pixelHeight - 1]) + 3
-        func blend(_ map: UnsafeMutablePointer<UInt16>, into column: UnsafeMutablePointer<UInt16>) -> Bool {
-            kernels.blendGrid(map + g0 * h + lo, map + (g0 + 1) * h + lo, Int32(hi - lo + 1), w, column + lo) != 0
-        }
         guard let all = pages[n - 1].backdropDarkening else { return false }
-        var any = blend(all, into: s.backdropColumn)
+        var any = blendShadowColumn(all, x: x, into: s.backdropColumn)
         for k in 0..<(n - 1) where pages[k].isShadedFromAbove && s.plans[k].yEnd > s.plans[k].yStart {
-            if let map = pages[k].darkening, blend(map, into: s.pageColumns[k]) {
+            if let map = pages[k].darkening, blendShadowColumn(map, x: x, into: s.pageColumns[k]) {
                 s.darkened[k] = true
                 any = true
             }
         }
         return any
+    }
+
+    /// The shadow grid `map` blended for screen column `x` into `column` (one grid column, `gridHeight + 1`
+    /// long): every grid row a kernel may read, up to three cells past the last row's (32-row steps).
+    /// Says whether any darkening is left there.
+    @inline(__always)
+    private func blendShadowColumn(_ map: UnsafeMutablePointer<UInt16>, x: Int, into column: UnsafeMutablePointer<UInt16>) -> Bool {
+        // The grid's columns share the rows' spacing and margin: the row tables serve columns too.
+        let h = shadows.gridHeight, g0 = Int(rowCell[x])
+        let lo = Int(rowCell[0]), hi = Int(rowCell[pixelHeight - 1]) + 3
+        return kernels.blendGrid(map + g0 * h + lo, map + (g0 + 1) * h + lo, Int32(hi - lo + 1), UInt32(rowWeight[x]), column + lo) != 0
     }
 
     /// Where a page falls in screen column `x`: rows covered, rows fully opaque, the source columns.
@@ -969,8 +968,8 @@ final class ColumnScratch {
     /// The backdrop's darkening (every shadow) blended for this column, and as the kernels take it.
     let backdropColumn: UnsafeMutablePointer<UInt16>
     let backdropShadow: UnsafeMutablePointer<folio_fold_shadow>
-    /// The backdrop's darkening blended for each column of a tile (`gridHeight` apart), for a
-    /// tile of bare backdrop under a shadow.
+    /// The backdrop's darkening blended for each column of a tile (`shadowColumnLength` apart), for
+    /// a tile of bare backdrop under a shadow.
     let tileShadow: UnsafeMutablePointer<UInt16>
     /// Two tiles of whole columns, column-major, and what writes the filled one out.
     let tiles: [UnsafeMutablePointer<UInt32>]
@@ -986,8 +985,9 @@ final class ColumnScratch {
         margin = Int32(shadows.margin)
         backdropColumn = Self.shadowColumn(gridHeight)
         backdropShadow = Self.shadow(backdropColumn, cellShift: cellShift, margin: margin)
-        tileShadow = .allocate(capacity: gridHeight * PageRenderer.tileColumns)
-        tileShadow.initialize(repeating: 0, count: gridHeight * PageRenderer.tileColumns)
+        let tileShadowLength = Self.shadowColumnLength(gridHeight) * PageRenderer.tileColumns
+        tileShadow = .allocate(capacity: tileShadowLength)
+        tileShadow.initialize(repeating: 0, count: tileShadowLength)
         temps = .allocate(capacity: 0)
         sources = .allocate(capacity: 0)
         pageColumns = .allocate(capacity: 0)
@@ -1051,9 +1051,12 @@ final class ColumnScratch {
         darkened.deallocate()
     }
 
+    /// A blended shadow column's length: the grid's rows and one more, for the kernels' reads past the last.
+    static func shadowColumnLength(_ gridHeight: Int) -> Int { gridHeight + 1 }
+
     private static func shadowColumn(_ gridHeight: Int) -> UnsafeMutablePointer<UInt16> {
-        let column = UnsafeMutablePointer<UInt16>.allocate(capacity: gridHeight + 1)
-        column.initialize(repeating: 0, count: gridHeight + 1)
+        let column = UnsafeMutablePointer<UInt16>.allocate(capacity: shadowColumnLength(gridHeight))
+        column.initialize(repeating: 0, count: shadowColumnLength(gridHeight))
         return column
     }
 
