@@ -107,19 +107,22 @@ AVX2 static inline __m256i greenAlpha(const uint32_t *window) {
     return _mm256_or_si256(_mm256_and_si256(loadShifted(window, 1), even), _mm256_andnot_si256(even, load(window + 1)));
 }
 
-/* Each lane's window index: its whole offset, plus one where its fraction wrapped below lane 0's
- * (the step's own), as the fractions kept with their top bits flipped show in a signed compare. */
-AVX2 static inline __m256i laneIndex(__m256i whole, __m256i flippedFractions) {
-    __m256i own = _mm256_permutevar8x32_epi32(flippedFractions, _mm256_setzero_si256());
-    return _mm256_sub_epi32(whole, _mm256_cmpgt_epi32(own, flippedFractions));
+/* Each lane's window index: its whole offset, plus one where adding its part of the offset carried
+ * into the whole, which shows as a fraction below that part. Both are kept with their top bits
+ * flipped, so a signed compare orders them as unsigned. */
+AVX2 static inline __m256i laneIndex(__m256i whole, __m256i flippedPart, __m256i flippedFractions) {
+    return _mm256_sub_epi32(whole, _mm256_cmpgt_epi32(flippedPart, flippedFractions));
 }
 
 /* A step's eight samples from their taps as channel pairs: each pair meets its weights, the
  * signed byte pair (127 − f, f) with f the fraction's top 7 bits, in one multiply-add, which
- * leaves the results in place in the pixel's 16-bit halves; then the light k. */
-AVX2 static inline __m256i samples(__m256i br, __m256i ga, __m256i fractions, __m256i kBlueRed, __m256i kGreenAlpha) {
-    const __m256i pairBase = _mm256_set1_epi32(127 * 0x10001), pairStep = _mm256_set1_epi32(0x00FF00FF);
-    __m256i weights = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srli_epi32(fractions, 25), pairStep), pairBase);
+ * leaves the results in place in the pixel's 16-bit halves; then the light k. With its top bit
+ * flipped, a fraction's top 7 bits read as a signed number are f − 64, so the weights come from
+ * the flipped fractions with 64 pair steps added to the base. */
+AVX2 static inline __m256i samples(__m256i br, __m256i ga, __m256i flippedFractions, __m256i kBlueRed, __m256i kGreenAlpha) {
+    const __m256i pairBase = _mm256_set1_epi32((int32_t)(127 * 0x10001u + 64 * 0x00FF00FFu));
+    const __m256i pairStep = _mm256_set1_epi32(0x00FF00FF);
+    __m256i weights = _mm256_add_epi32(_mm256_mullo_epi32(_mm256_srai_epi32(flippedFractions, 25), pairStep), pairBase);
     __m256i blueAndRed = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(br, weights), kBlueRed);
     __m256i greenAndAlpha = _mm256_mulhrs_epi16(_mm256_maddubs_epi16(ga, weights), kGreenAlpha);
     return _mm256_or_si256(blueAndRed, _mm256_slli_epi32(greenAndAlpha, 8));
@@ -136,8 +139,10 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
                         int32_t row, uint16_t light, uint32_t *out) {
     int32_t laneWhole[8], lanePart[8];
     folio_lane_offsets(dv, 8, laneWhole, lanePart);
+    const __m256i flip = _mm256_set1_epi32((int32_t)0x80000000u);
     const __m256i whole = _mm256_loadu_si256((const __m256i *)laneWhole);
     const __m256i part = _mm256_loadu_si256((const __m256i *)lanePart);
+    const __m256i flippedPart = _mm256_xor_si256(part, flip);
     const __m256i seven = _mm256_set1_epi32(7);
     const __m256i even = _mm256_set1_epi32(0x00FF00FF);
     /* Colours lit, alpha kept (see folio_sample_one): the factor for blue and red, and for green
@@ -151,11 +156,10 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     /* In shadow, the sixteen rows' factors from row i on (i a multiple of 16). */
     __m256i factors = scaled;
     ShadowRows rows = shadow ? shadowRows(shadow) : (ShadowRows){0};
-    /* The fractions of a step's positions, as they are and with their top bits flipped (for
-     * unsigned compares), kept from step to step by one add each. */
+    /* The fractions of a step's positions with their top bits flipped (for unsigned compares),
+     * kept from step to step by one add. */
     const __m256i advance = _mm256_set1_epi32((int32_t)(uint32_t)(8 * (uint64_t)dv));
-    __m256i fractions = _mm256_add_epi32(_mm256_set1_epi32((int32_t)(uint32_t)v), part);
-    __m256i flippedFractions = _mm256_xor_si256(fractions, _mm256_set1_epi32((int32_t)0x80000000u));
+    __m256i flippedFractions = _mm256_xor_si256(_mm256_add_epi32(_mm256_set1_epi32((int32_t)(uint32_t)v), part), flip);
     int32_t i = 0;
     /* A page shrunk by up to 7/5 without a shadow: steps of fewer rows (6 or 7) whose positions
      * all lie in one window, so no step needs two; all 8 lanes are stored, and the next step (or
@@ -163,20 +167,18 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     if (!shadow && dv > ((int64_t)1 << 32) && dv * 5 <= ((int64_t)7 << 32)) {
         const int32_t lanes = (int32_t)(((int64_t)7 << 32) / dv) + 1;
         const __m256i narrowAdvance = _mm256_set1_epi32((int32_t)(uint32_t)(lanes * (uint64_t)dv));
-        for (; i + 8 <= count; i += lanes, fractions = _mm256_add_epi32(fractions, narrowAdvance),
-                               flippedFractions = _mm256_add_epi32(flippedFractions, narrowAdvance)) {
+        for (; i + 8 <= count; i += lanes, flippedFractions = _mm256_add_epi32(flippedFractions, narrowAdvance)) {
             const uint32_t *window = column + ((v + (int64_t)i * dv) >> 32);
-            __m256i index = laneIndex(whole, flippedFractions);
+            __m256i index = laneIndex(whole, flippedPart, flippedFractions);
             __m256i br = _mm256_permutevar8x32_epi32(blueRed(window), index);
             __m256i ga = _mm256_permutevar8x32_epi32(greenAlpha(window), index);
-            _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, fractions, kBlueRed, kGreenAlpha));
+            _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, flippedFractions, kBlueRed, kGreenAlpha));
         }
     }
-    for (; i + 8 <= count; i += 8, fractions = _mm256_add_epi32(fractions, advance),
-                               flippedFractions = _mm256_add_epi32(flippedFractions, advance)) {
+    for (; i + 8 <= count; i += 8, flippedFractions = _mm256_add_epi32(flippedFractions, advance)) {
         int64_t vb = v + (int64_t)i * dv;
         const uint32_t *window = column + (vb >> 32);
-        __m256i index = laneIndex(whole, flippedFractions);
+        __m256i index = laneIndex(whole, flippedPart, flippedFractions);
         int32_t last = (int32_t)(((vb + 7 * dv) >> 32) - (vb >> 32));
         __m256i br, ga;
         if (last <= 7) {
@@ -201,7 +203,7 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
             kBlueRed = _mm256_or_si256(kept, _mm256_slli_epi32(kept, 16));
             kGreenAlpha = _mm256_or_si256(kept, unlitHigh);
         }
-        _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, fractions, kBlueRed, kGreenAlpha));
+        _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, flippedFractions, kBlueRed, kGreenAlpha));
     }
     for (; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
 }

@@ -99,17 +99,17 @@ enum { windowOf32, windowOf48, gathered };
 
 /*
  * Sixteen rows of a run, lit by kBlueRed and kGreenAlpha (per pixel, the factors of its two
- * channel pairs): `fractions` are the rows' 32-bit position fractions, `whole` their whole rows past
- * the window's (lane l's offset l·dv), one more where a lane's fraction wrapped below lane 0's.
+ * channel pairs): `fractions` are the rows' 32-bit position fractions, `whole` and `part` the whole rows
+ * and fraction of lane l's offset l·dv; a lane's row is one more than `whole` where adding `part`
+ * carried, which shows as a fraction below `part`.
  * Each channel pair meets its weights, the byte pairs (127 − f, f), in one multiply-add, which leaves
  * the blue and red (green and alpha) results in place in the pixel's 16-bit halves. Lanes outside
  * `lanes` are not fetched by the gather (the windows are readable past the end).
  */
-AVX512 static INLINE __m512i sample16(const uint32_t *window, __m512i fractions, __m512i whole, __mmask16 lanes,
-                                      __m512i kBlueRed, __m512i kGreenAlpha, int fetch) {
+AVX512 static INLINE __m512i sample16(const uint32_t *window, __m512i fractions, __m512i whole, __m512i part,
+                                      __mmask16 lanes, __m512i kBlueRed, __m512i kGreenAlpha, int fetch) {
     const __m512i even = _mm512_set1_epi32(0x00FF00FF);
-    __m512i own = _mm512_broadcastd_epi32(_mm512_castsi512_si128(fractions));
-    __m512i index = _mm512_mask_add_epi32(whole, _mm512_cmplt_epu32_mask(fractions, own), whole, _mm512_set1_epi32(1));
+    __m512i index = _mm512_mask_add_epi32(whole, _mm512_cmplt_epu32_mask(fractions, part), whole, _mm512_set1_epi32(1));
     __m512i br, ga;
     if (fetch == gathered) {
         __m512i none = _mm512_setzero_si512();
@@ -170,13 +170,13 @@ AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t d
         }
         const uint32_t *window = column + (vb >> 32);
         if (i + 16 <= count) {
-            _mm512_storeu_si512((void *)(out + i), sample16(window, fractions, whole, 0xFFFF, kBlueRed, kGreenAlpha, fetch));
+            _mm512_storeu_si512((void *)(out + i), sample16(window, fractions, whole, part, 0xFFFF, kBlueRed, kGreenAlpha, fetch));
         } else {
             /* Only 32 pixels where the real rows' taps lie in them: the column is readable 48 past
              * the last real row's index, not past the window's 48th pixel. */
             int narrowed = fetch == windowOf48 && ((vb + (int64_t)(count - 1 - i) * dv) >> 32) - (vb >> 32) <= 31;
             __mmask16 last = (__mmask16)((1u << (count - i)) - 1);
-            _mm512_mask_storeu_epi32(out + i, last, sample16(window, fractions, whole, last, kBlueRed, kGreenAlpha,
+            _mm512_mask_storeu_epi32(out + i, last, sample16(window, fractions, whole, part, last, kBlueRed, kGreenAlpha,
                                                              narrowed ? windowOf32 : fetch));
         }
     }
