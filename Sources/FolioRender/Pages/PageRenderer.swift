@@ -87,6 +87,9 @@ public final class PageRenderer {
     /// Columns per tile: whole columns are drawn into a column-major tile (contiguous writes), then
     /// written out row by row (whole cache lines).
     static let tileColumns = 32
+    /// How many columns ahead a column asks for the plans: about an L3 fetch's worth of columns
+    /// and more, and not so far that the lines leave L1 before their column.
+    static let plansAhead = 4
     /// Pixels per tile column: the height rounded up to whole transposed blocks.
     private let tileStride: Int
     /// Per tile, the rows a flat page shows as they are, this frame (each thread sets its tiles').
@@ -526,6 +529,17 @@ public final class PageRenderer {
         // From the top down: a page whose rows here all lie under an opaque span of a page above
         // cannot show, so it is neither blended nor composited (a flat sheet under the leaf).
         var hiddenBelow = 0..<0
+        let backdropColumn: UnsafeMutablePointer<UInt32>?
+        let flatColour: UInt32
+        switch frame.backdrop {
+        case let .flat(c): (backdropColumn, flatColour) = (nil, c)
+        case let .columns(p, period): (backdropColumn, flatColour) = (p + (x % period) * pixelHeight, Lanes.opaque)
+        }
+        // The frame's streams push the plans (made before the frame's first column) and the
+        // backdrop's columns out of the nearer caches: each would be a miss at a page's edges, and
+        // the plans of the column after this one a miss when its blend begins.
+        let planAhead = min(x + Self.plansAhead, pixelWidth - 1)
+        for k in 0..<n { prefetchPlan(pages[k].plans + planAhead) }
         for k in stride(from: n - 1, through: 0, by: -1) {
             var p = pages[k].plans[x]
             covered[k] = hiddenBelow
@@ -535,6 +549,10 @@ public final class PageRenderer {
                 } else {
                     if top < 0 { top = k }
                     if p.opaqueEnd - p.opaqueStart > hiddenBelow.count { hiddenBelow = p.opaqueStart..<p.opaqueEnd }
+                    if let backdropColumn {
+                        folio_prefetch(backdropColumn + p.yStart)
+                        folio_prefetch(backdropColumn + p.yEnd - 1)
+                    }
                 }
             }
             plans[k] = p
@@ -565,12 +583,6 @@ public final class PageRenderer {
             }
         }
         let rowCell = self.rowCell, rowWeight = self.rowWeight
-        let backdropColumn: UnsafeMutablePointer<UInt32>?
-        let flatColour: UInt32
-        switch frame.backdrop {
-        case let .flat(c): (backdropColumn, flatColour) = (nil, c)
-        case let .columns(p, period): (backdropColumn, flatColour) = (p + (x % period) * pixelHeight, Lanes.opaque)
-        }
         let flat = Lanes.expand(flatColour)
 
         @inline(__always) func backdrop(_ y: Int) -> UInt64 {
@@ -661,6 +673,14 @@ public final class PageRenderer {
             }
             start = end
         }
+    }
+
+    /// Asks for both cache lines a plan may straddle.
+    @inline(__always)
+    private func prefetchPlan(_ plan: UnsafeMutablePointer<ColumnPlan>) {
+        let bytes = UnsafeRawPointer(plan)
+        folio_prefetch(bytes)
+        folio_prefetch(bytes + MemoryLayout<ColumnPlan>.stride - 1)
     }
 
     /// Asks for the cache lines at both ends of a flat page's stored column that the next screen
