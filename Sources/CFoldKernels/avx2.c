@@ -128,6 +128,29 @@ AVX2 static inline __m256i samples(__m256i br, __m256i ga, __m256i flippedFracti
     return _mm256_or_si256(blueAndRed, _mm256_slli_epi32(greenAndAlpha, 8));
 }
 
+/* A step's taps from position vb on as channel pairs: one window of the column holds them, or two
+ * (a lane permute each), or past two rows a row, a gather. */
+AVX2 static inline void fetchTaps(const uint32_t *column, int64_t vb, int64_t dv, __m256i index, __m256i *br, __m256i *ga) {
+    const uint32_t *window = column + (vb >> 32);
+    const int32_t last = (int32_t)(((vb + 7 * dv) >> 32) - (vb >> 32));
+    if (last <= 7) {
+        *br = _mm256_permutevar8x32_epi32(blueRed(window), index);
+        *ga = _mm256_permutevar8x32_epi32(greenAlpha(window), index);
+    } else if (last <= 15) {
+        __m256i second = _mm256_cmpgt_epi32(index, _mm256_set1_epi32(7));
+        *br = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(blueRed(window), index),
+                                 _mm256_permutevar8x32_epi32(blueRed(window + 8), index), second);
+        *ga = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(greenAlpha(window), index),
+                                 _mm256_permutevar8x32_epi32(greenAlpha(window + 8), index), second);
+    } else {
+        const __m256i even = _mm256_set1_epi32(0x00FF00FF);
+        __m256i top = _mm256_i32gather_epi32((const int *)window, index, 4);
+        __m256i bottom = _mm256_i32gather_epi32((const int *)(window + 1), index, 4);
+        *br = _mm256_or_si256(_mm256_and_si256(top, even), _mm256_andnot_si256(even, _mm256_slli_epi32(bottom, 8)));
+        *ga = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(top, 8), even), _mm256_andnot_si256(even, bottom));
+    }
+}
+
 /*
  * Eight rows per step, at exact positions. The eight source positions of a step lie in a short
  * window of the column, so a lane permute of one or two windows of channel pairs fetches them (a
@@ -143,8 +166,6 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     const __m256i whole = _mm256_loadu_si256((const __m256i *)laneWhole);
     const __m256i part = _mm256_loadu_si256((const __m256i *)lanePart);
     const __m256i flippedPart = _mm256_xor_si256(part, flip);
-    const __m256i seven = _mm256_set1_epi32(7);
-    const __m256i even = _mm256_set1_epi32(0x00FF00FF);
     /* Colours lit, alpha kept (see folio_sample_one): the factor for blue and red, and for green
      * and alpha. Every result is at most 255 (127·255·258/2¹⁵ rounds to 255), so the halves
      * recombine with a shift and an or. */
@@ -163,7 +184,7 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     int32_t i = 0;
     /* A page shrunk by up to 7/5 without a shadow: steps of fewer rows (6 or 7) whose positions
      * all lie in one window, so no step needs two; all 8 lanes are stored, and the next step (or
-     * the last pixels, one at a time) writes over those past the step's own. */
+     * the last step) writes over those past the step's own. */
     if (!shadow && dv > ((int64_t)1 << 32) && dv * 5 <= ((int64_t)7 << 32)) {
         const int32_t lanes = (int32_t)(((int64_t)7 << 32) / dv) + 1;
         const __m256i narrowAdvance = _mm256_set1_epi32((int32_t)(uint32_t)(lanes * (uint64_t)dv));
@@ -176,26 +197,8 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
         }
     }
     for (; i + 8 <= count; i += 8, flippedFractions = _mm256_add_epi32(flippedFractions, advance)) {
-        int64_t vb = v + (int64_t)i * dv;
-        const uint32_t *window = column + (vb >> 32);
-        __m256i index = laneIndex(whole, flippedPart, flippedFractions);
-        int32_t last = (int32_t)(((vb + 7 * dv) >> 32) - (vb >> 32));
         __m256i br, ga;
-        if (last <= 7) {
-            br = _mm256_permutevar8x32_epi32(blueRed(window), index);
-            ga = _mm256_permutevar8x32_epi32(greenAlpha(window), index);
-        } else if (last <= 15) {
-            __m256i second = _mm256_cmpgt_epi32(index, seven);
-            br = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(blueRed(window), index),
-                                    _mm256_permutevar8x32_epi32(blueRed(window + 8), index), second);
-            ga = _mm256_blendv_epi8(_mm256_permutevar8x32_epi32(greenAlpha(window), index),
-                                    _mm256_permutevar8x32_epi32(greenAlpha(window + 8), index), second);
-        } else {
-            __m256i top = _mm256_i32gather_epi32((const int *)window, index, 4);
-            __m256i bottom = _mm256_i32gather_epi32((const int *)(window + 1), index, 4);
-            br = _mm256_or_si256(_mm256_and_si256(top, even), _mm256_andnot_si256(even, _mm256_slli_epi32(bottom, 8)));
-            ga = _mm256_or_si256(_mm256_and_si256(_mm256_srli_epi32(top, 8), even), _mm256_andnot_si256(even, bottom));
-        }
+        fetchTaps(column, v + (int64_t)i * dv, dv, laneIndex(whole, flippedPart, flippedFractions), &br, &ga);
         if (shadow) {
             if ((i & 15) == 0) factors = _mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(&rows, row + i), 1), scaled);
             __m256i kept = _mm256_cvtepu16_epi32((i & 8) ? _mm256_extracti128_si256(factors, 1)
@@ -205,7 +208,24 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
         }
         _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, flippedFractions, kBlueRed, kGreenAlpha));
     }
-    for (; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
+    if (i == count) return;
+    if (count < 8) {
+        for (; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
+        return;
+    }
+    /* The last rows: one more step over the run's last eight, the rows before them given again. */
+    i = count - 8;
+    int64_t vb = v + (int64_t)i * dv;
+    flippedFractions = _mm256_xor_si256(_mm256_add_epi32(_mm256_set1_epi32((int32_t)(uint32_t)vb), part), flip);
+    __m256i br, ga;
+    fetchTaps(column, vb, dv, laneIndex(whole, flippedPart, flippedFractions), &br, &ga);
+    if (shadow) {
+        __m256i kept = _mm256_cvtepu16_epi32(
+            _mm256_castsi256_si128(_mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(&rows, row + i), 1), scaled)));
+        kBlueRed = _mm256_or_si256(kept, _mm256_slli_epi32(kept, 16));
+        kGreenAlpha = _mm256_or_si256(kept, unlitHigh);
+    }
+    _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, flippedFractions, kBlueRed, kGreenAlpha));
 }
 
 /* Pixels darkened in place, as the sampler takes them: blue and red in each pixel's two 16-bit
@@ -226,10 +246,19 @@ AVX2 static inline __m256i groupFactors(__m256i difference, __m256i base, __m256
     return _mm256_subs_epi16(_mm256_set1_epi16(32767), dark);
 }
 
+/* darkenPixels' factors for rows row…row + 7 at any row: the light kept (kept16's first eight) as
+ * folio_darken_factor makes it, in both halves of each pixel's lane. */
+AVX2 static inline __m256i keptFactors8(const ShadowRows *rows, int32_t row) {
+    __m256i keep = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(kept16(rows, row)));
+    __m256i factor = _mm256_min_epi32(_mm256_slli_epi32(keep, 7), _mm256_set1_epi32(32767));
+    return _mm256_or_si256(factor, _mm256_slli_epi32(factor, 16));
+}
+
 /*
  * Factors in groups of 8 rows aligned to the cells (at least 16 rows, so a group never straddles
- * two): a group's cell pair times its weights, one multiply a row. The first few pixels, up to the
- * first group's start, go one at a time, so each block of pixels is one group.
+ * two): a group's cell pair times its weights, one multiply a row. The rows before the first group
+ * and after the last take one vector each over the run's first and last eight (a run of fewer rows
+ * goes one pixel at a time), so each block of pixels in between is one group.
  */
 AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row,
                         int32_t count, uint32_t *out) {
@@ -244,8 +273,10 @@ AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_
         _mm256_set1_epi16((short)(1 << (14 - shift))));
     const __m256i step = _mm256_set1_epi16((short)(8 << (15 - shift)));
     int32_t i = 0, head = -start & 7;
-    if (count >= head + 8) {
-        for (; i < head; i++) out[i] = folio_darken_one(source ? source[i] : flat, folio_kept(shadow, row + i));
+    if (count >= 8) {
+        /* The rows before the first group (and the first few of it): the run's first eight at once. */
+        const ShadowRows rows = shadowRows(shadow);
+        _mm256_storeu_si256((__m256i *)out, darkenPixels(source ? load(source) : colour, keptFactors8(&rows, row)));
         int32_t r = start + head;
         __m256i w = _mm256_add_epi16(weights, _mm256_set1_epi16((short)((r & mask) << (15 - shift))));
         while (r < end) {
@@ -260,7 +291,10 @@ AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_
             }
             w = weights;
         }
-        i = r - start;
+        /* The rows after the last group: the run's last eight at once. */
+        i = count - 8;
+        _mm256_storeu_si256((__m256i *)(out + i), darkenPixels(source ? load(source + i) : colour, keptFactors8(&rows, row + i)));
+        return;
     }
     for (; i < count; i++) out[i] = folio_darken_one(source ? source[i] : flat, folio_kept(shadow, row + i));
 }
