@@ -524,11 +524,6 @@ public final class PageRenderer {
         /// Per page, what its samples are read from this column: its blend in `temps`, or the page image itself.
         let sources = s.sources
         let next = min(x + 1, pixelWidth - 1)
-        /// The topmost page in this column, if any.
-        var top = -1
-        // From the top down: a page whose rows here all lie under an opaque span of a page above
-        // cannot show, so it is neither blended nor composited (a flat sheet under the leaf).
-        var hiddenBelow = 0..<0
         let backdropColumn: UnsafeMutablePointer<UInt32>?
         let flatColour: UInt32
         switch frame.backdrop {
@@ -540,6 +535,11 @@ public final class PageRenderer {
         // the plans of the column after this one a miss when its blend begins.
         let planAhead = min(x + Self.plansAhead, pixelWidth - 1)
         for k in 0..<n { prefetchPlan(pages[k].plans + planAhead) }
+        /// The topmost page in this column, if any.
+        var top = -1
+        // From the top down: a page whose rows here all lie under an opaque span of a page above
+        // cannot show, so it is neither blended nor composited (a flat sheet under the leaf).
+        var hiddenBelow = 0..<0
         for k in stride(from: n - 1, through: 0, by: -1) {
             var p = pages[k].plans[x]
             covered[k] = hiddenBelow
