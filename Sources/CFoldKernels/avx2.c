@@ -335,11 +335,40 @@ AVX2 static inline void put(uint32_t *target, __m256i v, int streams) {
     }
 }
 
-/* Rows y…y + 7: two blocks at a time, so each of their rows is one whole cache line of the frame
- * written at once; then a lone block, then single columns. */
+/* Four rows of eight columns of a column-major tile transposed in registers: o[k] is row k. Each
+ * load pairs the four rows of column c (low half) with those of column c + 4 (high half). */
+AVX2 static inline void transpose4x8(const uint32_t *block, int32_t tile_stride, __m256i o[4]) {
+    __m256i r[4];
+    for (int c = 0; c < 4; c++) {
+        const uint32_t *low = block + (int64_t)c * tile_stride, *high = low + (int64_t)4 * tile_stride;
+        r[c] = _mm256_inserti128_si256(_mm256_castsi128_si256(_mm_loadu_si128((const __m128i *)low)),
+                                       _mm_loadu_si128((const __m128i *)high), 1);
+    }
+    __m256i t0 = _mm256_unpacklo_epi32(r[0], r[1]), t1 = _mm256_unpackhi_epi32(r[0], r[1]);
+    __m256i t2 = _mm256_unpacklo_epi32(r[2], r[3]), t3 = _mm256_unpackhi_epi32(r[2], r[3]);
+    o[0] = _mm256_unpacklo_epi64(t0, t2);
+    o[1] = _mm256_unpackhi_epi64(t0, t2);
+    o[2] = _mm256_unpacklo_epi64(t1, t3);
+    o[3] = _mm256_unpackhi_epi64(t1, t3);
+}
+
+/* Rows y…y + 7: 32 columns four rows at a time, so that each row's two cache lines of the frame go
+ * out one after the other (non-temporal stores drain faster so than a line of each of eight rows
+ * and then their second lines); then two blocks at a time (a whole line a row), a lone block,
+ * single columns. */
 AVX2 static inline void write_band(const uint32_t *band, int32_t tile_stride, int32_t columns, uint32_t *out,
                                    int32_t out_stride, int streams) {
     int32_t c0 = 0;
+    for (; c0 + 32 <= columns; c0 += 32) {
+        for (int h = 0; h < 8; h += 4) {
+            __m256i o[4][4];
+            for (int g = 0; g < 4; g++) transpose4x8(band + h + (int64_t)(c0 + 8 * g) * tile_stride, tile_stride, o[g]);
+            for (int k = 0; k < 4; k++) {
+                uint32_t *target = out + (int64_t)(h + k) * out_stride + c0;
+                for (int g = 0; g < 4; g++) put(target + 8 * g, o[g][k], streams);
+            }
+        }
+    }
     for (; c0 + 16 <= columns; c0 += 16) {
         __m256i a[8], b[8];
         transpose8(band + (int64_t)c0 * tile_stride, tile_stride, a);
