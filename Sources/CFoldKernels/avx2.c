@@ -353,9 +353,9 @@ AVX2 static inline void transpose4x8(const uint32_t *block, int32_t tile_stride,
 }
 
 /* Rows y…y + 7: 32 columns four rows at a time, so that each row's two cache lines of the frame go
- * out one after the other (non-temporal stores drain faster so than a line of each of eight rows
- * and then their second lines); then two blocks at a time (a whole line a row), a lone block,
- * single columns. */
+ * out one after the other (non-temporal stores drain faster that way than as one line of each of
+ * eight rows followed by their second lines); then two blocks at a time (a whole line a row), a
+ * lone block, single columns. */
 AVX2 static inline void write_band(const uint32_t *band, int32_t tile_stride, int32_t columns, uint32_t *out,
                                    int32_t out_stride, int streams) {
     int32_t c0 = 0;
