@@ -128,6 +128,20 @@ AVX2 static inline __m256i samples(__m256i br, __m256i ga, __m256i flippedFracti
     return _mm256_or_si256(blueAndRed, _mm256_slli_epi32(greenAndAlpha, 8));
 }
 
+/* The sampler's light factors (light times the light the shadow keeps) for rows row…row + 15, a
+ * 16-bit lane each. */
+AVX2 static inline __m256i shadowFactors16(const ShadowRows *rows, int32_t row, __m256i scaled) {
+    return _mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(rows, row), 1), scaled);
+}
+
+/* Eight rows' light factors as `samples` takes them: each colour factor in both halves of its
+ * pixel's blue-and-red lane, and beside alpha's unlit factor in its green-and-alpha lane. */
+AVX2 static inline void lightEight(__m128i factors, __m256i *kBlueRed, __m256i *kGreenAlpha) {
+    __m256i kept = _mm256_cvtepu16_epi32(factors);
+    *kBlueRed = _mm256_or_si256(kept, _mm256_slli_epi32(kept, 16));
+    *kGreenAlpha = _mm256_or_si256(kept, _mm256_set1_epi32(FOLIO_UNLIT << 16));
+}
+
 /* A step's taps from position vb on as channel pairs: one window of the column holds them, or two
  * (a lane permute each), or past two rows a row, a gather. */
 AVX2 static inline void fetchTaps(const uint32_t *column, int64_t vb, int64_t dv, __m256i index, __m256i *br, __m256i *ga) {
@@ -170,7 +184,6 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
      * and alpha. Every result is at most 255 (127·255·258/2¹⁵ rounds to 255), so the halves
      * recombine with a shift and an or. */
     const int32_t k = folio_sample_light(256, light);
-    const __m256i unlitHigh = _mm256_set1_epi32(FOLIO_UNLIT << 16);
     __m256i kBlueRed = _mm256_set1_epi16((short)k);
     __m256i kGreenAlpha = _mm256_set1_epi32(k | FOLIO_UNLIT << 16);
     const __m256i scaled = _mm256_set1_epi16((short)folio_light_scale(light));
@@ -200,11 +213,9 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
         __m256i br, ga;
         fetchTaps(column, v + (int64_t)i * dv, dv, laneIndex(whole, flippedPart, flippedFractions), &br, &ga);
         if (shadow) {
-            if ((i & 15) == 0) factors = _mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(&rows, row + i), 1), scaled);
-            __m256i kept = _mm256_cvtepu16_epi32((i & 8) ? _mm256_extracti128_si256(factors, 1)
-                                                         : _mm256_castsi256_si128(factors));
-            kBlueRed = _mm256_or_si256(kept, _mm256_slli_epi32(kept, 16));
-            kGreenAlpha = _mm256_or_si256(kept, unlitHigh);
+            if ((i & 15) == 0) factors = shadowFactors16(&rows, row + i, scaled);
+            lightEight((i & 8) ? _mm256_extracti128_si256(factors, 1) : _mm256_castsi256_si128(factors), &kBlueRed,
+                       &kGreenAlpha);
         }
         _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, flippedFractions, kBlueRed, kGreenAlpha));
     }
@@ -219,12 +230,7 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     flippedFractions = _mm256_xor_si256(_mm256_add_epi32(_mm256_set1_epi32((int32_t)(uint32_t)vb), part), flip);
     __m256i br, ga;
     fetchTaps(column, vb, dv, laneIndex(whole, flippedPart, flippedFractions), &br, &ga);
-    if (shadow) {
-        __m256i kept = _mm256_cvtepu16_epi32(
-            _mm256_castsi256_si128(_mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(&rows, row + i), 1), scaled)));
-        kBlueRed = _mm256_or_si256(kept, _mm256_slli_epi32(kept, 16));
-        kGreenAlpha = _mm256_or_si256(kept, unlitHigh);
-    }
+    if (shadow) lightEight(_mm256_castsi256_si128(shadowFactors16(&rows, row + i, scaled)), &kBlueRed, &kGreenAlpha);
     _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, flippedFractions, kBlueRed, kGreenAlpha));
 }
 
