@@ -35,26 +35,31 @@ let package = Package(
 
         // The Wayland-free core.
         .target(name: "FolioGeometry"),
+        // Writing a whole buffer to a file through short writes and EINTR: the book and the settings share it.
+        .target(name: "FolioFiles"),
+        // The seeded generators `folio bench` and the tests share, so both keep their inputs run after run
+        // and the shipped binary links no test code.
+        .target(name: "FolioRandom"),
         .target(name: "FolioPixels", dependencies: ["FolioGeometry", "CPixman"]),
         .target(name: "FolioInput", dependencies: ["FolioGeometry"]),
         // CRC-32C for the book's records (SSE 4.2 where the CPU has it); optimised in debug builds
         // too, so tests load big books quickly.
         .target(name: "CCRC32C", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
-        .target(name: "FolioSketchbook", dependencies: ["FolioGeometry", "CCRC32C"]),
+        .target(name: "FolioSketchbook", dependencies: ["FolioGeometry", "FolioFiles", "CCRC32C"]),
         .target(name: "FolioGestures", dependencies: ["FolioGeometry", "FolioInput"]),
         .target(name: "FolioLayers", dependencies: ["FolioGeometry"]),
         // The touch controls as data: layout, palette, shown/pressed/chosen state.
         .target(name: "FolioToolbar", dependencies: ["FolioGeometry"]),
         // config.toml: the settings a person keeps, read and written with TOMLKit.
-        .target(name: "FolioSettings", dependencies: ["FolioToolbar", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "FolioSettings", dependencies: ["FolioGeometry", "FolioFiles", "FolioToolbar", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "CFoldKernels", "CPixman", "CPNG", "CCairo"]),
         .target(name: "FolioCore", dependencies: [
             "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender", "FolioToolbar",
         ]),
-        .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioInput", "FolioPixels", "FolioRender"]),
+        .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioGeometry", "FolioInput", "FolioPixels", "FolioSketchbook", "FolioToolbar"]),
         // Benchmark figures and the memory-copy floor they are compared with, as `folio bench` and
         // `folio-latency-bench` print them.
-        .target(name: "FolioBench", dependencies: ["FolioPixels", "FolioRender", "FolioReplay"]),
+        .target(name: "FolioBench", dependencies: ["FolioPixels", "FolioReplay"]),
 
         // Where messages go and at which level (`FOLIO_LOG`, `--log-level`), for every command.
         .target(name: "FolioLog", dependencies: [.product(name: "Logging", package: "swift-log")]),
@@ -65,7 +70,7 @@ let package = Package(
         ]),
         .executableTarget(name: "folio", dependencies: [
             "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
-            "FolioToolbar", "FolioSettings", "CMalloc",
+            "FolioToolbar", "FolioSettings", "FolioRandom", "CMalloc",
             "FolioLog", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -73,13 +78,13 @@ let package = Package(
         // A compositor built on libwayland-server, for protocol tests (Qt's mock compositor, in spirit).
         .target(name: "CTestCompositor", dependencies: ["CWaylandServer", "CWaylandProtocols"],
                 path: "Tests/CTestCompositor"),
-        .target(name: "TestCompositor", dependencies: ["CTestCompositor", "CWaylandServer", "CXKBCommon", "FolioGeometry", "FolioPixels"],
+        .target(name: "TestCompositor", dependencies: ["CTestCompositor", "CWaylandServer", "CXKBCommon", "FolioPixels"],
                 path: "Tests/TestCompositor"),
 
         // Input-to-buffer latency of a built `folio` under the test compositor: a developer's tool,
         // never installed, so the shipped `folio` links no libwayland-server (`make bench-latency`).
         .executableTarget(name: "folio-latency-bench", dependencies: [
-            "TestCompositor", "FolioBench", "FolioGeometry", "FolioReplay", "FolioCore", "FolioGestures", "FolioInput",
+            "TestCompositor", "FolioBench", "FolioGeometry", "FolioPixels", "FolioReplay", "FolioCore", "FolioGestures", "FolioInput",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tests/LatencyBenchmarks"),
 
@@ -89,26 +94,26 @@ let package = Package(
         .executableTarget(name: "folio-book-fuzzer", dependencies: ["FolioSketchbook", "FolioTestSupport", "CLibFuzzer"], path: "Tests/BookFuzzer",
                           exclude: ["corpus"]),
 
-        // What several test targets share: a seeded generator, the documented example trace,
-        // book checksums recomputed after damage made on purpose.
+        // What several test targets share: the documented example trace, book checksums recomputed
+        // after damage made on purpose.
         .target(name: "FolioTestSupport", dependencies: ["FolioSketchbook"], path: "Tests/TestSupport"),
 
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
-        .testTarget(name: "FolioPixelsTests", dependencies: ["FolioPixels"]),
-        .testTarget(name: "FolioInputTests", dependencies: ["FolioInput", "FolioTestSupport"]),
+        .testTarget(name: "FolioPixelsTests", dependencies: ["FolioPixels", "FolioGeometry"]),
+        .testTarget(name: "FolioInputTests", dependencies: ["FolioInput", "FolioGeometry", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
-        .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook", "FolioTestSupport"]),
-        .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput"]),
-        .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "FolioTestSupport"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioTestSupport"]),
-        .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioTestSupport"]),
+        .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook", "FolioGeometry", "CCRC32C", "FolioRandom", "FolioTestSupport"]),
+        .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput", "FolioGeometry"]),
+        .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "CFoldKernels", "FolioRandom"]),
+        .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioRandom"]),
+        .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioGeometry", "FolioLayers", "FolioToolbar", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioToolbar"]),
         .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),
         .testTarget(name: "FolioLogTests", dependencies: ["FolioLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers", "FolioSketchbook", "FolioToolbar"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
-        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioTestSupport"]),
+        .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]
 )

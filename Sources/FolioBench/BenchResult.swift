@@ -1,6 +1,5 @@
 import Foundation
 import FolioPixels
-import FolioRender
 import FolioReplay
 
 /// One benchmark figure, named as `folio bench --json` and `folio-latency-bench --json` print it.

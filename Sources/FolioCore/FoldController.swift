@@ -91,7 +91,7 @@ public final class FoldController {
         transaction.flush()
     }
 
-    /// `[`: back to the bare perspective at once (part 1's "unfold").
+    /// `[`: back to the bare perspective at once, without animating: the keyboard's "unfold".
     func close() {
         transaction.perform(disableActions: true) { scene.setScale(1) }
         trackedScale = 1

@@ -10,7 +10,7 @@ public struct Point: Hashable, Sendable, CustomStringConvertible {
 
     public static let zero = Point(x: 0, y: 0)
 
-    /// The point halfway between `self` and `other`, the seed's smoothing midpoint.
+    /// The point halfway between `self` and `other`, where ink smoothing ends each curve.
     public func midpoint(_ other: Point) -> Point {
         Point(x: (x + other.x) / 2, y: (y + other.y) / 2)
     }

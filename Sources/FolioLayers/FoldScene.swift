@@ -1,6 +1,6 @@
 import FolioGeometry
 
-/// The pinch fold's layer tree, built as the original tutorial builds it: a root the size of
+/// The pinch fold's layer tree, built as Core Animation would hold it: a root the size of
 /// the window and, left then right, a shadow layer carrying the page transform that holds the
 /// masked content layer showing its half of the canvas.
 public final class FoldScene {

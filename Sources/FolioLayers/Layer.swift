@@ -16,7 +16,7 @@ public struct LayerColor: Hashable, Sendable {
 }
 
 /// The outlines the fold needs for masks and shadow paths: a rectangle whose chosen corners are
-/// rounded (the seed's `UIBezierPath bezierPathWithRoundedRect:byRoundingCorners:cornerRadii:`).
+/// rounded (as UIKit's `UIBezierPath bezierPathWithRoundedRect:byRoundingCorners:cornerRadii:`).
 public struct LayerPath: Hashable, Sendable {
     public struct Corners: OptionSet, Hashable, Sendable {
         public let rawValue: Int
@@ -90,8 +90,8 @@ public struct LayerPath: Hashable, Sendable {
     }
 }
 
-/// A black gradient over a layer's contents, varying linearly across its width: the page-flip
-/// article's gradient shadow layers (a black-to-clear CAGradientLayer over each half page).
+/// A black gradient over a layer's contents, varying linearly across its width: the page turn's
+/// shadows, a black-to-clear gradient over each half page (a CAGradientLayer in Core Animation).
 public struct HorizontalShading: Hashable, Sendable {
     /// Opacity (0…1) at the layer's left and right edges.
     public var left: Double
@@ -228,7 +228,7 @@ public final class Layer {
     }
 
     /// The layer whose shadow this layer's drawing casts: the nearest at or above it with a
-    /// shadow path and some opacity (the seed's shadow layer around its masked content layer).
+    /// shadow path and some opacity (in the fold, each page's shadow layer around its masked content).
     public var shadowCaster: Layer? {
         var layer: Layer? = self
         while let current = layer, current.superlayer != nil {

@@ -1,6 +1,6 @@
 import FolioGeometry
 
-/// The page turn's layer tree, as the page-flip article builds it and at tablet size: over the
+/// The page turn's layer tree: over the
 /// backdrop lie, flat, the left half of the earlier sheet and the right half of the later one;
 /// the leaf — the earlier sheet's right half in front, the later sheet's left half behind —
 /// turns about the spine by θ from 0 (open on the earlier sheet) to −π (turned: the later sheet
@@ -22,8 +22,8 @@ public final class PageTurnScene {
     public let leafFront: Layer
     /// The later sheet's left half, seen past 90° (turned π inside the leaf, so it reads the right way).
     public let leafBack: Layer
-    /// The camera of the turn: `m34 = −1/(1.25·W)`. The article's −4.5/2000 was tuned for a
-    /// phone; at tablet widths that camera would sit in front of the turning edge.
+    /// The camera of the turn: `m34 = −1/(1.25·W)`. A fixed −4.5/2000 suits a phone; at tablet
+    /// widths that camera would sit in front of the turning edge.
     public let perspective: Transform3D
     /// The leaf's angle about the spine, −π…0.
     public private(set) var angle = 0.0

@@ -2,7 +2,7 @@ import FolioGeometry
 import FolioPixels
 import FolioSketchbook
 
-/// The flat canvas: a "baked" bitmap of finished strokes (the seed's incremental image) and
+/// The flat canvas: a "baked" bitmap of finished strokes (each drawn into it once, as it ends) and
 /// the frame the screen shows, which is the baked bitmap with the live stroke drawn over it.
 /// Every change reports the buffer pixels it touched, so a frame redraws only its damage.
 public final class CanvasRenderer {

@@ -2,8 +2,8 @@ import FolioCore
 import FolioGeometry
 import FolioInput
 import FolioPixels
-import FolioRender
 import FolioSketchbook
+import FolioToolbar
 
 /// Plays a trace through the live app's `FrameLoop` against a `SimulatedCompositor`: the
 /// in-memory double of the live app (the Wayland connection is the only thing replaced), so
@@ -87,19 +87,8 @@ public final class Replay {
             "fold": ["state": session.mode.foldState, "scale": session.foldScale],
             "events": session.timeline.map { ["t": $0.time, "event": $0.name] as [String: Any] },
             "frameMs": ["p50": percentile(sorted, 0.5), "p99": percentile(sorted, 0.99)],
-            "toolbar": ["shown": session.toolbar.isShown, "color": hexColor(session.ink.color), "width": session.ink.width],
+            "toolbar": ["shown": session.toolbar.isShown, "color": HexColor.format(session.ink.color), "width": session.ink.width],
         ]
-    }
-}
-
-/// `#RRGGBB` for 0xRRGGBB.
-public func hexColor(_ rgb: UInt32) -> String {
-    "#" + String(rgb & 0xFF_FFFF, radix: 16, uppercase: true).leftPadded(to: 6)
-}
-
-extension String {
-    fileprivate func leftPadded(to length: Int) -> String {
-        String(repeating: "0", count: max(0, length - count)) + self
     }
 }
 

@@ -1,7 +1,6 @@
 import FolioCore
 import FolioGeometry
 import FolioPixels
-import FolioRender
 
 /// A compositor in memory, the surface `Replay` gives the frame loop: a 60 Hz display where a
 /// commit's frame callback fires at the next refresh (one frame in flight) and its buffer comes

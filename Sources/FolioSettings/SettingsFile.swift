@@ -1,4 +1,6 @@
 import Foundation
+import FolioFiles
+import FolioGeometry
 import FolioToolbar
 import TOMLKit
 
@@ -58,14 +60,7 @@ public struct SettingsFile: Sendable {
         let data = Data(Self.render(settings).utf8)
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard fd >= 0 else { throw SettingsError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        var failure: String?
-        data.withUnsafeBytes { bytes in
-            var offset = 0
-            while offset < bytes.count, failure == nil {
-                let n = write(fd, bytes.baseAddress.map { $0 + offset }, bytes.count - offset)
-                if n < 0, errno != EINTR { failure = String(cString: strerror(errno)) } else if n > 0 { offset += n }
-            }
-        }
+        var failure = data.withUnsafeBytes { writeFully($0, to: fd) }
         if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
         if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
@@ -77,10 +72,7 @@ public struct SettingsFile: Sendable {
 
     /// The file's text for `settings`, with a word on each setting.
     public static func render(_ s: Settings) -> String {
-        func hex(_ rgb: UInt32) -> String {
-            let digits = String(rgb & 0xFF_FFFF, radix: 16, uppercase: true)
-            return "\"#" + String(repeating: "0", count: 6 - digits.count) + digits + "\""
-        }
+        func hex(_ rgb: UInt32) -> String { "\"" + HexColor.format(rgb) + "\"" }
         func number(_ v: Double) -> String { v == v.rounded() && abs(v) < 1e15 ? String(format: "%.1f", v) : "\(v)" }
         return """
         # Folio's settings (man folio, docs/settings.md). Folio writes the toolbar's choices back here.
@@ -186,7 +178,7 @@ private struct Reader {
         }
         var colors = Palette.standardColors, widths = Palette.standardWidths
         if let list = value("palette", "colors") {
-            if let parsed = list.array?.map({ $0.string.flatMap(Self.color) }), parsed.count == Palette.colorCount,
+            if let parsed = list.array?.map({ $0.string.flatMap(HexColor.parse) }), parsed.count == Palette.colorCount,
                let all = parsed as? [UInt32] {
                 colors = all
             } else {
@@ -203,7 +195,7 @@ private struct Reader {
         }
         s.palette = Palette(colors: colors, widths: widths)
         if let ink = value("ink", "color") {
-            if let rgb = ink.string.flatMap(Self.color), let index = s.palette.colors.firstIndex(of: rgb) {
+            if let rgb = ink.string.flatMap(HexColor.parse), let index = s.palette.colors.firstIndex(of: rgb) {
                 s.colorIndex = index
             } else {
                 report("ink.color", "ink.color must be one of palette.colors; using the first")
@@ -245,12 +237,6 @@ private struct Reader {
         if let b = v.bool { return b }
         report("\(section).\(key)", "\(section).\(key) must be true or false; using \(fallback)")
         return fallback
-    }
-
-    /// `#RRGGBB` as 0xRRGGBB.
-    static func color(_ text: String) -> UInt32? {
-        guard text.count == 7, text.hasPrefix("#"), text.dropFirst().allSatisfy(\.isHexDigit) else { return nil }
-        return UInt32(text.dropFirst(), radix: 16)
     }
 
     /// A finite TOML float or integer.

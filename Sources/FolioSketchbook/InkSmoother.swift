@@ -1,7 +1,8 @@
 import FolioGeometry
 
-/// The seed's ink smoothing, exactly: five points and a counter; every fourth new point closes
-/// a cubic Bézier whose end is moved to the midpoint of its neighbours, so joins stay smooth.
+/// Five-point ink smoothing: five points and a counter; every fourth new point closes a cubic
+/// Bézier whose end is moved to the midpoint of its neighbours, so joins stay smooth.
+/// InkSmootherTests holds it to a plain transcription of that algorithm, call for call.
 public struct InkSmoother: Sendable {
     private var pts: [Point]
     private var ctr = 0

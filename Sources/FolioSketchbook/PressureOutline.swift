@@ -12,7 +12,7 @@ public enum OutlinePiece: Hashable, Sendable {
     case disc(centre: Point, radius: Double)
 }
 
-/// The filled outline of a variable-width stroke, built around the seed's smoothed centre line:
+/// The filled outline of a variable-width stroke, built around `InkSmoother`'s centre line:
 /// the path is sampled as finely as the tolerances need, each sample gets the radius its
 /// smoothed pressure gives, and the samples are joined by a ribbon of quads whose shared edges
 /// lie along the bisectors of their joints, so slow strokes show no seams or beads; discs round

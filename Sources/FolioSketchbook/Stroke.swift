@@ -1,7 +1,8 @@
 import Foundation
 import FolioGeometry
 
-/// The look of ink. The spec fixes one ink (6 px, blue); it is data so that files can say so.
+/// The look of ink: 6 px blue unless the toolbar chose another; each stroke keeps its own, so
+/// books and exports draw it as it was drawn.
 public struct InkStyle: Hashable, Sendable, Codable {
     /// Width in logical pixels.
     public var width: Double

@@ -1,4 +1,4 @@
-/// The inks the toolbar offers: six colours (the seed's blue first) and three widths (the seed's
+/// The inks the toolbar offers: six colours (the default ink's blue first) and three widths (its
 /// 6 px in the middle). Settings may replace them; whatever they say, a palette always has
 /// exactly `colorCount` colours and `widthCount` widths within `widthRange`.
 public struct Palette: Hashable, Sendable {

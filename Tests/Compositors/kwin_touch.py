@@ -406,7 +406,7 @@ def scenario_toolbar(kwin, injector, client, out, failures):
         failures.append("showing the toolbar changed the canvas")
     blue = controls["color.1"]
     if not is_ink(shown.rgb(int(blue[0] + blue[2] / 2), int(blue[1] + blue[3] / 2))):
-        failures.append("the first colour swatch is not the seed's blue")
+        failures.append("the first colour swatch is not the default blue")
 
     tap(injector, undo)
     undone = wait_for(lambda im: not any(is_ink(im.rgb(x, stroke_y)) for x in along), 15, out, "3-not-undone.png")

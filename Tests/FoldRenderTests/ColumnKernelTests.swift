@@ -1,6 +1,6 @@
 import XCTest
 import CFoldKernels
-import FolioTestSupport
+import FolioRandom
 @testable import FolioRender
 
 /// Each vector kernel on its own against the portable one, over random inputs that whole frames

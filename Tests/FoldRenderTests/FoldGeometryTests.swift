@@ -10,8 +10,8 @@ import FolioLayers
 final class FoldGeometryTests: XCTestCase {
     private let scales = [1.0, 0.9, 0.75, 0.6, 0.48]
 
-    /// The reference corners of the left page at 1920×1200, as the original Core Animation fold puts them.
-    private let specTable: [Double: [Point]] = [
+    /// The reference corners of the left page at 1920×1200: where Core Animation puts them for the same layers.
+    private let referenceCorners: [Double: [Point]] = [
         1.0: [Point(x: 0, y: 0), Point(x: 960, y: 0), Point(x: 960, y: 1200), Point(x: 0, y: 1200)],
         0.9: [Point(x: 11.7, y: -23.2), Point(x: 960, y: 60), Point(x: 960, y: 1140), Point(x: 11.7, y: 1223.2)],
         0.75: [Point(x: 277.0, y: -3.7), Point(x: 960, y: 150), Point(x: 960, y: 1050), Point(x: 277.0, y: 1203.7)],
@@ -36,7 +36,7 @@ final class FoldGeometryTests: XCTestCase {
                         XCTAssertEqual(m.x, e.x, accuracy: 1, "\(w)x\(h) s=\(s) \(side) corner x")
                         XCTAssertEqual(m.y, e.y, accuracy: 1, "\(w)x\(h) s=\(s) \(side) corner y")
                     }
-                    if w == 1920, side == .left, let table = specTable[s] {
+                    if w == 1920, side == .left, let table = referenceCorners[s] {
                         for (m, e) in zip(measured, table) {
                             XCTAssertEqual(m.x, e.x, accuracy: 1.05, "reference corners s=\(s)")
                             XCTAssertEqual(m.y, e.y, accuracy: 1.05, "reference corners s=\(s)")
@@ -72,7 +72,7 @@ final class FoldGeometryTests: XCTestCase {
                         XCTAssertEqual(m.x, e.x, accuracy: 2, "\(lw)x\(lh)@\(scale) s=\(s) \(side) corner x")
                         XCTAssertEqual(m.y, e.y, accuracy: 2, "\(lw)x\(lh)@\(scale) s=\(s) \(side) corner y")
                     }
-                    if lw == 1920, side == .left, let table = specTable[s] {
+                    if lw == 1920, side == .left, let table = referenceCorners[s] {
                         for (m, e) in zip(measured, table) {
                             XCTAssertEqual(m.x, e.x * k, accuracy: 2, "reference corners s=\(s) at \(scale)")
                             XCTAssertEqual(m.y, e.y * k, accuracy: 2, "reference corners s=\(s) at \(scale)")

@@ -1,5 +1,5 @@
 import FolioPixels
-import FolioTestSupport
+import FolioRandom
 import XCTest
 import FolioGeometry
 import FolioLayers

@@ -85,9 +85,9 @@ final class Transform3DTests: XCTestCase {
         }
     }
 
-    /// The reference corners of the left page at 1920×1200 (perspective d = 2000), as the
-    /// original Core Animation fold puts them.
-    func testSpecReferenceCorners() {
+    /// The reference corners of the left page at 1920×1200 (perspective d = 2000): where Core
+    /// Animation puts them for the same transforms.
+    func testReferenceCorners() {
         let table: [(Double, [(Double, Double)])] = [
             (1.0, [(0, 0), (960, 0), (960, 1200), (0, 1200)]),
             (0.9, [(11.7, -23.2), (960, 60), (960, 1140), (11.7, 1223.2)]),

@@ -1,4 +1,5 @@
 import FolioGeometry
+import FolioRandom
 import FolioTestSupport
 import XCTest
 @testable import FolioInput
@@ -200,18 +201,5 @@ final class TraceTests: XCTestCase {
         XCTAssertEqual(KeyChord(parsing: "F11")?.key, "F11")
         XCTAssertNil(KeyChord(parsing: "ctrl+"))
         XCTAssertNil(KeyChord(parsing: ""))
-    }
-}
-
-/// A small deterministic generator, so a fuzz failure can be replayed.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -46,7 +46,7 @@ final class LayerTests: XCTestCase {
         XCTAssertEqual(path.polygon(segmentsPerCorner: 4).count, 5 + 3)
     }
 
-    /// The scene's pages land on the reference corners of the original Core Animation fold (1920×1200).
+    /// The scene's pages land on the reference corners: where Core Animation puts the same layers (1920×1200).
     func testFoldSceneMatchesTheReferenceCorners() {
         let scene = FoldScene(width: 1920, height: 1200)
         XCTAssertEqual(scene.pages.map(\.side), [.left, .right])

@@ -1,7 +1,7 @@
 import FolioGeometry
 import FolioPixels
 import FolioSketchbook
-import FolioTestSupport
+import FolioRandom
 import XCTest
 @testable import FolioRender
 

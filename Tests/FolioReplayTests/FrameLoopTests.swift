@@ -4,6 +4,7 @@ import FolioInput
 import FolioPixels
 import FolioRender
 import FolioTestSupport
+import FolioToolbar
 import XCTest
 @testable import FolioReplay
 

@@ -3,7 +3,7 @@ import FolioGeometry
 import FolioGestures
 import FolioInput
 import FolioSketchbook
-import FolioTestSupport
+import FolioRandom
 import XCTest
 
 /// Pen, eraser, palms and fingers mixed at random, with values at the edges of what a compositor

@@ -30,7 +30,7 @@ final class ScaleChangeTests: XCTestCase {
         XCTAssertEqual(differing, 0, message, file: file, line: line)
     }
 
-    /// The seed's 6 logical px of ink: summed coverage across a horizontal stroke is 6 × scale
+    /// The default 6 logical px of ink: summed coverage across a horizontal stroke is 6 × scale
     /// buffer pixels (9 at 1.5, 7.5 at 1.25, 10.5 at 1.75).
     func testInkIsSixLogicalPixelsWideAtFractionalScales() {
         for numerator in [150, 180, 210] {

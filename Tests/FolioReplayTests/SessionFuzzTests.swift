@@ -3,7 +3,7 @@ import FolioGeometry
 import FolioInput
 import FolioReplay
 import FolioSketchbook
-import FolioTestSupport
+import FolioRandom
 import XCTest
 
 /// Impossible and unlikely input (ids that never went down, downs twice, cancels mid-pinch,

@@ -1,4 +1,4 @@
-import FolioTestSupport
+import FolioRandom
 import Foundation
 import FolioCore
 import FolioGeometry

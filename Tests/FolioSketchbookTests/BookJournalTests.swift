@@ -1,5 +1,6 @@
 import CCRC32C
 import FolioGeometry
+import FolioRandom
 import FolioTestSupport
 import Foundation
 import XCTest

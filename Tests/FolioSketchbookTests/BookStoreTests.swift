@@ -1,6 +1,6 @@
 import FolioGeometry
 import Foundation
-import FolioTestSupport
+import FolioRandom
 import XCTest
 @testable import FolioSketchbook
 
@@ -107,7 +107,7 @@ final class BookStoreTests: XCTestCase {
         XCTAssertEqual(BookStore.defaultDirectory(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"]).path, "/data/folio")
         XCTAssertEqual(BookStore.defaultDirectory(environment: ["HOME": "/home/a"]).path, "/home/a/.local/share/folio")
         XCTAssertEqual(BookStore.defaultDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/a"]).path,
-                       "/home/a/.local/share/folio", "a relative XDG_DATA_HOME is ignored, as the spec says")
+                       "/home/a/.local/share/folio", "a relative XDG_DATA_HOME is ignored, as the XDG Base Directory specification says")
     }
 
     /// Mutated books either load or are reported as damaged: never a crash, never another error.

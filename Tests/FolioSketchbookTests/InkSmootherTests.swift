@@ -1,12 +1,14 @@
 import FolioGeometry
+import FolioRandom
 import FolioSketchbook
 import XCTest
 
-/// The seed's CanvasView, transcribed plainly: `pts[5]`, `ctr`, and the path it builds.
+/// The five-point smoothing as an iOS `CanvasView` writes it, transcribed plainly as the reference
+/// `InkSmoother` must match: `pts[5]`, `ctr`, and the `UIBezierPath` calls it makes.
 /// touchesBegan: `ctr = 0; pts[0] = p`. touchesMoved: `ctr++; pts[ctr] = p; if (ctr == 4) {
 /// pts[3] = midpoint(pts[2], pts[4]); [path moveToPoint:pts[0]]; [path addCurveToPoint:pts[3]
 /// controlPoint1:pts[1] controlPoint2:pts[2]]; pts[0] = pts[3]; pts[1] = pts[4]; ctr = 1; }`
-private struct SeedCanvas {
+private struct ReferenceCanvas {
     enum Call: Equatable {
         case moveToPoint(Point)
         case addCurveToPoint(Point, controlPoint1: Point, controlPoint2: Point)
@@ -35,39 +37,26 @@ private struct SeedCanvas {
     }
 }
 
-/// The seed's calls, as the smoother's path should say them: one move, then the curves
-/// (each seed `moveToPoint` repeats where the previous curve ended).
-private func seedPath(_ points: [Point]) -> (path: [PathElement], pending: [Point]) {
-    var seed = SeedCanvas()
+/// The reference's calls, as the smoother's path should say them: one move, then the curves
+/// (each of its `moveToPoint`s repeats where the previous curve ended).
+private func referencePath(_ points: [Point]) -> (path: [PathElement], pending: [Point]) {
+    var reference = ReferenceCanvas()
     guard let first = points.first else { return ([], []) }
-    seed.touchesBegan(first)
-    for p in points.dropFirst() { seed.touchesMoved(p) }
+    reference.touchesBegan(first)
+    for p in points.dropFirst() { reference.touchesMoved(p) }
     var path: [PathElement] = [.move(to: first)]
     var pen = first
-    for call in seed.path {
+    for call in reference.path {
         switch call {
         case let .moveToPoint(p):
-            XCTAssertEqual(p, pen, "the seed moves to where its last curve ended")
+            XCTAssertEqual(p, pen, "the reference moves to where its last curve ended")
         case let .addCurveToPoint(end, c1, c2):
             path.append(.curve(control1: c1, control2: c2, to: end))
             pen = end
         }
     }
     // Points taken in but not yet part of a curve: pts[1...ctr].
-    return (path, Array(seed.pts[1..<(seed.ctr + 1)]))
-}
-
-private struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next(in range: ClosedRange<Double>) -> Double {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        z ^= z >> 31
-        return range.lowerBound + (range.upperBound - range.lowerBound) * Double(z >> 11) / Double(1 << 53)
-    }
+    return (path, Array(reference.pts[1..<(reference.ctr + 1)]))
 }
 
 final class InkSmootherTests: XCTestCase {
@@ -77,7 +66,7 @@ final class InkSmootherTests: XCTestCase {
         return smoother
     }
 
-    func testMatchesTheSeedOnHandMadeStrokes() {
+    func testMatchesTheReferenceOnHandMadeStrokes() {
         let strokes: [[Point]] = [
             [Point(x: 10, y: 10)],
             [Point(x: 10, y: 10), Point(x: 20, y: 10)],
@@ -87,12 +76,12 @@ final class InkSmootherTests: XCTestCase {
             [Point(x: 5, y: 5), Point(x: 5, y: 5), Point(x: 5, y: 5), Point(x: 5, y: 5), Point(x: 5, y: 5)],
         ]
         for points in strokes {
-            XCTAssertEqual(smoothed(points).path, seedPath(points).path, "\(points)")
+            XCTAssertEqual(smoothed(points).path, referencePath(points).path, "\(points)")
         }
     }
 
-    func testMatchesTheSeedOnRandomStrokes() {
-        var random = SplitMix(seed: 42)
+    func testMatchesTheReferenceOnRandomStrokes() {
+        var random = SplitMix64(seed: 42)
         for length in 1...60 {
             var p = Point(x: 300, y: 300)
             var points = [p]
@@ -101,8 +90,8 @@ final class InkSmootherTests: XCTestCase {
                 points.append(p)
             }
             let smoother = smoothed(points)
-            let seed = seedPath(points)
-            XCTAssertEqual(smoother.path, seed.path, "\(length) points")
+            let reference = referencePath(points)
+            XCTAssertEqual(smoother.path, reference.path, "\(length) points")
             // The first curve takes five points (the start and four more), each next one three more.
             XCTAssertEqual(smoother.path.count, 1 + max(0, length - 2) / 3, "\(length) points")
         }
@@ -119,11 +108,11 @@ final class InkSmootherTests: XCTestCase {
     }
 
     func testTailReachesTheLastPointTheFingerGave() {
-        var random = SplitMix(seed: 9)
+        var random = SplitMix64(seed: 9)
         for length in 1...20 {
             let points = (0..<length).map { _ in Point(x: random.next(in: 0...500), y: random.next(in: 0...500)) }
             let smoother = smoothed(points)
-            let pending = seedPath(points).pending
+            let pending = referencePath(points).pending
             switch pending.count {
             case 0:
                 XCTAssertNil(smoother.tail, "\(length) points: every point is in a curve")
@@ -152,13 +141,13 @@ final class InkSmootherTests: XCTestCase {
         XCTAssertEqual(smoother.tail, .curve(control1: Point(x: 10, y: 0), control2: Point(x: 20, y: 5), to: Point(x: 30, y: 0)))
         smoother.add(Point(x: 40, y: 10))
         // The curve closed at the midpoint of (20, 5) and (40, 10); the point (30, 0) leaves the ink,
-        // as in the seed, and (40, 10) waits as the next curve's first control, drawn as a line for now.
+        // as in the reference, and (40, 10) waits as the next curve's first control, drawn as a line for now.
         XCTAssertEqual(smoother.path.last?.endPoint, Point(x: 30, y: 7.5))
         XCTAssertEqual(smoother.tail, .line(to: Point(x: 40, y: 10)))
     }
 
     func testStrokeBoundsHoldTheWholePath() {
-        var random = SplitMix(seed: 3)
+        var random = SplitMix64(seed: 3)
         for length in 1...30 {
             let points = (0..<length).map { _ in Point(x: random.next(in: -100...600), y: random.next(in: 0...400)) }
             let stroke = Stroke(points: points)

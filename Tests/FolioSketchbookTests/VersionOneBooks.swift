@@ -1,4 +1,5 @@
 import Foundation
+import FolioGeometry
 @testable import FolioSketchbook
 
 /// The encoder of Folio's format version 1 (`book.json`, one JSON document), as Folio wrote it
@@ -37,7 +38,7 @@ enum VersionOneBooks {
     static func encode(_ book: Sketchbook) throws -> Data {
         let document = Document(currentSheet: book.currentSheet, sheets: book.sheets.map { sheet in
             SheetRecord(strokes: sheet.strokes.map { stroke in
-                StrokeRecord(width: stroke.style.width, color: BookFile.hex(stroke.style.color),
+                StrokeRecord(width: stroke.style.width, color: HexColor.format(stroke.style.color),
                              points: stroke.points.flatMap { [$0.x, $0.y] })
             })
         })

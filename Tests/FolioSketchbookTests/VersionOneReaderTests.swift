@@ -1,6 +1,6 @@
 import FolioGeometry
 import Foundation
-import FolioTestSupport
+import FolioRandom
 import XCTest
 @testable import FolioSketchbook
 

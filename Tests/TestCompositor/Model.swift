@@ -1,4 +1,3 @@
-import FolioGeometry
 import FolioPixels
 
 /// Which input devices the seat offers (the bits of wl_seat.capability).

@@ -1,6 +1,5 @@
 import CTestCompositor
 import CWaylandServer
-import FolioGeometry
 import FolioPixels
 #if canImport(Glibc)
 import Glibc

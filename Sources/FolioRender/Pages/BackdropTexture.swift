@@ -1,6 +1,6 @@
 import FolioPixels
 
-/// The curtain behind the pages: a dark woven texture (the original used iOS's linen), made
+/// The curtain behind the pages: a dark woven texture, like iOS's old linen, made
 /// procedurally once per renderer as a tile of whole columns, repeated across the frame (small
 /// enough to stay in cache while frames read it). Deterministic: the same pixels on every run.
 enum BackdropTexture {

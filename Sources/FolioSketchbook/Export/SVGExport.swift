@@ -20,10 +20,10 @@ public enum SVGExport {
         """
         for stroke in sheet.strokes {
             if stroke.hasPressure {
-                svg += "<path d=\"\(outlineData(stroke))\" fill=\"\(hex(stroke.style.color))\" fill-rule=\"nonzero\"/>\n"
+                svg += "<path d=\"\(outlineData(stroke))\" fill=\"\(HexColor.format(stroke.style.color))\" fill-rule=\"nonzero\"/>\n"
                 continue
             }
-            svg += "<path d=\"\(pathData(stroke.path))\" fill=\"none\" stroke=\"\(hex(stroke.style.color))\" "
+            svg += "<path d=\"\(pathData(stroke.path))\" fill=\"none\" stroke=\"\(HexColor.format(stroke.style.color))\" "
             svg += "stroke-width=\"\(number(stroke.style.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
         }
         return svg + "</svg>\n"
@@ -92,7 +92,6 @@ public enum SVGExport {
 
     private static func pair(_ p: Point) -> String { "\(number(p.x)) \(number(p.y))" }
 
-    private static func hex(_ rgb: UInt32) -> String { BookFile.hex(rgb) }
 
     /// Up to three decimals, no trailing zeros: compact and exact enough for 1/1000 px.
     static func number(_ value: Double) -> String {

@@ -1,3 +1,4 @@
+import FolioFiles
 import Foundation
 
 /// Replaces a whole file so that readers see the old contents or the new, never a mix, and no
@@ -28,7 +29,7 @@ public enum AtomicFile {
         var problem: String?
         // fchmod, not the open's mode: the umask may have removed bits, and this is what the file must have.
         if let permissions, fchmod(fd, permissions) != 0 { problem = "fchmod: \(errnoText())" }
-        if problem == nil { problem = writeAll(data, to: fd) }
+        if problem == nil { problem = data.withUnsafeBytes { writeFully($0, to: fd) }.map { "write: \($0)" } }
         if problem == nil, fsync(fd) != 0 { problem = "fsync: \(errnoText())" }
         if close(fd) != 0, problem == nil { problem = "close: \(errnoText())" }
         if problem == nil, rename(temporary, path) != 0 { problem = "rename: \(errnoText())" }
@@ -83,22 +84,6 @@ public enum AtomicFile {
             }
         }
         throw BookError.io(path: target, reason: "\(failure): every temporary name tried in \(folder) was taken")
-    }
-
-    private static func writeAll(_ data: Data, to fd: Int32) -> String? {
-        data.withUnsafeBytes { buffer -> String? in
-            guard let base = buffer.baseAddress else { return nil }
-            var offset = 0
-            while offset < buffer.count {
-                let written = write(fd, base + offset, buffer.count - offset)
-                if written < 0 {
-                    if errno != EINTR { return "write: \(errnoText())" }
-                } else {
-                    offset += written
-                }
-            }
-            return nil
-        }
     }
 }
 

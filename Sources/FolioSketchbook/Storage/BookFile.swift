@@ -72,7 +72,7 @@ enum BookFile {
                 guard stroke.width.isFinite, stroke.width > 0, stroke.width <= 1000 else {
                     throw BookError.damaged(path: path, reason: "\(place): ink width \(stroke.width)")
                 }
-                guard let color = parseHex(stroke.color) else {
+                guard let color = HexColor.parse(stroke.color) else {
                     throw BookError.damaged(path: path, reason: "\(place): colour \"\(stroke.color)\" is not #RRGGBB")
                 }
                 let points = stride(from: 0, to: stroke.points.count, by: 2).map {
@@ -83,16 +83,6 @@ enum BookFile {
             sheets.append(Sheet(strokes: strokes))
         }
         return Sketchbook(sheets: sheets, currentSheet: document.currentSheet)
-    }
-
-    static func hex(_ rgb: UInt32) -> String {
-        let digits = String(rgb & 0xFF_FFFF, radix: 16, uppercase: true)
-        return "#" + String(repeating: "0", count: 6 - digits.count) + digits
-    }
-
-    static func parseHex(_ text: String) -> UInt32? {
-        guard text.count == 7, text.first == "#", let value = UInt32(text.dropFirst(), radix: 16) else { return nil }
-        return value
     }
 
     /// The document in JSON text, read in one pass without building JSON values first (a

@@ -1,3 +1,4 @@
+import FolioFiles
 import Foundation
 
 /// What can go wrong with a sketchbook on disk; each says what and where in one line.
@@ -457,18 +458,6 @@ public final class BookWriter: Sendable {
 
     /// Writes `record` at `offset`; the failure's words, or nil.
     private static func write(_ record: [UInt8], to fd: Int32, at offset: Int) -> String? {
-        var done = 0
-        while done < record.count {
-            let written = record.withUnsafeBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return pwrite(fd, base + done, buffer.count - done, off_t(offset + done))
-            }
-            if written < 0 {
-                if errno != EINTR { return "write: \(errnoText())" }
-            } else {
-                done += written
-            }
-        }
-        return nil
+        record.withUnsafeBytes { writeFully($0, to: fd, at: offset) }.map { "write: \($0)" }
     }
 }

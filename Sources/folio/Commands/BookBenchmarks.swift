@@ -3,6 +3,7 @@ import FolioBench
 import FolioCore
 import FolioGeometry
 import FolioInput
+import FolioRandom
 import FolioRender
 import FolioSketchbook
 
@@ -20,7 +21,7 @@ enum BookBenchmarks {
         try? FileManager.default.removeItem(at: folder)
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = BookStore(directory: folder)
-        var random = BenchRandom(state: 0x5EED)
+        var random = SeededRandom(state: 0x5EED)
         var book = Sketchbook()
         for _ in 0..<strokes { book.append(stroke(&random)) }
         try store.openForWriting().save(book)
@@ -111,7 +112,7 @@ enum BookBenchmarks {
     }
 
     /// A curving stroke of 200 points 2 px apart, somewhere on the canvas.
-    private static func stroke(_ random: inout BenchRandom) -> Stroke {
+    private static func stroke(_ random: inout SeededRandom) -> Stroke {
         var p = Point(x: random.unit() * Double(canvas.width), y: random.unit() * Double(canvas.height))
         var heading = random.unit() * 2 * Double.pi
         var points: [Point] = []
@@ -163,15 +164,5 @@ enum BookBenchmarks {
             }.joined(separator: ",") + "]}"
         }.joined(separator: ",")
         return Data((text + "],\"version\":1}").utf8)
-    }
-}
-
-/// A small deterministic generator: every run measures the same book.
-struct BenchRandom {
-    var state: UInt64
-
-    mutating func unit() -> Double {
-        state = state &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-        return Double(state >> 11) / Double(1 << 53)
     }
 }

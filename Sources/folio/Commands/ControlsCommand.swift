@@ -20,7 +20,7 @@ struct ControlsCommand: ParsableCommand {
         func rect(_ r: Rect) -> [Double] { [r.minX, r.minY, r.width, r.height] }
         let controls: [[String: Any]] = layout.controls.map { slot in
             var entry: [String: Any] = ["name": slot.action.name, "rect": rect(slot.rect)]
-            if case let .color(index) = slot.action { entry["color"] = hexColor(palette.colors[index]) }
+            if case let .color(index) = slot.action { entry["color"] = HexColor.format(palette.colors[index]) }
             if case let .width(index) = slot.action { entry["width"] = palette.widths[index] }
             return entry
         }

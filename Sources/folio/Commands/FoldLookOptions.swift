@@ -1,4 +1,5 @@
 import ArgumentParser
+import FolioGeometry
 import FolioRender
 
 /// `--background RRGGBB` and `--no-shadow`: plain fold frames for tests that look at outlines.
@@ -19,8 +20,6 @@ struct FoldLookOptions: ParsableArguments {
         PageRenderOptions(background: background.flatMap(parseBackground).map { .flat($0) } ?? .texture, shadows: !noShadow)
     }
 
-    private func parseBackground(_ text: String) -> UInt32? {
-        guard text.count == 6, text.allSatisfy(\.isHexDigit) else { return nil }
-        return UInt32(text, radix: 16)
-    }
+    /// The colour's usual spelling without its `#`.
+    private func parseBackground(_ text: String) -> UInt32? { HexColor.parse("#" + text) }
 }

@@ -1,4 +1,6 @@
-/// A small deterministic generator (a 64-bit LCG), so every run of a test tries the same input.
+/// A small deterministic generator (a 64-bit LCG), so every run of a test tries the same input
+/// and every run of a benchmark measures the same one. Its own module, so `folio bench` and the
+/// tests share it without the shipped binary linking test code; its sequences must never change.
 public struct SeededRandom {
     public var state: UInt64
 
