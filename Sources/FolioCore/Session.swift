@@ -35,14 +35,13 @@ public final class Session {
     public private(set) var toolbar: Toolbar {
         didSet {
             guard toolbar != oldValue else { return }
-            toolbarNeedsFrame = true
+            display.toolbarNeedsFrame = true
             recognizer.controlAreas = toolbar.touchAreas
             if toolbar.isShown != oldValue.isShown { record(toolbar.isShown ? "toolbar.shown" : "toolbar.hidden", at: now) }
         }
     }
-    /// Whether the toolbar looks different from its last `renderToolbar()`.
-    public private(set) var toolbarNeedsFrame = true
-    private var toolbarRenderer: ToolbarRenderer
+    /// What the session draws with: the canvas, the page renderer, the toolbar's image.
+    let display: SessionDisplay
 
     /// What the session is doing, with the data only that doing has (the stroke being drawn).
     private enum State {
@@ -68,60 +67,30 @@ public final class Session {
         }
     }
     private var recognizer = GestureRecognizer()
-    private var canvas: CanvasRenderer
-    /// The picture of the sheet a turn goes to or comes from (made on the first turn, kept).
-    private var otherSheetStorage: CanvasRenderer?
-    /// Made on the first fold or turn and kept (they are large): the renderer and the frame it draws.
-    private var sceneRendererStorage: PageRenderer?
-    private var sceneFrameStorage: Bitmap?
-    private var damage = Region.empty
     /// The newest time (ms) the session has seen, from input and frame callbacks.
     public private(set) var now = 0.0
     /// Whether a clamped point was reported since the last stroke ended.
     private var reportedClamp = false
 
-    /// Pictures of big sheets kept with the book, shown instead of drawing every stroke.
-    private let pictures: SheetPictureCache?
-
     /// A session for a window of `width`×`height` logical pixels at `scale` (fitted to
     /// `SurfaceLimits`: callers report what they asked for beyond them).
     public init(book: Sketchbook = Sketchbook(), width: Int, height: Int, scale: BufferScale = 1, pictures: SheetPictureCache? = nil) {
-        self.pictures = pictures
         let size = SurfaceLimits.fit(width: width, height: height, scale: scale)
         self.book = book
         self.width = size.width
         self.height = size.height
         self.scale = size.scale
-        canvas = CanvasRenderer(width: size.width, height: size.height, scale: size.scale.factor)
-        let scene = Self.sceneSize(of: canvas)
+        display = SessionDisplay(width: size.width, height: size.height, scale: size.scale.factor, pictures: pictures)
+        let scene = display.sceneSize
         fold = FoldController(width: scene.width, height: scene.height)
         turn = TurnController(width: scene.width, height: scene.height)
         recognizer.width = Double(size.width)
         toolbar = Toolbar(layout: ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: size.scale.factor))
-        toolbarRenderer = ToolbarRenderer(scale: size.scale.factor)
-        damage = Region(draw(book.sheet.strokes, on: canvas))
+        display.showSheet(book.sheet.strokes)
+        display.curtain = { [unowned self] in mode.showsCurtain ? fold.scene.root : nil }
         recognizer.controlAreas = toolbar.touchAreas
         refreshDisabledControls()
     }
-
-    /// Draws `strokes` on `canvas`: from their kept picture where there is one, else stroke by stroke.
-    private func draw(_ strokes: [Stroke], on canvas: CanvasRenderer) -> PixelRect {
-        if let picture = pictures?.picture(of: strokes, width: canvas.baked.width, height: canvas.baked.height, scale: canvas.scale),
-           canvas.show(strokes: strokes, from: picture) {
-            return canvas.frame.bounds
-        }
-        return canvas.rebuild(strokes: strokes)
-    }
-
-    /// Keeps the picture of the sheet on the easel with the book when it is big, and drops the
-    /// pictures of strokes the book no longer has: at quit, so the sheet opens at once next time.
-    public func keepPicture() throws {
-        let picture = canvas.strokes.count >= SheetPictureCache.worthKeeping ? canvas.picture() : nil
-        try pictures?.keep(picture, book: book)
-    }
-
-    /// How fold frames are dressed (backdrop, shadows, render threads).
-    public var foldOptions = PageRenderOptions()
 
     /// What the session is doing now.
     public var mode: Mode { Self.mode(of: state) }
@@ -153,31 +122,41 @@ public final class Session {
     /// compositor stretches that buffer over the window; scenes of this size put canvas pixels
     /// exactly on buffer pixels, so an open page is the canvas itself. Within 1/2 buffer pixel
     /// of `width`×`height`; the same at whole scales.
-    public var sceneSize: Size { Self.sceneSize(of: canvas) }
-
-    private static func sceneSize(of canvas: CanvasRenderer) -> Size {
-        Size(width: Double(canvas.frame.width) / canvas.scale, height: Double(canvas.frame.height) / canvas.scale)
-    }
+    public var sceneSize: Size { display.sceneSize }
 
     /// The frame the screen shows, as of the last `renderFrame()`.
-    public var frame: Bitmap { mode.showsCurtain ? sceneFrame() : canvas.frame }
-    public var pixelWidth: Int { canvas.frame.width }
-    public var pixelHeight: Int { canvas.frame.height }
+    public var frame: Bitmap { display.frame(curtainUp: mode.showsCurtain) }
+    public var pixelWidth: Int { display.pixelWidth }
+    public var pixelHeight: Int { display.pixelHeight }
 
     /// Whether a new frame would differ from the last one rendered.
-    public var needsFrame: Bool { !damage.isEmpty }
+    public var needsFrame: Bool { display.needsFrame }
+
+    /// How page frames (fold and turn) are dressed (backdrop, shadows, render threads).
+    public var foldOptions: PageRenderOptions {
+        get { display.options }
+        set { display.options = newValue }
+    }
+
+    /// The column kernels page frames are drawn with (default: the fastest; all give the same bytes).
+    public var kernels: FoldKernels {
+        get { display.kernels }
+        set { display.kernels = newValue }
+    }
 
     /// Brings `frame` up to date and returns the buffer pixels that changed since the last call.
     /// Stroke work happens as input arrives; fold frames are drawn here, once per frame, from
     /// the newest state, so pinch updates never queue behind each other.
     public func renderFrame() -> Region {
-        defer { damage = Region.empty }
-        if mode.isTurning, !damage.isEmpty {
-            sceneRenderer().render(turn.scene.root, into: sceneFrame(), options: foldOptions)
-        } else if mode.showsCurtain, !damage.isEmpty {
-            sceneRenderer().render(fold.scene.root, at: fold.transaction.now, into: sceneFrame(), options: foldOptions)
-        }
-        return damage
+        display.renderFrame(shownScene)
+    }
+
+    /// The page scene on screen and the time its layers are shown at (nil: as set); nil while
+    /// the flat canvas shows.
+    private var shownScene: (root: Layer, time: Double?)? {
+        if mode.isTurning { return (turn.scene.root, nil) }
+        if mode.showsCurtain { return (fold.scene.root, fold.transaction.now) }
+        return nil
     }
 
     /// Whether the animation clock must keep ticking (frames wanted even without input).
@@ -187,10 +166,18 @@ public final class Session {
     /// while, or its confirmation going. The frame loop sleeps until then instead of ticking.
     public var nextChange: Double? { toolbar.deadline }
 
+    /// Whether the toolbar looks different from its last `renderToolbar()`.
+    public var toolbarNeedsFrame: Bool { display.toolbarNeedsFrame }
+
     /// Draws the toolbar as it is now (buffer pixels) and where it goes (logical px).
     public func renderToolbar() -> (image: Bitmap, origin: Point) {
-        toolbarNeedsFrame = false
-        return (toolbarRenderer.render(toolbar), toolbar.layout.shownBounds.origin)
+        display.renderToolbar(toolbar)
+    }
+
+    /// Keeps the picture of the sheet on the easel with the book when it is big, and drops the
+    /// pictures of strokes the book no longer has: at quit, so the sheet opens at once next time.
+    public func keepPicture() throws {
+        try display.keepPicture(of: book)
     }
 
     /// The ink a new stroke is drawn with.
@@ -300,16 +287,37 @@ public final class Session {
     /// the first fold frame. The pinch then pays only for taking the pages from the canvas.
     public func prepareToFold() {
         guard !mode.showsCurtain else { return }
-        let renderer = sceneRenderer()
-        fold.scene.setContents(canvas.baked)
-        renderer.prepare(fold.scene.root)
-        renderer.render(fold.scene.root, at: fold.transaction.now, into: sceneFrame(), options: foldOptions)
+        fold.scene.setContents(display.canvas.baked)
+        display.prepareToFold(fold.scene.root, at: fold.transaction.now)
     }
 
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
     public func finishActiveStroke() {
         if case .drawing = state { endStroke(at: now) }
         if case .erasing = state { endErase(at: now) }
+    }
+
+    // MARK: - Still frames
+
+    /// Holds the fold at `scale` (clamped to 0.48…1), as a pinch that stops there does: a still
+    /// frame drawn by the app's own path (`folio render --fold`). Only from the idle canvas;
+    /// returns whether the fold shows.
+    public func holdFold(at scale: Double) -> Bool {
+        guard case .idle = state else { return false }
+        transition(.pinchBegan, at: now)
+        transition(.pinchChanged(scale: scale), at: now)
+        return true
+    }
+
+    /// Holds the sheet on the easel turning forward with the leaf at `angle` (−π…0), as a finger
+    /// that stops there does (`folio render --flip`); the sheet behind is blank when none follows,
+    /// even where a finger could not turn. Only from the idle canvas; returns whether the leaf shows.
+    public func holdTurn(at angle: Double) -> Bool {
+        guard case .idle = state else { return false }
+        showLeaf(.forward, at: angle)
+        state = .turning(TurnTrack(direction: .forward, start: Point(x: Double(width), y: Double(height) / 2)))
+        record("flip.began", at: now)
+        return true
     }
 
     // MARK: - The one transition function
@@ -501,15 +509,15 @@ public final class Session {
     /// the whole frame changes.
     private func show(sheetAt index: Int) {
         book.goToSheet(index)
-        damage = damage.union(draw(book.sheet.strokes, on: canvas))
+        display.showSheet(book.sheet.strokes)
         record("sheet.changed", at: now)
     }
 
     /// The pages take the canvas and the curtain goes up, driven by `driver`.
     private func openCurtain(_ driver: Mode.FoldDriver) {
         toolbar.hide()
-        fold.open(contents: canvas.baked)
-        sceneRenderer().prepare(fold.scene.root)
+        fold.open(contents: display.canvas.baked)
+        display.prepare(fold.scene.root)
         state = .folding(driver)
     }
 
@@ -543,12 +551,12 @@ public final class Session {
         switch direction {
         case .forward:
             let next = book.isOnLastSheet ? [] : book.sheets[book.currentSheet + 1].strokes
-            turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: angle, scale: scale.factor)
+            turn.begin(earlier: display.canvas.baked, later: display.otherSheetPicture(next), angle: angle, scale: scale.factor)
         case .backward:
             let previous = book.sheets[book.currentSheet - 1].strokes
-            turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: angle, scale: scale.factor)
+            turn.begin(earlier: display.otherSheetPicture(previous), later: display.canvas.baked, angle: angle, scale: scale.factor)
         }
-        sceneRenderer().prepare(turn.scene.root)
+        display.prepare(turn.scene.root)
     }
 
     /// Page Down / Page Up: the same turn, played through on its own.
@@ -590,35 +598,15 @@ public final class Session {
         record("flip.completed", at: now)
     }
 
-    /// The picture of another sheet's `strokes`, at the canvas's size.
-    private func otherSheetPicture(_ strokes: [Stroke]) -> Bitmap {
-        let other: CanvasRenderer
-        if let stored = otherSheetStorage, stored.baked.width == pixelWidth, stored.baked.height == pixelHeight {
-            other = stored
-        } else {
-            other = CanvasRenderer(width: width, height: height, scale: scale.factor)
-            otherSheetStorage = other
-        }
-        if other.strokes != strokes { _ = draw(strokes, on: other) }
-        return other.baked
-    }
-
     // MARK: - The eraser
 
     /// Hides every stroke the eraser crosses on its way to `p` (removed from the book when the
     /// pass ends, as one undoable edit).
     private func erase(to p: Point) {
         guard case var .erasing(pass) = state else { return }
-        var crossed = false
-        for (index, stroke) in book.sheet.strokes.enumerated() where !pass.crossed.contains(index) {
-            if stroke.isCrossed(from: pass.last, to: p, radius: Self.eraserRadius) {
-                pass.crossed.insert(index)
-                crossed = true
-            }
-        }
-        pass.last = p
+        let crossed = pass.move(to: p, over: book.sheet.strokes, radius: Self.eraserRadius)
         state = .erasing(pass)
-        if crossed { damage = damage.union(canvas.rebuild(strokes: visibleStrokes)) }
+        if crossed { display.rebuild(visibleStrokes) }
     }
 
     private func endErase(at time: Double) {
@@ -635,7 +623,7 @@ public final class Session {
         toolbar.hide()
         state = .drawing(live)
         record("stroke.began", at: time)
-        draw(live, changed: live.stroke.bounds)
+        display.drawLive(live, changed: live.stroke.bounds)
     }
 
     private func extendStroke(to sample: PenSample) {
@@ -643,14 +631,14 @@ public final class Session {
         state = .idle  // hands the stroke's storage over, so adding a point does not copy it
         let changed = live.add(sample)
         state = .drawing(live)
-        draw(live, changed: changed)
+        display.drawLive(live, changed: changed)
     }
 
     private func endStroke(at time: Double) {
         guard case let .drawing(live) = state else { return }
         state = .idle
         book.append(live.stroke)
-        damage = damage.union(canvas.bake(live.stroke))
+        display.bake(live.stroke)
         record("stroke.ended", at: time)
         reportedClamp = false
     }
@@ -658,31 +646,25 @@ public final class Session {
     private func withdrawStroke(at time: Double) {
         guard case .drawing = state else { return }
         state = .idle
-        damage = damage.union(canvas.clearLive())
+        display.clearLive()
         record("stroke.withdrawn", at: time)
         reportedClamp = false
     }
 
-    private func draw(_ live: LiveStroke, changed: Rect) {
-        damage = damage.union(canvas.drawLive(live.path, tail: live.tail, style: live.stroke.style, changed: changed,
-                                              pressures: live.pressurePath, pressureTail: live.pressureTail,
-                                              curve: live.pressureCurve))
-    }
-
     /// The current sheet's strokes as the screen shows them: without those an eraser pass crossed.
     private var visibleStrokes: [Stroke] {
-        guard case let .erasing(pass) = state, !pass.crossed.isEmpty else { return book.sheet.strokes }
-        return book.sheet.strokes.enumerated().filter { !pass.crossed.contains($0.offset) }.map(\.element)
+        guard case let .erasing(pass) = state else { return book.sheet.strokes }
+        return pass.visible(book.sheet.strokes)
     }
 
     private func redrawAll() {
         // Undo and redo change one stroke: the canvas redraws only its area.
-        damage = damage.union(canvas.show(strokes: visibleStrokes))
-        if case let .drawing(live) = state { draw(live, changed: live.stroke.bounds) }
+        display.show(visibleStrokes)
+        if case let .drawing(live) = state { display.drawLive(live, changed: live.stroke.bounds) }
     }
 
     private func damageWholeFrame() {
-        damage = damage.union(canvas.frame.bounds)
+        display.damageWholeFrame()
     }
 
     private func resize(width requestedWidth: Int, height requestedHeight: Int, scale requestedScale: BufferScale) {
@@ -697,14 +679,12 @@ public final class Session {
         self.width = width
         self.height = height
         self.scale = scale
-        canvas = CanvasRenderer(width: width, height: height, scale: scale.factor)
-        let scene = Self.sceneSize(of: canvas)
-        fold.resize(width: scene.width, height: scene.height, contents: mode.showsCurtain ? canvas.baked : nil)
+        display.resize(width: width, height: height, scale: scale.factor)
+        let scene = display.sceneSize
+        fold.resize(width: scene.width, height: scene.height, contents: mode.showsCurtain ? display.canvas.baked : nil)
         turn.resize(width: scene.width, height: scene.height)
         recognizer.width = Double(width)
         toolbar.relayout(ToolbarLayout(width: Double(width), height: Double(height), scale: scale.factor))
-        toolbarRenderer = ToolbarRenderer(scale: scale.factor)
-        toolbarNeedsFrame = true
         let heldTurn: Mode.TurnDirection? = if case let .turning(track) = state, onlyScale { track.direction } else { nil }
         if mode.isTurning && heldTurn == nil {
             // The pictures on the leaf were of the old size: the turn falls back at once.
@@ -712,109 +692,15 @@ public final class Session {
             record("flip.cancelled", at: now)
         }
         // The whole new frame changes; damage of the old size means nothing now.
-        damage = Region.empty
+        display.discardDamage()
         redrawAll()
         // A new scale alone (the window moved to another output) keeps a leaf the finger holds:
         // drawn again, crisp at the new scale, where the finger has it.
         if let heldTurn { showLeaf(heldTurn, at: leafAngle) }
     }
 
-    private func sceneRenderer() -> PageRenderer {
-        if let renderer = sceneRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight {
-            return renderer
-        }
-        let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale.factor)
-        if mode.showsCurtain { renderer.prepare(fold.scene.root) }
-        sceneRendererStorage = renderer
-        return renderer
-    }
-
-    private func sceneFrame() -> Bitmap {
-        if let bitmap = sceneFrameStorage, bitmap.width == pixelWidth, bitmap.height == pixelHeight { return bitmap }
-        let bitmap = Bitmap(width: pixelWidth, height: pixelHeight)
-        sceneFrameStorage = bitmap
-        return bitmap
-    }
-
     private func record(_ name: String, at time: Double) {
         timeline.append(TimelineEvent(time: time, name: name))
         if timeline.count / 2 >= timelineCapacity { timeline.removeFirst(timeline.count - timelineCapacity) }
-    }
-}
-
-/// One pass of the eraser: where it last was, and the current sheet's strokes it has crossed.
-struct EraserPass {
-    var last: Point
-    var crossed: Set<Int> = []
-}
-
-/// The stroke under the finger or pen, with its smoothers, so each new point reports what it
-/// changed. A pen's pressures are smoothed exactly as its points are.
-struct LiveStroke {
-    private(set) var stroke: Stroke
-    private var smoother: InkSmoother
-    private var pressureSmoother: InkSmoother?
-    /// The curve widths follow, for a pen that reports pressure; nil for the fixed width.
-    let pressureCurve: PressureCurve?
-
-    init(start: PenSample, style: InkStyle, pressureCurve: PressureCurve?) {
-        stroke = Stroke(points: [start.point], style: style)
-        smoother = InkSmoother(start: start.point)
-        if let pressureCurve, let pressure = start.pressure.map(Stroke.kept(pressure:)) {
-            self.pressureCurve = pressureCurve
-            stroke.pressureCurve = pressureCurve
-            stroke.pressures = [pressure]
-            stroke.tilts = start.tilt.map { [Stroke.kept(tilt: $0)] }
-            pressureSmoother = InkSmoother(start: Point(x: pressure, y: 0))
-        } else {
-            self.pressureCurve = nil
-        }
-    }
-
-    /// The smoothed path so far, kept as points arrive (never recomputed from all the points).
-    var path: [PathElement] { smoother.path }
-    var tail: PathElement? { smoother.tail }
-    var pressurePath: [PathElement] { pressureSmoother?.path ?? [] }
-    var pressureTail: PathElement? { pressureSmoother?.tail }
-
-    /// Adds a point; returns the logical area whose ink may differ (old tail, new segment, new tail).
-    mutating func add(_ sample: PenSample) -> Rect {
-        let p = sample.point
-        // Every changed piece starts at the end of the finished path; a pen's outline, at the
-        // start of its last step into that end (the joint at the end moves with what follows).
-        var changed = smoother.path.last.map { Rect(origin: $0.endPoint, size: .zero) } ?? .null
-        if pressureCurve != nil, let last = smoother.path.last, smoother.path.count >= 2 {
-            let start = smoother.path[smoother.path.count - 2].endPoint
-            changed = changed.union(Rect(origin: PressureOutline.lastStepStart(of: last, from: start), size: .zero))
-        }
-        if let oldTail = smoother.tail { changed = changed.union(oldTail.controlBounds) }
-        if let segment = smoother.add(p) { changed = changed.union(segment.controlBounds) }
-        if let newTail = smoother.tail { changed = changed.union(newTail.controlBounds) }
-        stroke.points.append(p)
-        // The firmest pressure of the ink that changed: the last element's (its last step's
-        // joint moves), the old tail's, the new segment's and the new tail's. Each is a Bézier,
-        // so it stays within its control values; the x of a pressure element is the pressure.
-        var firmest = -Double.infinity
-        if pressureSmoother != nil {
-            // The last element and its start, read by index: a copy of the path held across
-            // `add` would copy it on write, and `suffix(2)` of the optional path resolves to
-            // Sequence's, which walks all of it (a long stroke's segments grew slower).
-            if let last = pressureSmoother?.path.last { firmest = max(firmest, last.controlBounds.maxX) }
-            if let count = pressureSmoother?.path.count, count >= 2, let before = pressureSmoother?.path[count - 2] {
-                firmest = max(firmest, before.endPoint.x)
-            }
-            if let oldTail = pressureSmoother?.tail { firmest = max(firmest, oldTail.controlBounds.maxX) }
-            // A frame without a pressure keeps the last one (tablet-v2 sends only changes).
-            // Pressure and tilt are kept in the book's steps, so a reopened stroke is this one.
-            let pressure = sample.pressure.map(Stroke.kept(pressure:)) ?? stroke.pressures?.last ?? 0
-            if let segment = pressureSmoother?.add(Point(x: pressure, y: 0)) { firmest = max(firmest, segment.controlBounds.maxX) }
-            if let newTail = pressureSmoother?.tail { firmest = max(firmest, newTail.controlBounds.maxX) }
-            stroke.pressures?.append(pressure)
-            if let last = stroke.tilts?.last { stroke.tilts?.append(sample.tilt.map(Stroke.kept(tilt:)) ?? last) }
-        }
-        // Ink reaches half its width (and a pixel of antialiasing) past what changed: for a pen,
-        // the width its firmest pressure there gives, so a light stroke damages no more than it needs.
-        let margin = pressureCurve.map { $0.width(at: firmest) / 2 + 1 } ?? stroke.style.width / 2 + 1
-        return changed.insetBy(dx: -margin, dy: -margin)
     }
 }

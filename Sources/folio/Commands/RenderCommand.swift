@@ -2,8 +2,6 @@ import ArgumentParser
 import Foundation
 import FolioCore
 import FolioInput
-import FolioLayers
-import FolioPixels
 import FolioRender
 import FolioReplay
 import FolioSketchbook
@@ -54,33 +52,24 @@ struct RenderCommand: ParsableCommand {
         let replay = Replay(trace: parsed, options: .init(width: window.size.width, height: window.size.height, scale: window.scale.scale),
                             book: sketchbook)
         try replay.run { _, _, _ in }
-        guard fold != nil || flip != nil else {
-            try PNG.write(replay.session.frame, to: out)
-            return
-        }
-        // The pages show the canvas as the trace left it.
         let session = replay.session
+        if let flip {
+            try hold(session) { $0.holdTurn(at: -flip * Double.pi) }
+        } else if let fold {
+            try hold(session) { $0.holdFold(at: fold) }
+        }
+        try PNG.write(session.frame, to: out)
+    }
+
+    /// Shows the pages as `pose` holds them, over the canvas as the trace left it: drawn by the
+    /// session, as the app and the replay draw them.
+    private func hold(_ session: Session, _ pose: (Session) -> Bool) throws {
         session.finishActiveStroke()
-        guard !session.mode.showsCurtain else {
+        session.foldOptions = look.renderOptions
+        session.kernels = try FoldKernels.named(kernels)
+        guard pose(session) else {
             throw FolioError("\(trace ?? "the trace") ends inside a fold or a page turn; `folio replay` renders that")
         }
-        let canvas = session.frame
-        let renderer = PageRenderer(pixelWidth: canvas.width, pixelHeight: canvas.height, scale: session.scale.factor,
-                                    kernels: try FoldKernels.named(kernels))
-        let frame = Bitmap(width: canvas.width, height: canvas.height)
-        if let flip {
-            let current = session.book.currentSheet, sheets = session.book.sheets
-            let next = CanvasRenderer(width: session.width, height: session.height, scale: session.scale.factor)
-            _ = next.rebuild(strokes: current + 1 < sheets.count ? sheets[current + 1].strokes : [])
-            let turn = TurnController(width: session.sceneSize.width, height: session.sceneSize.height)
-            turn.begin(earlier: canvas, later: next.baked, angle: -flip * Double.pi, scale: session.scale.factor)
-            renderer.render(turn.scene.root, into: frame, options: look.renderOptions)
-        } else if let fold {
-            let scene = FoldScene(width: session.sceneSize.width, height: session.sceneSize.height)
-            scene.setContents(canvas)
-            scene.setScale(fold)
-            renderer.render(scene.root, into: frame, options: look.renderOptions)
-        }
-        try PNG.write(frame, to: out)
+        _ = session.renderFrame()
     }
 }

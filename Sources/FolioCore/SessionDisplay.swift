@@ -1,0 +1,188 @@
+import FolioGeometry
+import FolioLayers
+import FolioPixels
+import FolioRender
+import FolioSketchbook
+import FolioToolbar
+
+/// What a `Session` draws with and what it has drawn since the last frame: the canvas, the page
+/// renderer and its frame, the picture of the sheet a turn shows, the toolbar's image. The
+/// session decides what is on screen (its mode); this type only draws it.
+final class SessionDisplay {
+    /// The flat canvas: the finished strokes baked, the live stroke over them.
+    private(set) var canvas: CanvasRenderer
+    /// How page frames are dressed (backdrop, shadows, render threads).
+    var options = PageRenderOptions()
+    /// The column kernels pages are drawn with (all give the same bytes): a new choice takes
+    /// effect with a new renderer.
+    var kernels = FoldKernels.best {
+        didSet { sceneRendererStorage = nil }
+    }
+    /// The fold's layer tree while the curtain is up, nil otherwise: a renderer made then takes
+    /// its pages at once.
+    var curtain: () -> Layer? = { nil }
+    /// Whether the toolbar looks different from its last `renderToolbar(_:)`.
+    var toolbarNeedsFrame = true
+    /// Buffer pixels changed since the last `renderFrame(_:)`.
+    private var damage = Region.empty
+    private var toolbarRenderer: ToolbarRenderer
+    /// Pictures of big sheets kept with the book, shown instead of drawing every stroke.
+    private let pictures: SheetPictureCache?
+    /// The picture of the sheet a turn goes to or comes from (made on the first turn, kept).
+    private var otherSheetStorage: CanvasRenderer?
+    /// Made on the first fold or turn and kept (they are large): the renderer and the frame it draws.
+    private var sceneRendererStorage: PageRenderer?
+    private var sceneFrameStorage: Bitmap?
+
+    /// Drawing for a window of `width`×`height` logical pixels at `scale` (already fitted).
+    init(width: Int, height: Int, scale: Double, pictures: SheetPictureCache?) {
+        self.pictures = pictures
+        canvas = CanvasRenderer(width: width, height: height, scale: scale)
+        toolbarRenderer = ToolbarRenderer(scale: scale)
+    }
+
+    /// A new window size or scale: a new canvas (empty until strokes are shown on it) and toolbar
+    /// renderer; the scene renderer and frame follow on their next use.
+    func resize(width: Int, height: Int, scale: Double) {
+        canvas = CanvasRenderer(width: width, height: height, scale: scale)
+        toolbarRenderer = ToolbarRenderer(scale: scale)
+        toolbarNeedsFrame = true
+    }
+
+    // MARK: - Frames
+
+    var pixelWidth: Int { canvas.frame.width }
+    var pixelHeight: Int { canvas.frame.height }
+
+    /// The logical size the page scenes span: the buffer over the scale (see `Session.sceneSize`).
+    var sceneSize: Size {
+        Size(width: Double(canvas.frame.width) / canvas.scale, height: Double(canvas.frame.height) / canvas.scale)
+    }
+
+    /// Whether a new frame would differ from the last one rendered.
+    var needsFrame: Bool { !damage.isEmpty }
+
+    /// The frame the screen shows: the scenes' when the curtain is up, else the canvas's.
+    func frame(curtainUp: Bool) -> Bitmap { curtainUp ? sceneFrame() : canvas.frame }
+
+    /// Draws `scene` (its root, and the time its layers are shown at; nil: as set) when something
+    /// changed, and returns the buffer pixels that changed since the last call.
+    func renderFrame(_ scene: (root: Layer, time: Double?)?) -> Region {
+        defer { damage = Region.empty }
+        if let scene, !damage.isEmpty {
+            sceneRenderer().render(scene.root, at: scene.time, into: sceneFrame(), options: options)
+        }
+        return damage
+    }
+
+    /// Takes the pages of the tree under `root` into the renderer (once per gesture: it is slow).
+    func prepare(_ root: Layer) {
+        sceneRenderer().prepare(root)
+    }
+
+    /// Makes the renderer, its frame and its backdrop ahead of the first fold by drawing the fold's
+    /// tree under `root` once (at `time` on its clock).
+    func prepareToFold(_ root: Layer, at time: Double) {
+        let renderer = sceneRenderer()
+        renderer.prepare(root)
+        renderer.render(root, at: time, into: sceneFrame(), options: options)
+    }
+
+    /// Draws the toolbar as it is now (buffer pixels) and where it goes (logical px).
+    func renderToolbar(_ toolbar: Toolbar) -> (image: Bitmap, origin: Point) {
+        toolbarNeedsFrame = false
+        return (toolbarRenderer.render(toolbar), toolbar.layout.shownBounds.origin)
+    }
+
+    /// The whole frame changes.
+    func damageWholeFrame() {
+        damage.formUnion(canvas.frame.bounds)
+    }
+
+    /// Forgets what changed: after a resize, damage of the old size means nothing.
+    func discardDamage() {
+        damage = Region.empty
+    }
+
+    // MARK: - The canvas
+
+    /// Puts a whole sheet's `strokes` on the canvas: from their kept picture where there is one.
+    func showSheet(_ strokes: [Stroke]) {
+        damage.formUnion(draw(strokes, on: canvas))
+    }
+
+    /// Shows `strokes` after an undo or redo: only the area of what differs is drawn again.
+    func show(_ strokes: [Stroke]) {
+        damage.formUnion(canvas.show(strokes: strokes))
+    }
+
+    /// Draws the canvas again from `strokes` (the eraser hid some).
+    func rebuild(_ strokes: [Stroke]) {
+        damage.formUnion(canvas.rebuild(strokes: strokes))
+    }
+
+    /// Draws the live stroke over the canvas where `changed` (logical px) says it may differ.
+    func drawLive(_ live: LiveStroke, changed: Rect) {
+        damage.formUnion(canvas.drawLive(live.path, tail: live.tail, style: live.stroke.style, changed: changed,
+                                         pressures: live.pressurePath, pressureTail: live.pressureTail,
+                                         curve: live.pressureCurve))
+    }
+
+    /// Bakes a finished stroke into the canvas.
+    func bake(_ stroke: Stroke) {
+        damage.formUnion(canvas.bake(stroke))
+    }
+
+    /// Withdraws the live stroke: the canvas shows the finished strokes alone.
+    func clearLive() {
+        damage.formUnion(canvas.clearLive())
+    }
+
+    /// The picture of another sheet's `strokes`, at the canvas's size.
+    func otherSheetPicture(_ strokes: [Stroke]) -> Bitmap {
+        let other: CanvasRenderer
+        if let stored = otherSheetStorage, stored.baked.width == pixelWidth, stored.baked.height == pixelHeight {
+            other = stored
+        } else {
+            other = CanvasRenderer(width: Int(canvas.size.width), height: Int(canvas.size.height), scale: canvas.scale)
+            otherSheetStorage = other
+        }
+        if other.strokes != strokes { _ = draw(strokes, on: other) }
+        return other.baked
+    }
+
+    /// Keeps the picture of the sheet on the easel with `book` when it is big, and drops the
+    /// pictures of strokes the book no longer has.
+    func keepPicture(of book: Sketchbook) throws {
+        let picture = canvas.strokes.count >= SheetPictureCache.worthKeeping ? canvas.picture() : nil
+        try pictures?.keep(picture, book: book)
+    }
+
+    /// Draws `strokes` on `canvas`: from their kept picture where there is one, else stroke by stroke.
+    private func draw(_ strokes: [Stroke], on canvas: CanvasRenderer) -> PixelRect {
+        if let picture = pictures?.picture(of: strokes, width: canvas.baked.width, height: canvas.baked.height, scale: canvas.scale),
+           canvas.show(strokes: strokes, from: picture) {
+            return canvas.frame.bounds
+        }
+        return canvas.rebuild(strokes: strokes)
+    }
+
+    // MARK: - The page renderer
+
+    private func sceneRenderer() -> PageRenderer {
+        if let renderer = sceneRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight {
+            return renderer
+        }
+        let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: canvas.scale, kernels: kernels)
+        if let curtain = curtain() { renderer.prepare(curtain) }
+        sceneRendererStorage = renderer
+        return renderer
+    }
+
+    private func sceneFrame() -> Bitmap {
+        if let bitmap = sceneFrameStorage, bitmap.width == pixelWidth, bitmap.height == pixelHeight { return bitmap }
+        let bitmap = Bitmap(width: pixelWidth, height: pixelHeight)
+        sceneFrameStorage = bitmap
+        return bitmap
+    }
+}
