@@ -24,6 +24,9 @@ public final class Session {
     public var timelineCapacity = Int.max
     public let fold: FoldController
     public let turn: TurnController
+    /// The one animation clock: the fold's pages and the turn's leaf animate in its transactions,
+    /// and it tells whether anything still animates.
+    public let transaction = Transaction()
     /// Logical size in surface pixels.
     public private(set) var width: Int
     public private(set) var height: Int
@@ -94,8 +97,8 @@ public final class Session {
         self.scale = size.scale
         canvas = CanvasRenderer(width: size.width, height: size.height, scale: size.scale.factor)
         let scene = Self.sceneSize(of: canvas)
-        fold = FoldController(width: scene.width, height: scene.height)
-        turn = TurnController(width: scene.width, height: scene.height)
+        fold = FoldController(width: scene.width, height: scene.height, transaction: transaction)
+        turn = TurnController(width: scene.width, height: scene.height, transaction: transaction)
         recognizer.width = Double(size.width)
         toolbar = Toolbar(layout: ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: size.scale.factor))
         toolbarRenderer = ToolbarRenderer(scale: size.scale.factor)
@@ -173,15 +176,16 @@ public final class Session {
     public func renderFrame() -> Region {
         defer { damage = Region.empty }
         if mode.isTurning, !damage.isEmpty {
-            sceneRenderer().render(turn.scene.root, into: sceneFrame(), options: foldOptions)
+            sceneRenderer().render(turn.scene, at: transaction.now, into: sceneFrame(), options: foldOptions)
         } else if mode.showsCurtain, !damage.isEmpty {
             sceneRenderer().render(fold.scene.root, at: fold.transaction.now, into: sceneFrame(), options: foldOptions)
         }
         return damage
     }
 
-    /// Whether the animation clock must keep ticking (frames wanted even without input).
-    public var isAnimating: Bool { mode == .unfolding || mode == .settlingTurn || fold.isAnimating }
+    /// Whether the animation clock must keep ticking (frames wanted even without input). The
+    /// toolbar's hiding and notice are deadlines on the same `now`, not animations: `nextChange`.
+    public var isAnimating: Bool { transaction.isAnimating }
 
     /// When (ms) the screen changes with no input and no animation: the toolbar hiding after a
     /// while, or its confirmation going. The frame loop sleeps until then instead of ticking.
@@ -242,8 +246,7 @@ public final class Session {
     /// Feeds one input event that happened at `time` (ms).
     public func handle(_ event: InputEvent, at time: Double) {
         now = max(now, time)
-        fold.advance(to: now)
-        turn.advance(to: now)
+        transaction.advance(to: now)
         _ = toolbar.advance(to: now)
         if case let .resize(width, height, scale) = event {
             resize(width: width, height: height, scale: scale ?? self.scale)
@@ -289,8 +292,7 @@ public final class Session {
     /// Moves the animation clock to `time` (ms): called once per frame by whoever paces frames.
     public func advance(to time: Double) {
         now = max(now, time)
-        fold.advance(to: now)
-        turn.advance(to: now)
+        transaction.advance(to: now)
         _ = toolbar.advance(to: now)
         if isAnimating { damageWholeFrame() }
     }
@@ -543,12 +545,12 @@ public final class Session {
         switch direction {
         case .forward:
             let next = book.isOnLastSheet ? [] : book.sheets[book.currentSheet + 1].strokes
-            turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: angle, scale: scale.factor)
+            turn.begin(earlier: canvas.baked, later: otherSheetPicture(next), angle: angle)
         case .backward:
             let previous = book.sheets[book.currentSheet - 1].strokes
-            turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: angle, scale: scale.factor)
+            turn.begin(earlier: otherSheetPicture(previous), later: canvas.baked, angle: angle)
         }
-        sceneRenderer().prepare(turn.scene.root)
+        sceneRenderer().prepare(turn.scene)
     }
 
     /// Page Down / Page Up: the same turn, played through on its own.

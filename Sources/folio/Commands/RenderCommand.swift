@@ -73,8 +73,8 @@ struct RenderCommand: ParsableCommand {
             let next = CanvasRenderer(width: session.width, height: session.height, scale: session.scale.factor)
             _ = next.rebuild(strokes: current + 1 < sheets.count ? sheets[current + 1].strokes : [])
             let turn = TurnController(width: session.sceneSize.width, height: session.sceneSize.height)
-            turn.begin(earlier: canvas, later: next.baked, angle: -flip * Double.pi, scale: session.scale.factor)
-            renderer.render(turn.scene.root, into: frame, options: look.renderOptions)
+            turn.begin(earlier: canvas, later: next.baked, angle: -flip * Double.pi)
+            renderer.render(turn.scene, into: frame, options: look.renderOptions)
         } else if let fold {
             let scene = FoldScene(width: session.sceneSize.width, height: session.sceneSize.height)
             scene.setContents(canvas)
