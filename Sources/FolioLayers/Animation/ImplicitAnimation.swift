@@ -52,6 +52,8 @@ extension Layer {
             return
         }
         let from = transformAnimation?.value(at: now) ?? old
+        // Ends at the rounded sum, which the fold's timeline reports (`AnimatedValue` ends where
+        // the progress reaches 1: the two can differ in the last bit).
         transformAnimation = PropertyAnimation(from: from, to: transform, begin: now, duration: duration, timing: timing,
                                                end: now + duration)
         transaction.addAnimation(ending: now + duration)

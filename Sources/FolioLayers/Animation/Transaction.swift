@@ -34,7 +34,7 @@ public final class Transaction {
     }
 
     /// Held weakly: a tree or scene dropped without being detached stops counting.
-    private struct Client {
+    private struct Attached {
         weak var object: (any Animating)?
     }
 
@@ -44,7 +44,7 @@ public final class Transaction {
     private var pending: [PendingCompletion] = []
     private var commitCount = 0
     private var completionCount = 0
-    private var clients: [Client] = []
+    private var attached: [Attached] = []
 
     public init() {}
 
@@ -150,18 +150,18 @@ public final class Transaction {
     /// Whether frames are wanted for animation: a completion waits, or something attached to this
     /// clock still animates at `now`.
     public var isAnimating: Bool {
-        hasPendingCompletions || clients.contains { $0.object?.isAnimating(at: now) == true }
+        hasPendingCompletions || attached.contains { $0.object?.isAnimating(at: now) == true }
     }
 
     /// `object`'s animations run on this clock from now on (set as its transactions).
     func attach(_ object: any Animating) {
-        clients.removeAll { $0.object == nil || $0.object === object }
-        clients.append(Client(object: object))
+        attached.removeAll { $0.object == nil || $0.object === object }
+        attached.append(Attached(object: object))
     }
 
     /// `object` no longer animates on this clock.
     func detach(_ object: any Animating) {
-        clients.removeAll { $0.object == nil || $0.object === object }
+        attached.removeAll { $0.object == nil || $0.object === object }
     }
 
     private func withInnermost(_ change: (inout Group) -> Void) {
