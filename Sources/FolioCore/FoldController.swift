@@ -12,11 +12,12 @@ public final class FoldController {
 
     /// The layers the renderer draws: the same objects this controller animates.
     public private(set) var scene: FoldScene
-    public let transaction = Transaction()
+    public let transaction: Transaction
     /// The clamped scale of the newest pinch update or key step (1 when open).
     public private(set) var trackedScale = 1.0
 
-    public init(width: Double, height: Double) {
+    public init(width: Double, height: Double, transaction: Transaction = Transaction()) {
+        self.transaction = transaction
         scene = FoldScene(width: width, height: height)
         scene.root.transaction = transaction
     }
@@ -31,13 +32,11 @@ public final class FoldController {
         scene.pages[0].shadowLayer.presentationTransform(at: transaction.now)
     }
 
-    /// Whether frames are still wanted for animation.
-    public var isAnimating: Bool { scene.root.isAnimating(at: transaction.now) }
-
     /// A new window size: a new scene whose pages keep the transforms and contents they had.
     func resize(width: Double, height: Double, contents: AnyObject?) {
         let transforms = scene.pages.map(\.shadowLayer.transform)
         let distance = scene.distance
+        scene.root.transaction = nil
         scene = FoldScene(width: width, height: height)
         scene.root.transaction = transaction
         transaction.perform(disableActions: true) {
@@ -45,11 +44,6 @@ public final class FoldController {
             for (page, transform) in zip(scene.pages, transforms) { page.shadowLayer.transform = transform }
         }
         scene.setContents(contents)
-    }
-
-    /// Moves the clock; runs the unfold's completion when it is due.
-    func advance(to time: Double) {
-        transaction.advance(to: time)
     }
 
     /// The curtain goes up with the pages at the bare perspective, showing `contents`.

@@ -24,6 +24,9 @@ public final class Session {
     public var timelineCapacity = Int.max
     public let fold: FoldController
     public let turn: TurnController
+    /// The one animation clock: the fold's pages and the turn's leaf animate in its transactions,
+    /// and it tells whether anything still animates.
+    public let transaction = Transaction()
     /// Logical size in surface pixels.
     public private(set) var width: Int
     public private(set) var height: Int
@@ -82,8 +85,8 @@ public final class Session {
         self.scale = size.scale
         display = SessionDisplay(width: size.width, height: size.height, scale: size.scale.factor, pictures: pictures)
         let scene = display.sceneSize
-        fold = FoldController(width: scene.width, height: scene.height)
-        turn = TurnController(width: scene.width, height: scene.height)
+        fold = FoldController(width: scene.width, height: scene.height, transaction: transaction)
+        turn = TurnController(width: scene.width, height: scene.height, transaction: transaction)
         recognizer.width = Double(size.width)
         toolbar = Toolbar(layout: ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: size.scale.factor))
         display.showSheet(book.sheet.strokes)
@@ -151,16 +154,16 @@ public final class Session {
         display.renderFrame(shownScene)
     }
 
-    /// The page scene on screen and the time its layers are shown at (nil: as set); nil while
-    /// the flat canvas shows.
-    private var shownScene: (root: Layer, time: Double?)? {
-        if mode.isTurning { return (turn.scene.root, nil) }
-        if mode.showsCurtain { return (fold.scene.root, fold.transaction.now) }
+    /// The page scene on screen, at the animation clock's time; nil while the flat canvas shows.
+    private var shownScene: SessionDisplay.Scene? {
+        if mode.isTurning { return .turn(turn.scene, at: transaction.now) }
+        if mode.showsCurtain { return .fold(fold.scene.root, at: transaction.now) }
         return nil
     }
 
-    /// Whether the animation clock must keep ticking (frames wanted even without input).
-    public var isAnimating: Bool { mode == .unfolding || mode == .settlingTurn || fold.isAnimating }
+    /// Whether the animation clock must keep ticking (frames wanted even without input). The
+    /// toolbar's hiding and notice are deadlines on the same `now`, not animations: `nextChange`.
+    public var isAnimating: Bool { transaction.isAnimating }
 
     /// When (ms) the screen changes with no input and no animation: the toolbar hiding after a
     /// while, or its confirmation going. The frame loop sleeps until then instead of ticking.
@@ -229,8 +232,7 @@ public final class Session {
     /// Feeds one input event that happened at `time` (ms).
     public func handle(_ event: InputEvent, at time: Double) {
         now = max(now, time)
-        fold.advance(to: now)
-        turn.advance(to: now)
+        transaction.advance(to: now)
         _ = toolbar.advance(to: now)
         if case let .resize(width, height, scale) = event {
             resize(width: width, height: height, scale: scale ?? self.scale)
@@ -276,8 +278,7 @@ public final class Session {
     /// Moves the animation clock to `time` (ms): called once per frame by whoever paces frames.
     public func advance(to time: Double) {
         now = max(now, time)
-        fold.advance(to: now)
-        turn.advance(to: now)
+        transaction.advance(to: now)
         _ = toolbar.advance(to: now)
         if isAnimating { damageWholeFrame() }
     }
@@ -551,12 +552,12 @@ public final class Session {
         switch direction {
         case .forward:
             let next = book.isOnLastSheet ? [] : book.sheets[book.currentSheet + 1].strokes
-            turn.begin(earlier: display.canvas.baked, later: display.otherSheetPicture(next), angle: angle, scale: scale.factor)
+            turn.begin(earlier: display.canvas.baked, later: display.otherSheetPicture(next), angle: angle)
         case .backward:
             let previous = book.sheets[book.currentSheet - 1].strokes
-            turn.begin(earlier: display.otherSheetPicture(previous), later: display.canvas.baked, angle: angle, scale: scale.factor)
+            turn.begin(earlier: display.otherSheetPicture(previous), later: display.canvas.baked, angle: angle)
         }
-        display.prepare(turn.scene.root)
+        display.prepare(turn.scene)
     }
 
     /// Page Down / Page Up: the same turn, played through on its own.

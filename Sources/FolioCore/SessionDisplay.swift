@@ -65,12 +65,26 @@ final class SessionDisplay {
     /// The frame the screen shows: the scenes' when the curtain is up, else the canvas's.
     func frame(curtainUp: Bool) -> Bitmap { curtainUp ? sceneFrame() : canvas.frame }
 
-    /// Draws `scene` (its root, and the time its layers are shown at; nil: as set) when something
-    /// changed, and returns the buffer pixels that changed since the last call.
-    func renderFrame(_ scene: (root: Layer, time: Double?)?) -> Region {
+    /// A page scene on screen, and the time (ms) on its clock it is shown at.
+    enum Scene {
+        /// The fold's layer tree.
+        case fold(Layer, at: Double)
+        /// A page turn: its tree, and the leaf's back the renderer composes for it.
+        case turn(PageTurnScene, at: Double)
+    }
+
+    /// Draws `scene` when something changed, and returns the buffer pixels that changed since the
+    /// last call.
+    func renderFrame(_ scene: Scene?) -> Region {
         defer { damage = Region.empty }
-        if let scene, !damage.isEmpty {
-            sceneRenderer().render(scene.root, at: scene.time, into: sceneFrame(), options: options)
+        guard !damage.isEmpty else { return damage }
+        switch scene {
+        case let .fold(root, time):
+            sceneRenderer().render(root, at: time, into: sceneFrame(), options: options)
+        case let .turn(turn, time):
+            sceneRenderer().render(turn, at: time, into: sceneFrame(), options: options)
+        case nil:
+            break
         }
         return damage
     }
@@ -78,6 +92,11 @@ final class SessionDisplay {
     /// Takes the pages of the tree under `root` into the renderer (once per gesture: it is slow).
     func prepare(_ root: Layer) {
         sceneRenderer().prepare(root)
+    }
+
+    /// Takes a page turn's pages, and the drawing that shows through its leaf, into the renderer.
+    func prepare(_ turn: PageTurnScene) {
+        sceneRenderer().prepare(turn)
     }
 
     /// Makes the renderer, its frame and its backdrop ahead of the first fold by drawing the fold's

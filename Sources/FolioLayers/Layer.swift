@@ -148,7 +148,12 @@ public final class Layer {
     public var isHidden = false
 
     /// The transactions that decide whether changes animate; set on the root, found by sublayers.
-    public var transaction: Transaction?
+    public var transaction: Transaction? {
+        didSet {
+            oldValue?.detach(self)
+            transaction?.attach(self)
+        }
+    }
     var transformAnimation: PropertyAnimation<Transform3D>?
 
     public private(set) var sublayers: [Layer] = []

@@ -6,7 +6,11 @@ import FolioGeometry
 /// turns about the spine by θ from 0 (open on the earlier sheet) to −π (turned: the later sheet
 /// shows whole). A forward turn runs 0 → −π, a backward one −π → 0. Outer corners are rounded;
 /// gradient shadows darken toward the spine with the turn's progress.
-public final class PageTurnScene {
+///
+/// The angle is the scene's animatable property, on its `transaction`'s clock as the fold's page
+/// transforms are on theirs. The layers have no transactions of their own: they show the angle
+/// on screen (`present(at:)`), and everything else about them follows from it.
+public final class PageTurnScene: Animating {
     public static let cornerRadius = 25.0
     /// The gradient shadows' opacity at the spine, per unit of progress q = |θ| / π.
     public static let shadowOpacity = 0.5
@@ -26,7 +30,20 @@ public final class PageTurnScene {
     /// widths that camera would sit in front of the turning edge.
     public let perspective: Transform3D
     /// The leaf's angle about the spine, −π…0.
-    public private(set) var angle = 0.0
+    /// The model value: where the leaf goes (`presentationAngle(at:)`: where it is).
+    public var angle: Double { animatedAngle.value }
+    private var animatedAngle = AnimatedValue(0.0)
+    /// The transactions the angle animates in, and the clock it animates on.
+    public var transaction: Transaction? {
+        didSet {
+            oldValue?.detach(self)
+            transaction?.attach(self)
+        }
+    }
+    /// How strongly the earlier drawing shows through the leaf's back as the layers show it, 0…1:
+    /// fully until the leaf passes 90°, then fading as it comes down on the left, so a turned
+    /// leaf's back is exactly the later sheet.
+    public private(set) var showThrough = 1.0
 
     public init(width: Double, height: Double) {
         root = Layer(bounds: Rect(x: 0, y: 0, width: width, height: height))
@@ -67,12 +84,37 @@ public final class PageTurnScene {
         setAngle(0)
     }
 
-    /// The leaf at `angle` (clamped to −π…0): `Rotate(P′, θ, y)`, the gradient shadows with it.
-    /// Before 90° the leaf and the later sheet's right half beneath it darken toward the spine;
-    /// past 90° the earlier sheet's left half beneath the leaf does.
+    /// Turns the leaf to `angle` (clamped to −π…0), animated implicitly when the transaction's
+    /// actions allow, at once otherwise; the layers show where it is now.
     public func setAngle(_ angle: Double) {
-        let theta = min(max(angle, -Double.pi), 0)
-        self.angle = theta
+        animatedAngle.set(Self.clamp(angle), in: transaction)
+        present(at: transaction?.now ?? 0)
+    }
+
+    /// Turns the leaf to `angle` (clamped) over `duration` ms on `timing`, from where it is on
+    /// screen, whatever the transaction says of actions (an explicit animation); its completion
+    /// waits for it. Without a transaction there is no clock: the leaf turns at once.
+    public func setAngle(_ angle: Double, duration: Double, timing: TimingFunction = .default) {
+        guard let transaction else { return setAngle(angle) }
+        animatedAngle.animate(to: Self.clamp(angle), in: transaction, duration: duration, timing: timing)
+        present(at: transaction.now)
+    }
+
+    /// The leaf's angle on screen at `time` (ms).
+    public func presentationAngle(at time: Double) -> Double {
+        animatedAngle.presentation(at: time)
+    }
+
+    public func isAnimating(at time: Double) -> Bool {
+        animatedAngle.isAnimating(at: time)
+    }
+
+    /// The layers show the leaf as it is on screen at `time` (ms): `Rotate(P′, θ, y)`, the
+    /// gradient shadows with it, and how much shows through its back. Before 90° the leaf and
+    /// the later sheet's right half beneath it darken toward the spine; past 90° the earlier
+    /// sheet's left half beneath the leaf does.
+    public func present(at time: Double) {
+        let theta = presentationAngle(at: time)
         leaf.transform = perspective.rotated(theta, 0, 1, 0)
         let opacity = abs(theta) / Double.pi * Self.shadowOpacity
         let towardLeftSpine = HorizontalShading(left: opacity, right: 0)
@@ -80,11 +122,16 @@ public final class PageTurnScene {
         leafFront.shading = beforeHalfway ? towardLeftSpine : nil
         laterRight.shading = beforeHalfway ? towardLeftSpine : nil
         earlierLeft.shading = beforeHalfway ? nil : HorizontalShading(left: 0, right: opacity)
+        showThrough = min(max((Double.pi - abs(theta)) / (Double.pi / 2), 0), 1)
+    }
+
+    private static func clamp(_ angle: Double) -> Double {
+        min(max(angle, -Double.pi), 0)
     }
 
     /// The sheets' pictures: the earlier sheet (flat left half, leaf front), the later sheet
     /// (flat right half), and what the leaf's back shows (the later sheet's picture, with the
-    /// earlier drawing showing through).
+    /// earlier drawing showing through `showThrough`; a renderer composes it, or a test gives it).
     public func setContents(earlier: AnyObject?, later: AnyObject?, leafBack back: AnyObject?) {
         earlierLeft.contents = earlier
         leafFront.contents = earlier

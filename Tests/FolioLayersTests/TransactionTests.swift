@@ -66,6 +66,34 @@ final class TransactionTests: XCTestCase {
         XCTAssertEqual(log, [2, 1])
     }
 
+    func testACancelledCompletionNeverRuns() throws {
+        let transaction = Transaction()
+        var ran = false
+        let completion = transaction.perform(completion: { ran = true }) { transaction.addAnimation(ending: 300) }
+        XCTAssertTrue(transaction.isAnimating, "a waiting completion wants frames")
+        transaction.cancel(try XCTUnwrap(completion))
+        XCTAssertFalse(transaction.isAnimating)
+        transaction.advance(to: 400)
+        XCTAssertFalse(ran)
+    }
+
+    func testIsAnimatingAnswersForEveryAttachedTree() {
+        let transaction = Transaction()
+        let fold = Layer(), turn = PageTurnScene(width: 800, height: 600)
+        fold.transaction = transaction
+        turn.transaction = transaction
+        XCTAssertFalse(transaction.isAnimating)
+        fold.transform = .scale(0.5, 0.5, 1)
+        transaction.flush()
+        XCTAssertTrue(transaction.isAnimating)
+        transaction.advance(to: 250)
+        XCTAssertFalse(transaction.isAnimating)
+        turn.setAngle(-1)
+        XCTAssertTrue(transaction.isAnimating)
+        transaction.advance(to: 500)
+        XCTAssertFalse(transaction.isAnimating)
+    }
+
     func testImplicitGroupIsCommittedByFlush() {
         let transaction = Transaction()
         transaction.disableActions = true

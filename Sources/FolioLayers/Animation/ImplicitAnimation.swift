@@ -20,8 +20,8 @@ struct PropertyAnimation<Value: Interpolatable> {
     var begin: Double
     var duration: Double
     var timing: TimingFunction
-
-    var end: Double { begin + duration }
+    /// The first time (ms) that shows the model value again, and that completions wait for.
+    var end: Double
 
     func value(at time: Double) -> Value {
         guard duration > 0 else { return to }
@@ -52,7 +52,10 @@ extension Layer {
             return
         }
         let from = transformAnimation?.value(at: now) ?? old
-        transformAnimation = PropertyAnimation(from: from, to: transform, begin: now, duration: duration, timing: timing)
+        // Ends at the rounded sum, which the fold's timeline reports (`AnimatedValue` ends where
+        // the progress reaches 1: the two can differ in the last bit).
+        transformAnimation = PropertyAnimation(from: from, to: transform, begin: now, duration: duration, timing: timing,
+                                               end: now + duration)
         transaction.addAnimation(ending: now + duration)
     }
 

@@ -4,24 +4,38 @@
 ///
 /// Changes made with no explicit group open land in an implicit one, which `flush()` commits
 /// once per frame, the way Core Animation commits at the end of a run-loop turn.
+///
+/// It is also the one animation clock: what animates on it (layer trees, scenes) is attached to
+/// it, so `isAnimating` answers for all of them whether frames are still wanted.
 public final class Transaction {
     /// Core Animation's implicit animation duration, in seconds.
     public static let defaultDuration = 0.25
+
+    /// A completion block set in a group, so whoever set it can withdraw it before it runs.
+    public struct Completion: Hashable, Sendable {
+        fileprivate let id: Int
+    }
 
     private struct Group {
         var disableActions: Bool?
         var duration: Double?
         var timing: TimingFunction?
-        var completion: (() -> Void)?
+        var completion: (id: Completion, block: () -> Void)?
         /// The latest end (ms) of the animations added while this group was open.
         var animationsEnd: Double?
         var isImplicit: Bool
     }
 
     private struct PendingCompletion {
+        var id: Completion
         var time: Double
         var order: Int
         var block: () -> Void
+    }
+
+    /// Held weakly: a tree or scene dropped without being detached stops counting.
+    private struct Attached {
+        weak var object: (any Animating)?
     }
 
     /// The animation clock, in ms: what `advance(to:)` last set.
@@ -29,6 +43,8 @@ public final class Transaction {
     private var groups: [Group] = []
     private var pending: [PendingCompletion] = []
     private var commitCount = 0
+    private var completionCount = 0
+    private var attached: [Attached] = []
 
     public init() {}
 
@@ -51,16 +67,18 @@ public final class Transaction {
         }
     }
 
-    /// `begin()`, `body`, `commit()`.
+    /// `begin()`, `body`, `commit()`; returns the completion set, if any.
+    @discardableResult
     public func perform(disableActions: Bool? = nil, duration: Double? = nil, timing: TimingFunction? = nil,
-                        completion: (() -> Void)? = nil, _ body: () -> Void) {
+                        completion: (() -> Void)? = nil, _ body: () -> Void) -> Completion? {
         begin()
         if let disableActions { self.disableActions = disableActions }
         if let duration { animationDuration = duration }
         if let timing { timingFunction = timing }
-        if let completion { setCompletionBlock(completion) }
+        let set = completion.map { setCompletionBlock($0) }
         body()
         commit()
+        return set
     }
 
     /// Whether property changes apply at once; the innermost group that set it wins.
@@ -82,8 +100,19 @@ public final class Transaction {
 
     /// Runs once every animation added in the innermost group has finished (at once, at the
     /// next `advance`, when there were none).
-    public func setCompletionBlock(_ block: @escaping () -> Void) {
-        withInnermost { $0.completion = block }
+    @discardableResult
+    public func setCompletionBlock(_ block: @escaping () -> Void) -> Completion {
+        completionCount += 1
+        let id = Completion(id: completionCount)
+        withInnermost { $0.completion = (id, block) }
+        return id
+    }
+
+    /// Withdraws a completion that has not run: the animations it waited for were dropped (their
+    /// scene went with a resize), and what it would have done is done otherwise.
+    public func cancel(_ completion: Completion) {
+        pending.removeAll { $0.id == completion }
+        for i in groups.indices where groups[i].completion?.id == completion { groups[i].completion = nil }
     }
 
     /// What an animatable property change should do now: animate with these parameters,
@@ -118,6 +147,23 @@ public final class Transaction {
     /// Whether a completion is still waiting for its animations.
     public var hasPendingCompletions: Bool { !pending.isEmpty }
 
+    /// Whether frames are wanted for animation: a completion waits, or something attached to this
+    /// clock still animates at `now`.
+    public var isAnimating: Bool {
+        hasPendingCompletions || attached.contains { $0.object?.isAnimating(at: now) == true }
+    }
+
+    /// `object`'s animations run on this clock from now on (set as its transactions).
+    func attach(_ object: any Animating) {
+        attached.removeAll { $0.object == nil || $0.object === object }
+        attached.append(Attached(object: object))
+    }
+
+    /// `object` no longer animates on this clock.
+    func detach(_ object: any Animating) {
+        attached.removeAll { $0.object == nil || $0.object === object }
+    }
+
     private func withInnermost(_ change: (inout Group) -> Void) {
         if groups.isEmpty { groups.append(Group(isImplicit: true)) }
         change(&groups[groups.count - 1])
@@ -128,8 +174,8 @@ public final class Transaction {
         if let end = group.animationsEnd, !groups.isEmpty {
             for i in groups.indices { groups[i].animationsEnd = max(groups[i].animationsEnd ?? end, end) }
         }
-        guard let block = group.completion else { return }
+        guard let (id, block) = group.completion else { return }
         commitCount += 1
-        pending.append(PendingCompletion(time: group.animationsEnd ?? now, order: commitCount, block: block))
+        pending.append(PendingCompletion(id: id, time: group.animationsEnd ?? now, order: commitCount, block: block))
     }
 }

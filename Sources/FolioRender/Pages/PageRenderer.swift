@@ -30,6 +30,8 @@ public final class PageRenderer {
     public let pixelHeight: Int
     /// Buffer pixels per logical pixel.
     public let scale: Double
+    /// The back of a page turn's leaf, composed as its scenes are drawn (made on the first).
+    var seeThrough: SeeThrough?
     /// Light that reaches a page whatever its angle (the CA book's ambient term).
     public static let ambientLight = 0.5
 

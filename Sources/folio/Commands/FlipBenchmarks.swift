@@ -23,15 +23,15 @@ enum FlipBenchmarks {
             let renderer = PageRenderer(pixelWidth: w, pixelHeight: h, scale: scale.factor, kernels: kernels)
             let turn = TurnController(width: Double(w) / scale.factor, height: Double(h) / scale.factor)
             turn.begin(earlier: FoldBenchmarks.sketch(width: w, height: h), later: Bitmap(width: w, height: h, color: 0xFFFF_FFFF),
-                       angle: 0, scale: scale.factor)
+                       angle: 0)
             let target = Bitmap(width: w, height: h)
             for q in progress {
                 turn.track(-q * Double.pi)
                 for t in threads {
                     let options = PageRenderOptions(background: .texture, shadows: true, threads: t)
-                    renderer.render(turn.scene.root, into: target, options: options)
+                    renderer.render(turn.scene, into: target, options: options)
                     let samples = FoldBenchmarks.gestureFrames(at: q, in: 0...1, count: frames, move: { turn.track(-$0 * Double.pi) }) {
-                        renderer.render(turn.scene.root, into: target, options: options)
+                        renderer.render(turn.scene, into: target, options: options)
                     }
                     results.append(BenchResult(name: "flip.frame", width: lw, height: lh, progress: q, threads: t,
                                                kernels: kernels.name, bufferScale: bufferScale, samples: samples))
