@@ -88,7 +88,7 @@ public struct SettingsFile: Sendable {
         widths = [\(s.palette.widths.map(number).joined(separator: ", "))]
 
         [fold]
-        # The fold's perspective distance in logical px (500-20000; the original's 2000).
+        # The fold's perspective distance in logical px (500-20000; 2000 by default).
         perspective = \(number(s.perspective))
 
         [gestures]

@@ -32,7 +32,7 @@ public final class PageRenderer {
     public let scale: Double
     /// The back of a page turn's leaf, composed as its scenes are drawn (made on the first).
     var seeThrough: SeeThrough?
-    /// Light that reaches a page whatever its angle (the CA book's ambient term).
+    /// Light that reaches a page whatever its angle (the ambient term: no page goes fully dark).
     public static let ambientLight = 0.5
 
     /// The pages as last prepared, in drawing order.
