@@ -189,7 +189,8 @@ final class SessionDisplay {
     // MARK: - The page renderer
 
     private func sceneRenderer() -> PageRenderer {
-        if let renderer = sceneRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight {
+        if let renderer = sceneRendererStorage, renderer.pixelWidth == pixelWidth, renderer.pixelHeight == pixelHeight,
+           renderer.scale == canvas.scale {
             return renderer
         }
         let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: canvas.scale, kernels: kernels)
