@@ -8,6 +8,8 @@ import FolioLayers
 /// PageImage's fast loops against a per-pixel statement of what they compute, exactly: the
 /// transposed masked front, and the back (unpremultiplied, box-blurred along both axes with
 /// clamped edges, faded toward the paper, masked), both with their borders and opaque spans.
+/// `make test` runs them on a debug build (the plain loops) and on a release build (the vector
+/// loops, `#if !DEBUG`): both give the reference's bytes, so release frames are debug frames.
 final class PageImageTests: XCTestCase {
     // Pages of 22 and 19 columns by 45 rows: release builds' vector blocks (16 columns, 4 or 32
     // rows) run whole and leave tails.
