@@ -591,7 +591,7 @@ public final class PageRenderer {
         }
         @inline(__always) func darkening(_ column: UnsafeMutablePointer<UInt16>, _ y: Int) -> UInt64 {
             let g = Int(rowCell[y]), w = UInt64(rowWeight[y])
-            return (UInt64(column[g]) &* (256 &- w) &+ UInt64(column[g + 1]) &* w) >> 8
+            return (UInt64(column[g]) &* (256 &- w) &+ UInt64(column[g + 1]) &* w) >> (8 + ShadowMap.levelShift)
         }
         @inline(__always) func covers(_ k: Int, _ y: Int) -> Bool { y >= plans[k].yStart && y < plans[k].yEnd }
         /// A sample at an edge: the source row clamped into the page, times the page's coverage.
@@ -736,7 +736,7 @@ public final class PageRenderer {
         let gx = Int(rowCell[x]), gy = Int(rowCell[y]), wx = UInt64(rowWeight[x]), wy = UInt64(rowWeight[y])
         let top = UInt64(map[gx * h + gy]) * (256 - wx) + UInt64(map[(gx + 1) * h + gy]) * wx
         let bottom = UInt64(map[gx * h + gy + 1]) * (256 - wx) + UInt64(map[(gx + 1) * h + gy + 1]) * wx
-        return (top * (256 - wy) + bottom * wy + 32768) >> 16
+        return (top * (256 - wy) + bottom * wy + (1 << (15 + ShadowMap.levelShift))) >> (16 + ShadowMap.levelShift)
     }
 
     /// The shadow grids blended horizontally for column x: the backdrop's (every shadow), and each
