@@ -152,10 +152,13 @@ final class ShadowMap {
 
     /// A share of darkening (0…1) as 0…`FOLIO_SHADOW_FULL`, rounded half up, without the library
     /// call of `rounded()` or a branch (three per grid cell per frame, vectorised): ½ added, then
-    /// truncated.
+    /// truncated. Under half a level it is none, exactly where whole levels rounded to none: so
+    /// little changes no colour by itself, and cells without shadow keep the renderer's paths that
+    /// skip shadows (row copies, undarkened columns) and their bytes.
     @inline(__always)
     private func darkening(_ share: Float) -> UInt16 {
-        UInt16(min(Float(FOLIO_SHADOW_FULL), max(0, share * Float(FOLIO_SHADOW_FULL))) + 0.5)
+        let scaled = min(Float(FOLIO_SHADOW_FULL), max(0, share * Float(FOLIO_SHADOW_FULL)))
+        return scaled / Float(FOLIO_SHADOW_FULL / 256) + 0.5 < 1 ? 0 : UInt16(scaled + 0.5)
     }
 
     /// Fills the grid with the page's projected, offset shadow path; cells are stored column-major.
