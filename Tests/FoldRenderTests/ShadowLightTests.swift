@@ -23,12 +23,10 @@ final class ShadowLightTests: XCTestCase {
                 let dv = Int64(0x1_4000_0000) + Int64(light) << 20
                 kernels.sample(column, 0x8000_0000, dv, Int32(count), nil, 0, light, expected)
                 kernels.sample(column, 0x8000_0000, dv, Int32(count), &shadow, 37, light, out)
-                XCTAssertEqual(Array(UnsafeBufferPointer(start: out, count: count)), Array(UnsafeBufferPointer(start: expected, count: count)),
-                               "\(kernels.name) sample, light \(light)")
+                XCTAssertEqual(pixels(out, count), pixels(expected, count), "\(kernels.name) sample, light \(light)")
             }
             kernels.darken(column, 0, &shadow, 37, Int32(count), out)
-            XCTAssertEqual(Array(UnsafeBufferPointer(start: out, count: count)), Array(UnsafeBufferPointer(start: column, count: count)),
-                           "\(kernels.name) darken")
+            XCTAssertEqual(pixels(out, count), pixels(column, count), "\(kernels.name) darken")
         }
     }
 
@@ -37,8 +35,10 @@ final class ShadowLightTests: XCTestCase {
     /// would climb a whole cell (16 rows) at once and stay put between.
     func testStepsFollowTheGradient() {
         let cells = 40
-        let map = UnsafeMutablePointer<UInt16>.allocate(capacity: cells * cells), column = UnsafeMutablePointer<UInt16>.allocate(capacity: cells)
-        let white = UnsafeMutablePointer<UInt32>.allocate(capacity: rows + 64), out = UnsafeMutablePointer<UInt32>.allocate(capacity: rows)
+        let map = UnsafeMutablePointer<UInt16>.allocate(capacity: cells * cells)
+        let column = UnsafeMutablePointer<UInt16>.allocate(capacity: cells)
+        let white = UnsafeMutablePointer<UInt32>.allocate(capacity: rows + 64)
+        let out = UnsafeMutablePointer<UInt32>.allocate(capacity: rows)
         defer { map.deallocate(); column.deallocate(); white.deallocate(); out.deallocate() }
         for gx in 0..<cells {
             for gy in 0..<cells { map[gx * cells + gy] = UInt16((gx + gy) * 19) }
@@ -68,8 +68,11 @@ final class ShadowLightTests: XCTestCase {
                     previous = first
                 }
                 XCTAssertFalse(climbs.isEmpty, "\(kernels.name) \(path): no steps seen")
-                XCTAssertTrue(climbs.allSatisfy { (0...3).contains($0) }, "\(kernels.name) \(path): steps climb \(climbs.sorted()) rows a column")
+                XCTAssertTrue(climbs.allSatisfy { (0...3).contains($0) },
+                              "\(kernels.name) \(path): steps climb \(climbs.sorted()) rows a column")
             }
         }
     }
+
+    private func pixels(_ p: UnsafeMutablePointer<UInt32>, _ count: Int) -> [UInt32] { Array(UnsafeBufferPointer(start: p, count: count)) }
 }
