@@ -67,9 +67,9 @@ AVX2 static inline ShadowRows shadowRows(const folio_fold_shadow *shadow) {
     return s;
 }
 
-/* The light (0…256) the shadow keeps at rows row…row + 15, a 16-bit lane each (as the AVX-512
- * kernels take it): cells are at least 16 rows, so the rows span at most two of them, and each row
- * picks its cell's pair of grid values out of one 64-bit load with a byte shuffle. */
+/* The light (0…FOLIO_SHADOW_FULL) the shadow keeps at rows row…row + 15, a 16-bit lane each (as
+ * the AVX-512 kernels take it): cells are at least 16 rows, so the rows span at most two of them,
+ * and each row picks its cell's pair of grid values out of one 64-bit load with a byte shuffle. */
 AVX2 static inline __m256i kept16(const ShadowRows *s, int32_t row) {
     int32_t start = row - ((s->mask + 1) >> 1), first = start >> s->shift;
     /* Each row's offset from the start of the first row's cell: past the mask, the next cell. */
@@ -86,7 +86,7 @@ AVX2 static inline __m256i kept16(const ShadowRows *s, int32_t row) {
     __m256i a = _mm256_shuffle_epi8(grid, pick);
     __m256i b = _mm256_shuffle_epi8(grid, _mm256_add_epi16(pick, _mm256_set1_epi16(0x0202)));
     __m256i dark = _mm256_add_epi16(a, _mm256_mulhrs_epi16(_mm256_sub_epi16(b, a), _mm256_slli_epi16(w, 7)));
-    return _mm256_sub_epi16(_mm256_set1_epi16(256), dark);
+    return _mm256_sub_epi16(_mm256_set1_epi16(FOLIO_SHADOW_FULL), dark);
 }
 
 /* The load at `p` moved by `bytes` (not a whole pixel): each lane takes bytes of two neighbours. */
@@ -128,10 +128,11 @@ AVX2 static inline __m256i samples(__m256i br, __m256i ga, __m256i flippedFracti
     return _mm256_or_si256(blueAndRed, _mm256_slli_epi32(greenAndAlpha, 8));
 }
 
-/* The sampler's light factors (light times the light the shadow keeps) for rows row…row + 15, a
- * 16-bit lane each. */
-AVX2 static inline __m256i shadowFactors16(const ShadowRows *rows, int32_t row, __m256i scaled) {
-    return _mm256_mulhrs_epi16(_mm256_slli_epi16(kept16(rows, row), 1), scaled);
+/* The sampler's light factors (light times the light the shadow keeps, as folio_sample_light makes
+ * them) for rows row…row + 15, a 16-bit lane each; `scaled2` is twice the light's scale. */
+AVX2 static inline __m256i shadowFactors16(const ShadowRows *rows, int32_t row, __m256i scaled2) {
+    __m256i product = _mm256_mulhi_epu16(_mm256_slli_epi16(kept16(rows, row), 1), scaled2);
+    return _mm256_srli_epi16(_mm256_add_epi16(product, _mm256_set1_epi16(32)), 6);
 }
 
 /* Eight rows' light factors as `samples` takes them: each colour factor in both halves of its
@@ -183,12 +184,12 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     /* Colours lit, alpha kept (see folio_sample_one): the factor for blue and red, and for green
      * and alpha. Every result is at most 255 (127·255·258/2¹⁵ rounds to 255), so the halves
      * recombine with a shift and an or. */
-    const int32_t k = folio_sample_light(256, light);
+    const int32_t k = folio_sample_light(FOLIO_SHADOW_FULL, light);
     __m256i kBlueRed = _mm256_set1_epi16((short)k);
     __m256i kGreenAlpha = _mm256_set1_epi32(k | FOLIO_UNLIT << 16);
-    const __m256i scaled = _mm256_set1_epi16((short)folio_light_scale(light));
+    const __m256i scaled2 = _mm256_set1_epi16((short)(2 * folio_light_scale(light)));
     /* In shadow, the sixteen rows' factors from row i on (i a multiple of 16). */
-    __m256i factors = scaled;
+    __m256i factors = scaled2;
     ShadowRows rows = shadow ? shadowRows(shadow) : (ShadowRows){0};
     /* The fractions of a step's positions with their top bits flipped (for unsigned compares),
      * kept from step to step by one add. */
@@ -213,7 +214,7 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
         __m256i br, ga;
         fetchTaps(column, v + (int64_t)i * dv, dv, laneIndex(whole, flippedPart, flippedFractions), &br, &ga);
         if (shadow) {
-            if ((i & 15) == 0) factors = shadowFactors16(&rows, row + i, scaled);
+            if ((i & 15) == 0) factors = shadowFactors16(&rows, row + i, scaled2);
             lightEight((i & 8) ? _mm256_extracti128_si256(factors, 1) : _mm256_castsi256_si128(factors), &kBlueRed,
                        &kGreenAlpha);
         }
@@ -230,7 +231,7 @@ AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t c
     flippedFractions = _mm256_xor_si256(_mm256_add_epi32(_mm256_set1_epi32((int32_t)(uint32_t)vb), part), flip);
     __m256i br, ga;
     fetchTaps(column, vb, dv, laneIndex(whole, flippedPart, flippedFractions), &br, &ga);
-    if (shadow) lightEight(_mm256_castsi256_si128(shadowFactors16(&rows, row + i, scaled)), &kBlueRed, &kGreenAlpha);
+    if (shadow) lightEight(_mm256_castsi256_si128(shadowFactors16(&rows, row + i, scaled2)), &kBlueRed, &kGreenAlpha);
     _mm256_storeu_si256((__m256i *)(out + i), samples(br, ga, flippedFractions, kBlueRed, kGreenAlpha));
 }
 
@@ -245,10 +246,10 @@ AVX2 static inline __m256i darkenPixels(__m256i p, __m256i k) {
     return _mm256_or_si256(_mm256_or_si256(blueRed, _mm256_slli_epi16(greenAlpha, 8)), opaque);
 }
 
-/* kept·128 for a group of 8 rows in one cell, with 256 (all the light) as 32767: the rounding
- * multiply's 1. `base` is 128·a − 1 (−1 without shadow), so a saturating take from 32767 gives it. */
+/* kept·2 for a group of 8 rows in one cell, with all the light as 32767: the rounding multiply's 1.
+ * `base` is 2·a − 1 (−1 without shadow), so a saturating take from 32767 gives it. */
 AVX2 static inline __m256i groupFactors(__m256i difference, __m256i base, __m256i weights) {
-    __m256i dark = _mm256_add_epi16(base, _mm256_slli_epi16(_mm256_mulhrs_epi16(difference, weights), 7));
+    __m256i dark = _mm256_add_epi16(base, _mm256_slli_epi16(_mm256_mulhrs_epi16(difference, weights), 1));
     return _mm256_subs_epi16(_mm256_set1_epi16(32767), dark);
 }
 
@@ -256,7 +257,7 @@ AVX2 static inline __m256i groupFactors(__m256i difference, __m256i base, __m256
  * folio_darken_factor makes it, in both halves of each pixel's lane. */
 AVX2 static inline __m256i keptFactors8(const ShadowRows *rows, int32_t row) {
     __m256i keep = _mm256_cvtepu16_epi32(_mm256_castsi256_si128(kept16(rows, row)));
-    __m256i factor = _mm256_min_epi32(_mm256_slli_epi32(keep, 7), _mm256_set1_epi32(32767));
+    __m256i factor = _mm256_min_epi32(_mm256_slli_epi32(keep, 1), _mm256_set1_epi32(32767));
     return _mm256_or_si256(factor, _mm256_slli_epi32(factor, 16));
 }
 
@@ -289,7 +290,7 @@ AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_
             int32_t g = r >> shift, a = darkening[g], stop = (g + 1) << shift;
             if (stop > end) stop = end;
             __m256i difference = _mm256_set1_epi16((short)(darkening[g + 1] - a));
-            __m256i base = _mm256_set1_epi16((short)(128 * a - 1));
+            __m256i base = _mm256_set1_epi16((short)(2 * a - 1));
             for (; r < stop; r += 8, w = _mm256_add_epi16(w, step)) {
                 i = r - start;
                 __m256i k = groupFactors(difference, base, w);
@@ -452,7 +453,7 @@ AVX2 void folio_avx2_copy_rows_lit(const uint32_t *source, int32_t source_stride
         int32_t n = columns - c0 < chunk ? columns - c0 : chunk, whole = n & ~7;
         for (int32_t c = 0; c < whole; c += 8) {
             short k[8];
-            for (int i = 0; i < 8; i++) k[i] = (short)folio_sample_light(256, lights[c0 + c + i]);
+            for (int i = 0; i < 8; i++) k[i] = (short)folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c + i]);
             factors[c / 4] = _mm256_setr_epi16(k[0], k[0], k[0], u, k[1], k[1], k[1], u, k[4], k[4], k[4], u, k[5], k[5], k[5], u);
             factors[c / 4 + 1] = _mm256_setr_epi16(k[2], k[2], k[2], u, k[3], k[3], k[3], u, k[6], k[6], k[6], u, k[7], k[7], k[7], u);
         }
@@ -466,7 +467,7 @@ AVX2 void folio_avx2_copy_rows_lit(const uint32_t *source, int32_t source_stride
                 __m256i high = _mm256_mulhrs_epi16(_mm256_mullo_epi16(_mm256_unpackhi_epi8(p, zero), weight), factors[c / 4 + 1]);
                 put(to + c, _mm256_packus_epi16(low, high), streams);
             }
-            for (; c < n; c++) to[c] = folio_lit_one(from[c], folio_sample_light(256, lights[c0 + c]));
+            for (; c < n; c++) to[c] = folio_lit_one(from[c], folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c]));
         }
     }
 }
@@ -494,7 +495,7 @@ AVX2 void folio_avx2_darken_rows(const uint32_t *source, int32_t source_stride, 
                     int32_t b[8], d[8];
                     for (int i = 0; i < 8; i++) {
                         const uint16_t *column = grid + (int64_t)(c0 + c + i) * grid_stride;
-                        b[i] = (128 * column[g] - 1) & 0xFFFF;
+                        b[i] = (2 * column[g] - 1) & 0xFFFF;
                         d[i] = (column[g + 1] - column[g]) & 0xFFFF;
                     }
                     base[c / 8] = _mm256_mullo_epi32(_mm256_loadu_si256((const __m256i *)b), _mm256_set1_epi32(0x10001));

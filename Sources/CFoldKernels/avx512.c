@@ -50,8 +50,8 @@ static const uint16_t spreadRows[4][32] = {
     {18, 18, 18, 18, 19, 19, 19, 19, 22, 22, 22, 22, 23, 23, 23, 23, 26, 26, 26, 26, 27, 27, 27, 27, 30, 30, 30, 30, 31, 31, 31, 31},
 };
 
-/* The light (0…256) `shadow` keeps at rows row…row + 31, a 16-bit lane each: cells are at least
- * 16 rows, so the rows span at most three of them. */
+/* The light (0…FOLIO_SHADOW_FULL) `shadow` keeps at rows row…row + 31, a 16-bit lane each: cells
+ * are at least 16 rows, so the rows span at most three of them. */
 AVX512 static INLINE __m512i kept32(const folio_fold_shadow *shadow, int32_t row) {
     const int32_t shift = shadow->cell_shift;
     const __m128i count = _mm_cvtsi32_si128(shift), up = _mm_cvtsi32_si128(8 - shift);
@@ -68,7 +68,7 @@ AVX512 static INLINE __m512i kept32(const folio_fold_shadow *shadow, int32_t row
     __m512i b = _mm512_mask_blend_epi16(second, _mm512_set1_epi16((short)d[1]), _mm512_set1_epi16((short)d[2]));
     b = _mm512_mask_blend_epi16(third, b, _mm512_set1_epi16((short)d[3]));
     __m512i dark = _mm512_add_epi16(a, _mm512_mulhrs_epi16(_mm512_sub_epi16(b, a), _mm512_slli_epi16(w, 7)));
-    return _mm512_sub_epi16(_mm512_set1_epi16(256), dark);
+    return _mm512_sub_epi16(_mm512_set1_epi16(FOLIO_SHADOW_FULL), dark);
 }
 
 /* Factors per row (16-bit lanes, 32 rows) spread over the channels of rows 16·half… of them. */
@@ -153,8 +153,8 @@ AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t d
     const __m512i part = _mm512_loadu_si512((const void *)lanePart);
     const __m512i unlit = _mm512_set1_epi16(FOLIO_UNLIT);
     const __mmask32 alpha = 0xAAAAAAAAu;
-    const int32_t k = folio_sample_light(256, light);
-    const __m512i scaled = _mm512_set1_epi16((short)folio_light_scale(light));
+    const int32_t k = folio_sample_light(FOLIO_SHADOW_FULL, light);
+    const __m512i scaled2 = _mm512_set1_epi16((short)(2 * folio_light_scale(light))), round = _mm512_set1_epi16(32);
     const __m512i advance = _mm512_set1_epi32((int32_t)(uint32_t)(16 * (uint64_t)dv));
     __m512i fractions = _mm512_add_epi32(_mm512_set1_epi32((int32_t)(uint32_t)v), part);
     __m512i kBlueRed = _mm512_set1_epi16((short)k), kGreenAlpha = _mm512_set1_epi32(k | FOLIO_UNLIT << 16);
@@ -164,7 +164,11 @@ AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t d
     int32_t i = 0;
     for (; i < count; i += 16, vb += 16 * dv, fractions = _mm512_add_epi32(fractions, advance)) {
         if (shadow) {
-            if ((i & 31) == 0) factors = _mm512_mulhrs_epi16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled);
+            /* As folio_sample_light makes them (see shadowFactors16 in avx2.c). */
+            if ((i & 31) == 0) {
+                __m512i product = _mm512_mulhi_epu16(_mm512_slli_epi16(kept32(shadow, row + i), 1), scaled2);
+                factors = _mm512_srli_epi16(_mm512_add_epi16(product, round), 6);
+            }
             kBlueRed = _mm512_permutexvar_epi16((i & 16) ? high : low, factors);
             kGreenAlpha = _mm512_mask_mov_epi16(kBlueRed, alpha, unlit);
         }
@@ -203,8 +207,8 @@ AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_fol
     for (int t = 0; t < 4; t++) spread[t] = _mm512_loadu_si512((const void *)spreadRows[t]);
     int32_t i = 0;
     while (i < count) {
-        /* kept·128, with 256 (all the light) as 32767: the rounding multiply's 1. */
-        __m512i factors = _mm512_min_epu16(_mm512_slli_epi16(kept32(shadow, row + i), 7), limit);
+        /* kept·2, with all the light as 32767: the rounding multiply's 1. */
+        __m512i factors = _mm512_min_epu16(_mm512_slli_epi16(kept32(shadow, row + i), 1), limit);
         for (int half = 0; half < 2 && i < count; half++, i += 16) {
             __m512i kLow, kHigh;
             spreadFactors(factors, spread, half, &kLow, &kHigh);

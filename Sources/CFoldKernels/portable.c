@@ -35,7 +35,7 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
     uint32_t top[chunk], bottom[chunk];
     int16_t weight[chunk * 4];
     int32_t factor[chunk * 4];
-    const int32_t lit = folio_sample_light(256, light);
+    const int32_t lit = folio_sample_light(FOLIO_SHADOW_FULL, light);
     for (int32_t i0 = 0; i0 < count; i0 += chunk) {
         int32_t n = count - i0 < chunk ? count - i0 : chunk;
         for (int32_t i = 0; i < n; i++) {
@@ -98,7 +98,7 @@ static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t
     for (int32_t y = 0; y < rows; y++) {
         const uint32_t *from = source + (int64_t)y * source_stride;
         uint32_t *to = out + (int64_t)y * out_stride;
-        for (int32_t c = 0; c < columns; c++) to[c] = folio_lit_one(from[c], folio_sample_light(256, lights[c]));
+        for (int32_t c = 0; c < columns; c++) to[c] = folio_lit_one(from[c], folio_sample_light(FOLIO_SHADOW_FULL, lights[c]));
     }
 }
 

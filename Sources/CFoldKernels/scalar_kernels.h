@@ -21,13 +21,13 @@ static inline uint32_t folio_blend_one(uint32_t a, uint32_t b, uint32_t weight) 
     return out;
 }
 
-/* The light (0…256) a shadow keeps at buffer row y. */
+/* The light (0…FOLIO_SHADOW_FULL) a shadow keeps at buffer row y. */
 static inline int32_t folio_kept(const folio_fold_shadow *shadow, int32_t y) {
     int32_t shift = shadow->cell_shift, r = y - (1 << (shift - 1));
     int32_t g = (r >> shift) + shadow->margin;
     int32_t w = ((r & ((1 << shift) - 1)) << (8 - shift)) + (128 >> shift);
     int32_t a = shadow->darkening[g], b = shadow->darkening[g + 1];
-    return 256 - (a + folio_mulhrs(b - a, w * 128));
+    return FOLIO_SHADOW_FULL - (a + folio_mulhrs(b - a, w * 128));
 }
 
 /* The light factor that leaves a channel as it is: 258 turns 127·c back into c. */
@@ -60,10 +60,11 @@ static inline uint32_t folio_lit_one(uint32_t p, int32_t k) {
 /* light/256 (≤ 256) times 129/128, for the weights' 127/128, halved to fit a signed 16-bit lane. */
 static inline int32_t folio_light_scale(int32_t light) { return (light * 129 + 1) >> 1; }
 
-/* The sampler's light factor (≤ 258): light/256 times kept/256 (≤ 256) times 129/128; in 16-bit
- * steps, as the vector kernels take it. */
+/* The sampler's light factor (≤ 258): light/256 times kept/FOLIO_SHADOW_FULL times 129/128, rounded
+ * once: (kept·scale + 2¹⁹) >> 20. The vector kernels take it as (the high half of the unsigned
+ * 16-bit product 2·kept × 2·scale, + 32) >> 6, which is the same number. */
 static inline int32_t folio_sample_light(int32_t kept, int32_t light) {
-    return folio_mulhrs(kept * 2, folio_light_scale(light));
+    return (kept * folio_light_scale(light) + (1 << 19)) >> 20;
 }
 
 /* Lane l's position past lane 0's in a vector sampler's step, l·dv in 32.32, as whole rows and a
@@ -84,12 +85,13 @@ static inline uint32_t folio_sample_at(const uint32_t *column, int64_t v, int64_
 
 static inline uint32_t folio_sample_lit(const uint32_t *column, int64_t v, int64_t dv, int32_t i,
                                         const folio_fold_shadow *shadow, int32_t row, uint16_t light) {
-    int32_t k = folio_sample_light(shadow ? folio_kept(shadow, row + i) : 256, light);
+    int32_t k = folio_sample_light(shadow ? folio_kept(shadow, row + i) : FOLIO_SHADOW_FULL, light);
     return folio_sample_at(column, v, dv, i, k);
 }
 
-/* The rounding multiply's factor for keeping keep/256 (≤ 256) of a channel: 256 is its 1, 32767. */
-static inline int32_t folio_darken_factor(int32_t keep) { return keep >= 256 ? 32767 : keep * 128; }
+/* The rounding multiply's factor for keeping keep/FOLIO_SHADOW_FULL of a channel: all of it is its 1,
+ * 32767. */
+static inline int32_t folio_darken_factor(int32_t keep) { return keep >= FOLIO_SHADOW_FULL ? 32767 : keep * 2; }
 
 static inline uint32_t folio_darken_one(uint32_t p, int32_t keep) {
     int32_t k = folio_darken_factor(keep);

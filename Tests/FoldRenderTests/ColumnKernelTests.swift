@@ -21,7 +21,7 @@ final class ColumnKernelTests: XCTestCase {
         defer { [column, expected, out].forEach { $0.deallocate() }; grid.deallocate() }
         for trial in 0..<1500 {
             fillPixels(column, count: columnLength, premultiplied: trial % 2 == 0, random: &random)
-            for i in 0..<gridLength { grid[i] = UInt16(random.next(257)) }
+            for i in 0..<gridLength { grid[i] = darkening(&random) }
             var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
             // Whole steps of 1/8 row and any fraction: shrinks past 4 rows a row (the gathers), stretches to 1/8.
             let dv = Int64(random.next(33) + 1) << 29 + Int64(random.bits() % (1 << 29)) * Int64(trial % 3 == 0 ? 0 : 1)
@@ -71,7 +71,7 @@ final class ColumnKernelTests: XCTestCase {
         defer { [source, expected, out].forEach { $0.deallocate() }; grid.deallocate() }
         for trial in 0..<1000 {
             fillPixels(source, count: 2048, premultiplied: trial % 2 == 0, random: &random)
-            for i in 0..<gridLength { grid[i] = UInt16(random.next(257)) }
+            for i in 0..<gridLength { grid[i] = darkening(&random) }
             var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
             let count = random.next(2048), row = random.next(2000), flat = random.bits() << 1 | random.bits() & 1
             let from: UnsafeMutablePointer<UInt32>? = random.next(3) == 0 ? nil : source
@@ -96,7 +96,7 @@ final class ColumnKernelTests: XCTestCase {
         defer { [source, expected, out].forEach { $0.deallocate() }; grid.deallocate() }
         for trial in 0..<300 {
             fillPixels(source, count: capacity, premultiplied: trial % 2 == 0, random: &random)
-            for i in 0..<(gridStride * maxColumns) { grid[i] = UInt16(random.next(257)) }
+            for i in 0..<(gridStride * maxColumns) { grid[i] = darkening(&random) }
             let columns = 1 + random.next(maxColumns), rows = 1 + random.next(maxRows), row = random.next(1900)
             let shift = Int32(4 + random.next(4)), sourceStride = random.next(2) == 0 ? 0 : stride
             expected.update(repeating: poison, count: capacity)
@@ -127,6 +127,13 @@ final class ColumnKernelTests: XCTestCase {
             throw XCTSkip("this CPU has no AVX2: only the portable fold kernels run here")
         }
         return FoldKernels.vector
+    }
+
+    /// A random grid value: any darkening, and often none or all of the light (where the vector
+    /// kernels saturate).
+    private func darkening(_ random: inout SeededRandom) -> UInt16 {
+        let full = Int(FOLIO_SHADOW_FULL)
+        return UInt16(random.next(4) == 0 ? [0, full][random.next(2)] : random.next(full + 1))
     }
 
     /// Random pixels: premultiplied (no channel above alpha), or any 32 bits.

@@ -19,11 +19,16 @@
 typedef void (*folio_fold_blend_fn)(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight,
                                     uint32_t *out, const uint32_t *ahead, const uint32_t *ahead2);
 
+/* All of the light, as shadows count it: darkening and the light kept are in 64ths of a colour
+ * level, finer than the colours, so that a pixel's light is rounded to them once, from the grid
+ * scaled up smoothly; the steps between levels then follow the shadow's gradient, not its cells. */
+#define FOLIO_SHADOW_FULL 16384
+
 /*
  * A column of the shadow grid, scaled up bilinearly along the column: buffer row y lies between
  * grid rows g and g + 1 (g = ⌊(y − cell/2)/cell⌋ + margin, cell = 2^cell_shift, 16…128, weight of
- * g + 1 from the row's centre), darkened by 0…256. Kernels read up to three grid rows past the
- * last row's g (they compute 32 rows at a time).
+ * g + 1 from the row's centre), darkened by 0…FOLIO_SHADOW_FULL. Kernels read up to three grid rows
+ * past the last row's g (they compute 32 rows at a time).
  */
 typedef struct folio_fold_shadow {
     const uint16_t *darkening;

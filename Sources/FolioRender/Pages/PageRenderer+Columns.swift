@@ -83,7 +83,7 @@ extension PageRenderer {
         }
         @inline(__always) func darkening(_ column: UnsafeMutablePointer<UInt16>, _ y: Int) -> UInt64 {
             let g = Int(rowCell[y]), w = UInt64(rowWeight[y])
-            return (UInt64(column[g]) &* (256 &- w) &+ UInt64(column[g + 1]) &* w) >> 8
+            return (UInt64(column[g]) &* (256 &- w) &+ UInt64(column[g + 1]) &* w) >> (8 + ShadowMap.levelShift)
         }
         @inline(__always) func covers(_ k: Int, _ y: Int) -> Bool { y >= plans[k].yStart && y < plans[k].yEnd }
         /// A sample at an edge: the source row clamped into the page, times the page's coverage.

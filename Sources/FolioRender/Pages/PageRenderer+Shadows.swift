@@ -35,7 +35,7 @@ extension PageRenderer {
         let gx = Int(rowCell[x]), gy = Int(rowCell[y]), wx = UInt64(rowWeight[x]), wy = UInt64(rowWeight[y])
         let top = UInt64(map[gx * h + gy]) * (256 - wx) + UInt64(map[(gx + 1) * h + gy]) * wx
         let bottom = UInt64(map[gx * h + gy + 1]) * (256 - wx) + UInt64(map[(gx + 1) * h + gy + 1]) * wx
-        return (top * (256 - wy) + bottom * wy + 32768) >> 16
+        return (top * (256 - wy) + bottom * wy + (1 << (15 + ShadowMap.levelShift))) >> (16 + ShadowMap.levelShift)
     }
 
     /// The shadow grids blended horizontally for column x: the backdrop's (every shadow), and each

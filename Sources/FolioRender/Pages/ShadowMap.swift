@@ -1,3 +1,4 @@
+import CFoldKernels
 import FolioGeometry
 import FolioLayers
 #if canImport(Glibc)
@@ -24,15 +25,20 @@ final class ShadowMap {
     private let gridCopy: UnsafeMutablePointer<Float>
     /// What shadows leave of the light, cell by cell, while the darkenings are combined.
     private let kept: UnsafeMutablePointer<Float>
-    /// Darkening, 0…256, stored column by column (`x * gridHeight + y`) for the per-column
-    /// sampler. Per page k: of the backdrop by the shadows of pages 0…k (the last page's is the
-    /// backdrop's own: every shadow), and of page k by the shadows of the pages above it.
+    /// Darkening, 0…`FOLIO_SHADOW_FULL`, stored column by column (`x * gridHeight + y`) for the
+    /// per-column sampler. Per page k: of the backdrop by the shadows of pages 0…k (the last page's
+    /// is the backdrop's own: every shadow), and of page k by the shadows of the pages above it.
     private var backdropDarkenings: [UnsafeMutablePointer<UInt16>] = []
     private var pageDarkenings: [UnsafeMutablePointer<UInt16>] = []
     /// Per page, whether any page above shades it at all (its darkening can be skipped if not).
     private var shadedFromAbove: [Bool] = []
     private let boxWidth: Int
     private let count: Int
+
+    /// Darkenings count 64ths of a colour level (`FOLIO_SHADOW_FULL` is 256 << levelShift), so that
+    /// the light is rounded to whole levels only per pixel, after the grid is scaled up: the steps
+    /// between levels then follow the shadow's gradient instead of outlining the grid's cells.
+    static let levelShift = 6
 
     /// A grid for a `pixelWidth`×`pixelHeight` frame whose shadows blur with σ = `sigma` buffer pixels.
     init(pixelWidth: Int, pixelHeight: Int, sigma: Double) {
@@ -144,12 +150,15 @@ final class ShadowMap {
         }
     }
 
-    /// A share of darkening (0…1) as 0…256, rounded half away from zero like `rounded()`, without
-    /// its library call or a branch (three per grid cell per frame, vectorised): adding ½ to a
-    /// value in 0…256 is exact in Float, so truncation then rounds.
+    /// A share of darkening (0…1) as 0…`FOLIO_SHADOW_FULL`, rounded half up, without the library
+    /// call of `rounded()` or a branch (three per grid cell per frame, vectorised): ½ added, then
+    /// truncated. Under half a level it is none, exactly where whole levels rounded to none: so
+    /// little changes no colour by itself, and cells without shadow keep the renderer's paths that
+    /// skip shadows (row copies, undarkened columns) and their bytes.
     @inline(__always)
     private func darkening(_ share: Float) -> UInt16 {
-        UInt16(min(256, max(0, share * 256)) + 0.5)
+        let scaled = min(Float(FOLIO_SHADOW_FULL), max(0, share * Float(FOLIO_SHADOW_FULL)))
+        return scaled / Float(FOLIO_SHADOW_FULL / 256) + 0.5 < 1 ? 0 : UInt16(scaled + 0.5)
     }
 
     /// Fills the grid with the page's projected, offset shadow path; cells are stored column-major.
