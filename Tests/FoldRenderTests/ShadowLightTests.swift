@@ -1,6 +1,6 @@
 import XCTest
 import CFoldKernels
-import FolioTestSupport
+import FolioRandom
 @testable import FolioRender
 
 /// A shadow's light is rounded to colour levels once, per pixel, from the grid scaled up in 64ths
