@@ -58,10 +58,10 @@ test: test-deps
 	$(SWIFT) build --build-tests
 	$(SWIFT) test --skip-build
 	$(SWIFT) build -c release --build-tests -Xswiftc -enable-testing
-	$(SWIFT) test -c release --skip-build --filter 'FoldRenderTests|FolioRenderTests'
+	$(SWIFT) test -c release --skip-build --filter 'PageRenderTests|FolioRenderTests'
 
 # The whole suite under AddressSanitizer (with LeakSanitizer, and UndefinedBehaviorSanitizer in
-# the C targets: protocol glue, shims, fold kernels, the test compositor), then under
+# the C targets: protocol glue, shims, page kernels, the test compositor), then under
 # ThreadSanitizer (render threads, the autosave queue), each in its own build folder. Every
 # `folio` the tests start is the sanitized build too; the first report fails the run. Known
 # defects in dependencies are listed in Tests/{lsan,ubsan}-suppressions.txt; LeakSanitizer does

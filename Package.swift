@@ -31,7 +31,7 @@ let package = Package(
 
         // The page renderer's per-column inner loops: portable C, and vector forms chosen at run time.
         // Debug builds optimise them too: tests and the compositor scenarios render at interactive rates.
-        .target(name: "CFoldKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
+        .target(name: "CPageKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
 
         // The Wayland-free core.
         .target(name: "FolioGeometry"),
@@ -52,7 +52,7 @@ let package = Package(
         .target(name: "FolioToolbar", dependencies: ["FolioGeometry"]),
         // config.toml: the settings a person keeps, read and written with TOMLKit.
         .target(name: "FolioSettings", dependencies: ["FolioGeometry", "FolioFiles", "FolioToolbar", .product(name: "TOMLKit", package: "TOMLKit")]),
-        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "CFoldKernels", "CPixman", "CPNG", "CCairo"]),
+        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "CPageKernels", "CPixman", "CPNG", "CCairo"]),
         .target(name: "FolioCore", dependencies: [
             "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender", "FolioToolbar",
         ]),
@@ -104,7 +104,7 @@ let package = Package(
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook", "FolioGeometry", "CCRC32C", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput", "FolioGeometry"]),
-        .testTarget(name: "FoldRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "CFoldKernels", "FolioRandom"]),
+        .testTarget(name: "PageRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "CPageKernels", "FolioRandom"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioRandom"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioGeometry", "FolioLayers", "FolioToolbar", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioToolbar"]),

@@ -34,7 +34,7 @@ public protocol FrameSurface: AnyObject {
 public final class FrameLoop {
     public let session: Session
     private let surface: any FrameSurface
-    /// When (ms) the fold renderer was made ready: the first frame callback; nil before it.
+    /// When (ms) the page renderer was made ready: the first frame callback; nil before it.
     public private(set) var foldPreparedAt: Double?
     /// The session's `nextChange` the surface was last asked to wake for.
     private var wakeRequested: Double?
@@ -71,7 +71,7 @@ public final class FrameLoop {
     /// A frame callback fired: the compositor is ready for a frame to be seen at `time` (ms).
     public func frameCallback(at time: Double) throws {
         if foldPreparedAt == nil {
-            // The window is up: make the fold renderer now rather than at the first pinch.
+            // The window is up: make the page renderer now rather than at the first pinch.
             session.prepareToFold()
             foldPreparedAt = time
         }

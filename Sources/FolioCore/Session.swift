@@ -136,13 +136,13 @@ public final class Session {
     public var needsFrame: Bool { display.needsFrame }
 
     /// How page frames (fold and turn) are dressed (backdrop, shadows, render threads).
-    public var foldOptions: PageRenderOptions {
+    public var pageOptions: PageRenderOptions {
         get { display.options }
         set { display.options = newValue }
     }
 
     /// The column kernels page frames are drawn with (default: the fastest; all give the same bytes).
-    public var kernels: FoldKernels {
+    public var kernels: PageKernels {
         get { display.kernels }
         set { display.kernels = newValue }
     }
@@ -283,7 +283,7 @@ public final class Session {
         if isAnimating { damageWholeFrame() }
     }
 
-    /// Builds the fold renderer, its frame and its backdrop texture ahead of the first pinch (one
+    /// Builds the page renderer, its frame and its backdrop texture ahead of the first pinch (one
     /// untimed frame does it): they are large, and making them when the fingers land would delay
     /// the first fold frame. The pinch then pays only for taking the pages from the canvas.
     public func prepareToFold() {

@@ -15,7 +15,7 @@ final class SessionDisplay {
     var options = PageRenderOptions()
     /// The column kernels pages are drawn with (all give the same bytes): a new choice takes
     /// effect with a new renderer.
-    var kernels = FoldKernels.best {
+    var kernels = PageKernels.best {
         didSet { sceneRendererStorage = nil }
     }
     /// The fold's layer tree while the curtain is up, nil otherwise: a renderer made then takes

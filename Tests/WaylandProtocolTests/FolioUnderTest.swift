@@ -91,7 +91,7 @@ final class FolioUnderTest {
         let quiet = ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == nil ? 0.15 : 0.6
         for _ in 0..<100 {
             let before = compositor.lastCommitIndex
-            // Generous: a pinch's first frame builds the fold renderer, which a sanitizer on a
+            // Generous: a pinch's first frame builds the page renderer, which a sanitizer on a
             // busy machine slows many times over; a hang still fails, with where folio stood.
             do {
                 try compositor.ping(timeout: .seconds(30))

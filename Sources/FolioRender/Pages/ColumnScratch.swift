@@ -1,4 +1,4 @@
-import CFoldKernels
+import CPageKernels
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -12,7 +12,7 @@ final class ColumnScratch {
     private(set) var temps: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>>
     private(set) var sources: UnsafeMutablePointer<UnsafeMutablePointer<UInt32>>
     private(set) var pageColumns: UnsafeMutablePointer<UnsafeMutablePointer<UInt16>>
-    private(set) var pageShadows: UnsafeMutablePointer<UnsafeMutablePointer<folio_fold_shadow>>
+    private(set) var pageShadows: UnsafeMutablePointer<UnsafeMutablePointer<folio_page_shadow>>
     private(set) var plans: UnsafeMutablePointer<ColumnPlan>
     private(set) var lows: UnsafeMutablePointer<Int>
     /// Per page, the rows an opaque page above it hides in this column.
@@ -21,7 +21,7 @@ final class ColumnScratch {
     private var pageCapacity = 0
     /// The backdrop's darkening (every shadow) blended for this column, and as the kernels take it.
     let backdropColumn: UnsafeMutablePointer<UInt16>
-    let backdropShadow: UnsafeMutablePointer<folio_fold_shadow>
+    let backdropShadow: UnsafeMutablePointer<folio_page_shadow>
     /// The backdrop's darkening blended for each column of a tile (`shadowColumnLength` apart), for
     /// a tile of bare backdrop under a shadow.
     let tileShadow: UnsafeMutablePointer<UInt16>
@@ -32,7 +32,7 @@ final class ColumnScratch {
     private let gridHeight: Int
     private let cellShift: Int32, margin: Int32
 
-    init(rows: Int, tileStride: Int, shadows: ShadowMap, kernels: FoldKernels) {
+    init(rows: Int, tileStride: Int, shadows: ShadowMap, kernels: PageKernels) {
         self.rows = rows
         gridHeight = shadows.gridHeight
         cellShift = Int32(shadows.cellShift)
@@ -115,16 +115,16 @@ final class ColumnScratch {
     }
 
     private static func shadow(_ column: UnsafeMutablePointer<UInt16>, cellShift: Int32, margin: Int32)
-        -> UnsafeMutablePointer<folio_fold_shadow> {
-        let shadow = UnsafeMutablePointer<folio_fold_shadow>.allocate(capacity: 1)
-        shadow.initialize(to: folio_fold_shadow(darkening: column, cell_shift: cellShift, margin: margin))
+        -> UnsafeMutablePointer<folio_page_shadow> {
+        let shadow = UnsafeMutablePointer<folio_page_shadow>.allocate(capacity: 1)
+        shadow.initialize(to: folio_page_shadow(darkening: column, cell_shift: cellShift, margin: margin))
         return shadow
     }
 }
 
 /// Zeroed pixels on a cache-line boundary.
 private func alignedPixels(_ count: Int) -> UnsafeMutablePointer<UInt32> {
-    guard let memory = aligned_alloc(64, (count * 4 + 63) & ~63) else { fatalError("out of memory for fold scratch") }
+    guard let memory = aligned_alloc(64, (count * 4 + 63) & ~63) else { fatalError("out of memory for page scratch") }
     let pixels = memory.bindMemory(to: UInt32.self, capacity: count)
     pixels.initialize(repeating: 0, count: count)
     return pixels

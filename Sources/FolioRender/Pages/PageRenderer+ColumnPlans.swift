@@ -15,7 +15,7 @@ extension PageRenderer {
             var shadowOpacity = caster.map { $0.shadowOpacity * $0.shadowColor.alpha } ?? 0
             let hidden = facesAway && !layer.isDoubleSidedToRoot
             if hidden { shadowOpacity = 0 }
-            geometry.append(FoldPageGeometry(
+            geometry.append(PageGeometry(
                 transform: m, bounds: layer.bounds, contentsRect: layer.contentsRect,
                 shadowTransform: caster?.transformToRoot(at: time) ?? m,
                 shadowPath: caster?.shadowPath.map { $0.offsetBy(dx: caster?.shadowOffset.x ?? 0, dy: caster?.shadowOffset.y ?? 0) },
@@ -131,7 +131,7 @@ extension PageRenderer {
 
 /// A page as one frame sees it: geometry, the image it samples (front or back), the screen columns it may touch.
 struct PageFrame {
-    var geometry: FoldPageGeometry
+    var geometry: PageGeometry
     var image: PageImage
     /// Per screen column, what the page shows there this frame.
     var plans: UnsafeMutablePointer<ColumnPlan>

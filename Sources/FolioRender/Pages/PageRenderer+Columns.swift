@@ -1,4 +1,4 @@
-import CFoldKernels
+import CPageKernels
 
 extension PageRenderer {
     /// How many columns ahead a column asks for the plans: about an L3 fetch's worth of columns

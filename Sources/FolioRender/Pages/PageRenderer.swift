@@ -15,7 +15,7 @@ import FolioPixels
 /// Why it is fast: a rotation about the vertical axis sends each page column to one screen column
 /// with a pure vertical scale. So each screen column needs one page column (a blend of two
 /// neighbouring canvas columns, read contiguously from a transposed copy made once per gesture)
-/// resampled linearly — two taps per pixel — by vector kernels (`FoldKernels`). Columns are drawn
+/// resampled linearly — two taps per pixel — by vector kernels (`PageKernels`). Columns are drawn
 /// into a column-major tile and written out in transposed blocks; where a flat page shows its
 /// contents unscaled and no shadow falls on it, whole rows are copied from them instead (lit
 /// column by column under a gradient shadow), and tiles that show only the backdrop take its
@@ -53,9 +53,9 @@ public final class PageRenderer {
     /// centre and the next cell's weight (0…255).
     let rowCell: UnsafeMutablePointer<Int32>
     let rowWeight: UnsafeMutablePointer<UInt16>
-    let kernels: FoldKernels
+    let kernels: PageKernels
     var scratch: [ColumnScratch]
-    var geometry: [FoldPageGeometry] = []
+    var geometry: [PageGeometry] = []
     /// Per page, what the column kernels read this frame (grown with the scene, never per frame).
     private var setups: UnsafeMutablePointer<PageSetup>
     private var setupCapacity = 0
@@ -75,7 +75,7 @@ public final class PageRenderer {
     /// How many column plans the last frame made (pages that did not move keep theirs).
     var columnPlansMade = 0
 
-    public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, kernels: FoldKernels = .best) {
+    public init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, kernels: PageKernels = .best) {
         precondition(pixelWidth >= 2 && pixelHeight >= 1 && scale > 0, "page renderer size \(pixelWidth)x\(pixelHeight) at \(scale)")
         self.pixelWidth = pixelWidth
         self.pixelHeight = pixelHeight

@@ -33,7 +33,7 @@ final class PreparedPage {
     var plannedColumns = 0..<0
     /// The geometry those plans were made from: while it stays the same (a sheet lying still
     /// under a turning leaf) and the images are not loaded again, they are still right.
-    var plannedFor: FoldPageGeometry?
+    var plannedFor: PageGeometry?
 
     init(shape: PageShape, layer: Layer, contents: Bitmap, pixelWidth: Int, pixelHeight: Int) {
         self.shape = shape

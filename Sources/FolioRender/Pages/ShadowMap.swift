@@ -1,4 +1,4 @@
-import CFoldKernels
+import CPageKernels
 import FolioGeometry
 import FolioLayers
 #if canImport(Glibc)
@@ -82,7 +82,7 @@ final class ShadowMap {
     /// book, a flat sheet under a flat leaf) cast none on each other, the fold's shading grows as
     /// it closes.
     @_optimize(speed)
-    func update(pages: [FoldPageGeometry], scale: Double) {
+    func update(pages: [PageGeometry], scale: Double) {
         let n = pages.count
         reserve(pages: n)
         for (index, page) in pages.enumerated() {
@@ -132,7 +132,7 @@ final class ShadowMap {
     }
 
     /// How far two pages stand open to each other, 0…1.
-    private func opening(_ a: FoldPageGeometry, _ b: FoldPageGeometry) -> Float {
+    private func opening(_ a: PageGeometry, _ b: PageGeometry) -> Float {
         Float(min(max(max(abs(a.normalX), abs(b.normalX)), 0), 1))
     }
 
@@ -163,7 +163,7 @@ final class ShadowMap {
 
     /// Fills the grid with the page's projected, offset shadow path; cells are stored column-major.
     @_optimize(speed)
-    private func rasterise(_ page: FoldPageGeometry, scale: Double, into grid: UnsafeMutablePointer<Float>) {
+    private func rasterise(_ page: PageGeometry, scale: Double, into grid: UnsafeMutablePointer<Float>) {
         guard let path = page.shadowPath else { return }
         let m = page.shadowTransform
         let c = Double(cell), subsamples = 4
@@ -267,7 +267,7 @@ final class ShadowMap {
 }
 
 /// What the renderer needs of one page layer for a frame, read from the scene.
-struct FoldPageGeometry: Equatable {
+struct PageGeometry: Equatable {
     /// Layer coordinates (logical) to screen (logical): the whole chain, perspective included.
     var transform: Transform3D
     var bounds: Rect

@@ -4,7 +4,7 @@ final class TileWriter {
     static let rowsPerStep = 16
     private let rows: Int
     private let tileStride: Int
-    private let kernels: FoldKernels
+    private let kernels: PageKernels
     private var tile: UnsafeMutablePointer<UInt32>?
     private var target: UnsafeMutablePointer<UInt32>?
     private var skip = 0..<0
@@ -12,7 +12,7 @@ final class TileWriter {
     /// Steps per tile: its rows, sixteen at a time.
     private let steps: Int
 
-    init(rows: Int, tileStride: Int, kernels: FoldKernels) {
+    init(rows: Int, tileStride: Int, kernels: PageKernels) {
         self.rows = rows
         self.tileStride = tileStride
         self.kernels = kernels

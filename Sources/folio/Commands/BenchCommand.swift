@@ -30,7 +30,7 @@ struct BenchCommand: ParsableCommand {
                                valueName: "N"))
     var scale: [ScaleArgument] = []
 
-    @Option(help: ArgumentHelp("The fold's column kernels: \(FoldKernels.available.map(\.name).joined(separator: ", ")) (default: the fastest).",
+    @Option(help: ArgumentHelp("The page renderer's column kernels (fold and turn): \(PageKernels.available.map(\.name).joined(separator: ", ")) (default: the fastest).",
                                valueName: "name"))
     var kernels: String?
 
@@ -57,7 +57,7 @@ struct BenchCommand: ParsableCommand {
     }
 
     func run() throws {
-        let chosen = try FoldKernels.named(kernels)
+        let chosen = try PageKernels.named(kernels)
         var results: [BenchResult] = []
         let sizes = FoldBenchmarks.sizes.filter { size == nil || ($0.0, $0.1) == (size?.width, size?.height) }
         let scales = scale.isEmpty ? [BufferScale(1)] : scale.map(\.scale)
@@ -78,8 +78,8 @@ struct BenchCommand: ParsableCommand {
         }
         if wanted("flip.") {
             for s in scales {
-                results += FlipBenchmarks.run(sizes: sizes, scale: s, kernels: chosen, threads: threadCounts,
-                                              progress: progress.isEmpty ? FlipBenchmarks.progress : progress).filter { wanted($0.name) }
+                results += TurnBenchmarks.run(sizes: sizes, scale: s, kernels: chosen, threads: threadCounts,
+                                              progress: progress.isEmpty ? TurnBenchmarks.progress : progress).filter { wanted($0.name) }
             }
         }
         if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }

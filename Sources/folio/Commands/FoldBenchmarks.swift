@@ -38,7 +38,7 @@ enum FoldBenchmarks {
 
     /// `sizes` are logical; at a buffer `scale` other than 1 frames are that many times larger
     /// (rounded as the app rounds its buffers) and the figures carry `buffer_scale`.
-    static func run(sizes: [(Int, Int)] = sizes, scale: BufferScale = 1, kernels: FoldKernels = .best, threads: [Int] = [1, 2],
+    static func run(sizes: [(Int, Int)] = sizes, scale: BufferScale = 1, kernels: PageKernels = .best, threads: [Int] = [1, 2],
                     foldScales: [Double] = scales, frames: Int = 40) -> [BenchResult] {
         var results: [BenchResult] = []
         let bufferScale = scale == 1 ? nil : scale.factor

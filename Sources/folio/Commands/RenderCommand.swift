@@ -16,9 +16,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Show the pinch fold at this scale (clamped to 0.48…1.0).", valueName: "S"))
     var fold: Double?
 
-    @Option(help: ArgumentHelp("Show the sheet on the easel turning forward, θ = −P·π (0…1; the next sheet is blank if there is none).",
+    /// The documented `--flip`: the progress of a page turn.
+    @Option(name: .customLong("flip"),
+            help: ArgumentHelp("Show the sheet on the easel turning forward, θ = −P·π (0…1; the next sheet is blank if there is none).",
                                valueName: "P"))
-    var flip: Double?
+    var turn: Double?
 
     @Option(help: ArgumentHelp("A trace whose drawing fills the canvas (default: a blank sheet).", valueName: "trace"))
     var trace: String?
@@ -26,9 +28,9 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A sketchbook whose sheet on the easel fills the canvas (read, never written).", valueName: "dir"))
     var book: String?
 
-    @OptionGroup var look: FoldLookOptions
+    @OptionGroup var look: PageLookOptions
 
-    @Option(help: ArgumentHelp("The fold's column kernels: \(FoldKernels.available.map(\.name).joined(separator: ", ")) (default: the fastest; all give the same bytes).",
+    @Option(help: ArgumentHelp("The page renderer's column kernels (fold and turn): \(PageKernels.available.map(\.name).joined(separator: ", ")) (default: the fastest; all give the same bytes).",
                                valueName: "name"))
     var kernels: String?
 
@@ -37,10 +39,10 @@ struct RenderCommand: ParsableCommand {
 
     mutating func validate() throws {
         if let fold, !fold.isFinite { throw ValidationError("--fold takes a scale such as 0.75") }
-        if let flip, !(flip >= 0 && flip <= 1) { throw ValidationError("--flip takes a progress from 0 to 1, such as 0.25") }
-        if fold != nil && flip != nil { throw ValidationError("--fold and --flip each render a whole frame: give one") }
+        if let turn, !(turn >= 0 && turn <= 1) { throw ValidationError("--flip takes a progress from 0 to 1, such as 0.25") }
+        if fold != nil && turn != nil { throw ValidationError("--fold and --flip each render a whole frame: give one") }
         if trace != nil && book != nil { throw ValidationError("--trace and --book each fill the canvas: give one") }
-        _ = try FoldKernels.named(kernels)
+        _ = try PageKernels.named(kernels)
     }
 
     func run() throws {
@@ -53,8 +55,8 @@ struct RenderCommand: ParsableCommand {
                             book: sketchbook)
         try replay.run { _, _, _ in }
         let session = replay.session
-        if let flip {
-            try hold(session) { $0.holdTurn(at: -flip * Double.pi) }
+        if let turn {
+            try hold(session) { $0.holdTurn(at: -turn * Double.pi) }
         } else if let fold {
             try hold(session) { $0.holdFold(at: fold) }
         }
@@ -65,8 +67,8 @@ struct RenderCommand: ParsableCommand {
     /// session, as the app and the replay draw them.
     private func hold(_ session: Session, _ pose: (Session) -> Bool) throws {
         session.finishActiveStroke()
-        session.foldOptions = look.renderOptions
-        session.kernels = try FoldKernels.named(kernels)
+        session.pageOptions = look.renderOptions
+        session.kernels = try PageKernels.named(kernels)
         guard pose(session) else {
             throw FolioError("\(trace ?? "the trace") ends inside a fold or a page turn; `folio replay` renders that")
         }

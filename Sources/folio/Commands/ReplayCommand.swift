@@ -27,7 +27,7 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Also write every frame as frame-NNNNN.png.")
     var frames = false
 
-    @OptionGroup var look: FoldLookOptions
+    @OptionGroup var look: PageLookOptions
 
     @Option(help: ArgumentHelp("Read settings from this config.toml and write the toolbar's choices back to it, as the app does.",
                                valueName: "file"))
@@ -49,7 +49,7 @@ struct ReplayCommand: ParsableCommand {
         if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
         let replay = Replay(trace: parsed, options: .init(width: window.size.width, height: window.size.height, scale: window.scale.scale, stopTime: at),
                             book: store?.1 ?? Sketchbook())
-        replay.session.foldOptions = look.renderOptions
+        replay.session.pageOptions = look.renderOptions
         let settings = config.map { SettingsKeeper(file: SettingsFile(path: $0)) }
         settings?.apply(to: replay.session)
         let exporter = SheetExporter(fallback: book ?? out)

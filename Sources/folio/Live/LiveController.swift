@@ -36,7 +36,7 @@ final class LiveController {
         // Hours of drawing must not grow the timeline without end: nothing in the app reads far back.
         session.timelineCapacity = 256
         // Fold frames split their columns over two threads where there are two cores.
-        session.foldOptions.threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
+        session.pageOptions.threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
         self.settings = settings
         settings?.apply(to: session)
         frameLoop = FrameLoop(session: session, surface: WindowSurface(client: client))

@@ -2,7 +2,7 @@
 #ifndef FOLIO_SHARED_KERNELS_H
 #define FOLIO_SHARED_KERNELS_H
 
-#include "fold_kernels.h"
+#include "page_kernels.h"
 
 #if defined(__x86_64__)
 int folio_avx2_blend_grid(const uint16_t *a, const uint16_t *b, int32_t count, uint32_t weight, uint16_t *out);

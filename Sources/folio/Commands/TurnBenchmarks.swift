@@ -8,14 +8,14 @@ import FolioRender
 /// gradient shadows, and past 90° its see-through back) at the fold's sizes, for progress
 /// q = 0.25 and 0.75, on one render thread and on two, after one untimed frame per case; like the
 /// fold's, each timed frame follows an untimed one a gesture step away.
-enum FlipBenchmarks {
+enum TurnBenchmarks {
     static let progress = [0.25, 0.75]
 
     /// `sizes` are logical; at a buffer `scale` other than 1 frames are that many times larger
     /// (rounded as the app rounds its buffers), the scene sized as the app sizes it, and the
     /// figures carry `buffer_scale`.
-    static func run(sizes: [(Int, Int)], scale: BufferScale = 1, kernels: FoldKernels = .best, threads: [Int] = [1, 2],
-                    progress: [Double] = FlipBenchmarks.progress, frames: Int = 40) -> [BenchResult] {
+    static func run(sizes: [(Int, Int)], scale: BufferScale = 1, kernels: PageKernels = .best, threads: [Int] = [1, 2],
+                    progress: [Double] = TurnBenchmarks.progress, frames: Int = 40) -> [BenchResult] {
         var results: [BenchResult] = []
         let bufferScale = scale == 1 ? nil : scale.factor
         for (lw, lh) in sizes {

@@ -1,4 +1,4 @@
-#include "fold_kernels.h"
+#include "page_kernels.h"
 #include "scalar_kernels.h"
 #include "shared_kernels.h"
 
@@ -58,7 +58,7 @@ typedef struct {
     __m128i up;                /* 8 − shift: a row's offset in its cell to the weight's scale */
 } ShadowRows;
 
-AVX2 static inline ShadowRows shadowRows(const folio_fold_shadow *shadow) {
+AVX2 static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
     ShadowRows s;
     s.darkening = shadow->darkening + shadow->margin;
     s.shift = shadow->cell_shift;
@@ -173,7 +173,7 @@ AVX2 static inline void fetchTaps(const uint32_t *column, int64_t vb, int64_t dv
  * little and no shadow falls, a step takes only the 6 or 7 rows one window holds: one window a
  * step, and no branch between one and two that the fractions decide.
  */
-AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_fold_shadow *shadow,
+AVX2 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
                         int32_t row, uint16_t light, uint32_t *out) {
     int32_t laneWhole[8], lanePart[8];
     folio_lane_offsets(dv, 8, laneWhole, lanePart);
@@ -267,7 +267,7 @@ AVX2 static inline __m256i keptFactors8(const ShadowRows *rows, int32_t row) {
  * and after the last take one vector each over the run's first and last eight (a run of fewer rows
  * goes one pixel at a time), so each block of pixels in between is one group.
  */
-AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row,
+AVX2 static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row,
                         int32_t count, uint32_t *out) {
     const int32_t shift = shadow->cell_shift, mask = (1 << shift) - 1;
     const int32_t start = row - ((mask + 1) >> 1), end = start + count - 7;
@@ -510,7 +510,7 @@ AVX2 void folio_avx2_darken_rows(const uint32_t *source, int32_t source_stride, 
                 put(to + c, darkenPixels(load(from + c), k), streams);
             }
             for (int32_t c = whole; c < n; c++) {
-                folio_fold_shadow shadow = {grid + (int64_t)(c0 + c) * grid_stride, cell_shift, margin};
+                folio_page_shadow shadow = {grid + (int64_t)(c0 + c) * grid_stride, cell_shift, margin};
                 to[c] = folio_darken_one(from[c], folio_kept(&shadow, row + y));
             }
         }
@@ -519,19 +519,19 @@ AVX2 void folio_avx2_darken_rows(const uint32_t *source, int32_t source_stride, 
 
 void folio_avx2_finish(void) { _mm_sfence(); }
 
-static const folio_fold_kernels avx2 = {
+static const folio_page_kernels avx2 = {
     .name = "avx2", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
     .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows,
     .copy_rows_lit = folio_avx2_copy_rows_lit, .darken_rows = folio_avx2_darken_rows, .finish = folio_avx2_finish,
 };
 
-const folio_fold_kernels *folio_fold_kernels_avx2(void) {
+const folio_page_kernels *folio_page_kernels_avx2(void) {
     __builtin_cpu_init();
     return __builtin_cpu_supports("avx2") ? &avx2 : 0;
 }
 
 #else
 
-const folio_fold_kernels *folio_fold_kernels_avx2(void) { return 0; }
+const folio_page_kernels *folio_page_kernels_avx2(void) { return 0; }
 
 #endif

@@ -5,11 +5,11 @@ import FolioPixels
 
 /// The vector kernels promise the portable kernels' bytes exactly; whole frames (backdrop,
 /// shadows, both pages, back faces, odd sizes for the leftovers) hold every variant to it.
-final class FoldKernelTests: XCTestCase {
+final class PageKernelTests: XCTestCase {
     func testVectorKernelsGiveThePortableBytes() throws {
-        if FoldKernels.vector.isEmpty {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail("this CPU has no vector fold kernels to test") }
-            throw XCTSkip("this CPU has no AVX2: only the portable fold kernels run here")
+        if PageKernels.vector.isEmpty {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { return XCTFail("this CPU has no vector page kernels to test") }
+            throw XCTSkip("this CPU has no AVX2: only the portable page kernels run here")
         }
         // Logical sizes and buffer scales: whole, and fractional (1.5: 500×302 buffers, 1.25: 400×250).
         for (lw, lh, scale) in [(640, 400, BufferScale(1)), (333, 201, 1), (333, 201, BufferScale(numerator: 180)),
@@ -19,7 +19,7 @@ final class FoldKernelTests: XCTestCase {
             let portable = FoldFixture(width: lw, height: lh, scale: scale, kernels: .portable)
             portable.prepare(canvas: canvas)
             let expected = Bitmap(width: w, height: h), frame = Bitmap(width: w, height: h)
-            for vector in FoldKernels.vector {
+            for vector in PageKernels.vector {
                 let fast = FoldFixture(width: lw, height: lh, scale: scale, kernels: vector)
                 fast.prepare(canvas: canvas)
                 for s in [1.0, 0.9, 0.75, 0.6, 0.48] {

@@ -3,7 +3,7 @@
 #define FOLIO_SCALAR_KERNELS_H
 
 #include <stdint.h>
-#include "fold_kernels.h"
+#include "page_kernels.h"
 
 #define FOLIO_OPAQUE 0xFF000000u
 
@@ -22,7 +22,7 @@ static inline uint32_t folio_blend_one(uint32_t a, uint32_t b, uint32_t weight) 
 }
 
 /* The light (0…FOLIO_SHADOW_FULL) a shadow keeps at buffer row y. */
-static inline int32_t folio_kept(const folio_fold_shadow *shadow, int32_t y) {
+static inline int32_t folio_kept(const folio_page_shadow *shadow, int32_t y) {
     int32_t shift = shadow->cell_shift, r = y - (1 << (shift - 1));
     int32_t g = (r >> shift) + shadow->margin;
     int32_t w = ((r & ((1 << shift) - 1)) << (8 - shift)) + (128 >> shift);
@@ -84,7 +84,7 @@ static inline uint32_t folio_sample_at(const uint32_t *column, int64_t v, int64_
 }
 
 static inline uint32_t folio_sample_lit(const uint32_t *column, int64_t v, int64_t dv, int32_t i,
-                                        const folio_fold_shadow *shadow, int32_t row, uint16_t light) {
+                                        const folio_page_shadow *shadow, int32_t row, uint16_t light) {
     int32_t k = folio_sample_light(shadow ? folio_kept(shadow, row + i) : FOLIO_SHADOW_FULL, light);
     return folio_sample_at(column, v, dv, i, k);
 }

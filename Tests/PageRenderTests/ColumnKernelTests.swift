@@ -1,5 +1,5 @@
 import XCTest
-import CFoldKernels
+import CPageKernels
 import FolioRandom
 @testable import FolioRender
 
@@ -22,7 +22,7 @@ final class ColumnKernelTests: XCTestCase {
         for trial in 0..<1500 {
             fillPixels(column, count: columnLength, premultiplied: trial % 2 == 0, random: &random)
             for i in 0..<gridLength { grid[i] = darkening(&random) }
-            var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
+            var shadow = folio_page_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
             // Whole steps of 1/8 row and any fraction: shrinks past 4 rows a row (the gathers), stretches to 1/8.
             let dv = Int64(random.next(33) + 1) << 29 + Int64(random.bits() % (1 << 29)) * Int64(trial % 3 == 0 ? 0 : 1)
             let count = random.next(1000)
@@ -34,7 +34,7 @@ final class ColumnKernelTests: XCTestCase {
             guard (v + Int64(max(count - 1, 0)) * dv) >> 32 + 48 < columnLength else { continue }
             withUnsafePointer(to: &shadow) { shadowPointer in
                 let s = shaded ? shadowPointer : nil
-                FoldKernels.portable.sample(column, v, dv, Int32(count), s, Int32(row), light, expected)
+                PageKernels.portable.sample(column, v, dv, Int32(count), s, Int32(row), light, expected)
                 expectSame(variants, expected, out, count: count, capacity: 1024,
                            "sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), shadow \(shaded), light \(light)") {
                     $0.sample(column, v, dv, Int32(count), s, Int32(row), light, out)
@@ -55,7 +55,7 @@ final class ColumnKernelTests: XCTestCase {
             // Both copies (0 and 128) and every blend between; runs short of a vector and long.
             let weight = UInt32([0, 128, random.next(129)][random.next(3)])
             let count = random.next(4) == 0 ? random.next(40) : random.next(2048)
-            FoldKernels.portable.blend(a, b, Int32(count), weight, expected, nil, nil)
+            PageKernels.portable.blend(a, b, Int32(count), weight, expected, nil, nil)
             expectSame(variants, expected, out, count: count, capacity: 2048, "blend, weight \(weight), count \(count)") {
                 $0.blend(a, b, Int32(count), weight, out, b, nil)
             }
@@ -72,10 +72,10 @@ final class ColumnKernelTests: XCTestCase {
         for trial in 0..<1000 {
             fillPixels(source, count: 2048, premultiplied: trial % 2 == 0, random: &random)
             for i in 0..<gridLength { grid[i] = darkening(&random) }
-            var shadow = folio_fold_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
+            var shadow = folio_page_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
             let count = random.next(2048), row = random.next(2000), flat = random.bits() << 1 | random.bits() & 1
             let from: UnsafeMutablePointer<UInt32>? = random.next(3) == 0 ? nil : source
-            FoldKernels.portable.darken(from, flat, &shadow, Int32(row), Int32(count), expected)
+            PageKernels.portable.darken(from, flat, &shadow, Int32(row), Int32(count), expected)
             expectSame(variants, expected, out, count: count, capacity: 2048,
                        "darken, count \(count), row \(row), \(from == nil ? "flat" : "source")") {
                 $0.darken(from, flat, &shadow, Int32(row), Int32(count), out)
@@ -100,7 +100,7 @@ final class ColumnKernelTests: XCTestCase {
             let columns = 1 + random.next(maxColumns), rows = 1 + random.next(maxRows), row = random.next(1900)
             let shift = Int32(4 + random.next(4)), sourceStride = random.next(2) == 0 ? 0 : stride
             expected.update(repeating: poison, count: capacity)
-            FoldKernels.portable.darkenRows(source, Int32(sourceStride), Int32(columns), Int32(rows), grid, Int32(gridStride), shift, 2,
+            PageKernels.portable.darkenRows(source, Int32(sourceStride), Int32(columns), Int32(rows), grid, Int32(gridStride), shift, 2,
                                             Int32(row), expected, Int32(stride))
             expectSame(variants, expected, out, count: capacity, capacity: capacity,
                        "darken rows, \(columns) columns, \(rows) rows from \(row), cells \(1 << shift), source stride \(sourceStride)") {
@@ -111,8 +111,8 @@ final class ColumnKernelTests: XCTestCase {
     }
 
     /// Runs each variant into `out` filled with poison, and holds its first `count` pixels to `expected`.
-    private func expectSame(_ variants: [FoldKernels], _ expected: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutablePointer<UInt32>,
-                            count: Int, capacity: Int, _ what: @autoclosure () -> String, run: (FoldKernels) -> Void) {
+    private func expectSame(_ variants: [PageKernels], _ expected: UnsafeMutablePointer<UInt32>, _ out: UnsafeMutablePointer<UInt32>,
+                            count: Int, capacity: Int, _ what: @autoclosure () -> String, run: (PageKernels) -> Void) {
         for kernels in variants {
             out.update(repeating: poison, count: capacity)
             run(kernels)
@@ -121,12 +121,12 @@ final class ColumnKernelTests: XCTestCase {
         }
     }
 
-    private func vectorKernels() throws -> [FoldKernels] {
-        if FoldKernels.vector.isEmpty {
-            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("this CPU has no vector fold kernels to test") }
-            throw XCTSkip("this CPU has no AVX2: only the portable fold kernels run here")
+    private func vectorKernels() throws -> [PageKernels] {
+        if PageKernels.vector.isEmpty {
+            if ProcessInfo.processInfo.environment["CI"] == "true" { XCTFail("this CPU has no vector page kernels to test") }
+            throw XCTSkip("this CPU has no AVX2: only the portable page kernels run here")
         }
-        return FoldKernels.vector
+        return PageKernels.vector
     }
 
     /// A random grid value: any darkening, and often none or all of the light (where the vector

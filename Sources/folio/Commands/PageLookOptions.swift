@@ -3,7 +3,7 @@ import FolioGeometry
 import FolioRender
 
 /// `--background RRGGBB` and `--no-shadow`: plain fold frames for tests that look at outlines.
-struct FoldLookOptions: ParsableArguments {
+struct PageLookOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Replace the backdrop texture with a flat colour.", valueName: "RRGGBB"))
     var background: String?
 

@@ -46,14 +46,14 @@ final class FoldFixture {
     var pixelHeight: Int { renderer.pixelHeight }
     var scale: Double { renderer.scale }
 
-    init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, kernels: FoldKernels = .best) {
+    init(pixelWidth: Int, pixelHeight: Int, scale: Double = 1, kernels: PageKernels = .best) {
         renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale, kernels: kernels)
         scene = FoldScene(width: Double(pixelWidth) / scale, height: Double(pixelHeight) / scale)
     }
 
     /// A window of `width`×`height` logical pixels at `scale`, its buffer and scene sized as the app
     /// sizes them (`Session.sceneSize`: the rounded buffer over the scale).
-    convenience init(width: Int, height: Int, scale: BufferScale, kernels: FoldKernels = .best) {
+    convenience init(width: Int, height: Int, scale: BufferScale, kernels: PageKernels = .best) {
         self.init(pixelWidth: scale.pixels(width), pixelHeight: scale.pixels(height), scale: scale.factor, kernels: kernels)
     }
 

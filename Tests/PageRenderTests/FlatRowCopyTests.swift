@@ -23,14 +23,14 @@ final class FlatRowCopyTests: XCTestCase {
     }
 
     func testEveryKernelSetAndTwoThreadsCopyTheSameBytes() {
-        for kernels in FoldKernels.available {
+        for kernels in PageKernels.available {
             let copied = compare(width: 640, height: 400, scale: 1, kernels: kernels, threads: 2)
             XCTAssertGreaterThan(copied.page, 0, kernels.name)
             XCTAssertGreaterThan(copied.lit, 0, kernels.name)
             XCTAssertGreaterThan(copied.backdrop, 0, kernels.name)
         }
         // Shadows reach the edges of small frames: only a large one leaves bare tiles under a shadow.
-        for kernels in FoldKernels.available {
+        for kernels in PageKernels.available {
             let copied = compare(width: 2560, height: 1600, scale: 1, kernels: kernels, threads: 2, folds: [0.75, 0.48])
             XCTAssertGreaterThan(copied.darkened, 0, kernels.name)
         }
@@ -51,7 +51,7 @@ final class FlatRowCopyTests: XCTestCase {
 
     /// Renders every turn and fold (only the folds `folds`, when given) with row copies and without;
     /// returns the pixels copied.
-    private func compare(width w: Int, height h: Int, scale: Double, kernels: FoldKernels, threads: Int,
+    private func compare(width w: Int, height h: Int, scale: Double, kernels: PageKernels, threads: Int,
                          folds: [Double]? = nil) -> Copied {
         let earlier = makeTestCanvas(width: w, height: h)
         let later = Bitmap(width: w, height: h, color: 0xFFF4_EEE0)

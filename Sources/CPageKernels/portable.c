@@ -1,6 +1,6 @@
 #include <string.h>
 
-#include "fold_kernels.h"
+#include "page_kernels.h"
 #include "scalar_kernels.h"
 
 /*
@@ -30,7 +30,7 @@ static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t 
     }
 }
 
-static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_fold_shadow *shadow,
+static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
                    int32_t row, uint16_t light, uint32_t *out) {
     uint32_t top[chunk], bottom[chunk];
     int16_t weight[chunk * 4];
@@ -59,7 +59,7 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
     }
 }
 
-static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row, int32_t count,
+static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row, int32_t count,
                    uint32_t *out) {
     uint32_t pixels[chunk];
     int32_t factor[chunk * 4];
@@ -109,7 +109,7 @@ static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t c
         const uint32_t *from = source + (int64_t)y * source_stride;
         uint32_t *to = out + (int64_t)y * out_stride;
         for (int32_t c = 0; c < columns; c++) {
-            folio_fold_shadow shadow = {grid + (int64_t)c * grid_stride, cell_shift, margin};
+            folio_page_shadow shadow = {grid + (int64_t)c * grid_stride, cell_shift, margin};
             to[c] = folio_darken_one(from[c], folio_kept(&shadow, row + y));
         }
     }
@@ -117,10 +117,10 @@ static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t c
 
 static void finish(void) {}
 
-static const folio_fold_kernels portable = {
+static const folio_page_kernels portable = {
     .name = "portable", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_blend_grid,
     .write_tile = write_tile, .copy_rows = copy_rows, .copy_rows_lit = copy_rows_lit, .darken_rows = darken_rows,
     .finish = finish,
 };
 
-const folio_fold_kernels *folio_fold_kernels_portable(void) { return &portable; }
+const folio_page_kernels *folio_page_kernels_portable(void) { return &portable; }

@@ -1,4 +1,4 @@
-#include "fold_kernels.h"
+#include "page_kernels.h"
 #include "scalar_kernels.h"
 #include "shared_kernels.h"
 
@@ -52,7 +52,7 @@ static const uint16_t spreadRows[4][32] = {
 
 /* The light (0…FOLIO_SHADOW_FULL) `shadow` keeps at rows row…row + 31, a 16-bit lane each: cells
  * are at least 16 rows, so the rows span at most three of them. */
-AVX512 static INLINE __m512i kept32(const folio_fold_shadow *shadow, int32_t row) {
+AVX512 static INLINE __m512i kept32(const folio_page_shadow *shadow, int32_t row) {
     const int32_t shift = shadow->cell_shift;
     const __m128i count = _mm_cvtsi32_si128(shift), up = _mm_cvtsi32_si128(8 - shift);
     int32_t start = row - (1 << (shift - 1)), first = start >> shift;
@@ -145,7 +145,7 @@ static const uint16_t pairRows[2][32] = {
  * lit, alpha kept (see folio_sample_one). Every result is at most 255 (127·255·258/2¹⁵ rounds to
  * 255), so the channel pairs' halves recombine with a shift and an or. */
 AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
-                                    const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out,
+                                    const folio_page_shadow *shadow, int32_t row, uint16_t light, uint32_t *out,
                                     int fetch) {
     int32_t laneWhole[16], lanePart[16];
     folio_lane_offsets(dv, 16, laneWhole, lanePart);
@@ -189,7 +189,7 @@ AVX512 static INLINE void sampleRun(const uint32_t *column, int64_t v, int64_t d
 /* Up to 31/15 rows a step, every step's sixteen taps (and the pixels after them) lie in its first
  * 32 pixels, one two-register permute each; up to 47/15, in its first 48. */
 AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
-                          const folio_fold_shadow *shadow, int32_t row, uint16_t light, uint32_t *out) {
+                          const folio_page_shadow *shadow, int32_t row, uint16_t light, uint32_t *out) {
     if (15 * dv <= ((int64_t)31 << 32)) {
         sampleRun(column, v, dv, count, shadow, row, light, out, windowOf32);
     } else if (15 * dv <= ((int64_t)47 << 32)) {
@@ -199,7 +199,7 @@ AVX512 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t
     }
 }
 
-AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_fold_shadow *shadow, int32_t row,
+AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row,
                           int32_t count, uint32_t *out) {
     const __m512i colour = _mm512_set1_epi32((int)flat), zero = _mm512_setzero_si512();
     const __m512i opaque = _mm512_set1_epi32((int)FOLIO_OPAQUE), limit = _mm512_set1_epi16(32767);
@@ -228,20 +228,20 @@ AVX512 static void darken(const uint32_t *source, uint32_t flat, const folio_fol
     }
 }
 
-static const folio_fold_kernels avx512 = {
+static const folio_page_kernels avx512 = {
     .name = "avx512", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_avx2_blend_grid,
     .write_tile = folio_avx2_write_tile, .copy_rows = folio_avx2_copy_rows,
     .copy_rows_lit = folio_avx2_copy_rows_lit, .darken_rows = folio_avx2_darken_rows, .finish = folio_avx2_finish,
 };
 
-const folio_fold_kernels *folio_fold_kernels_avx512(void) {
+const folio_page_kernels *folio_page_kernels_avx512(void) {
     __builtin_cpu_init();
-    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && folio_fold_kernels_avx2()
+    return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && folio_page_kernels_avx2()
         ? &avx512 : 0;
 }
 
 #else
 
-const folio_fold_kernels *folio_fold_kernels_avx512(void) { return 0; }
+const folio_page_kernels *folio_page_kernels_avx512(void) { return 0; }
 
 #endif

@@ -1,5 +1,5 @@
 import XCTest
-import CFoldKernels
+import CPageKernels
 import FolioRandom
 @testable import FolioRender
 
@@ -17,8 +17,8 @@ final class ShadowLightTests: XCTestCase {
         defer { [column, expected, out].forEach { $0.deallocate() }; grid.deallocate() }
         for i in 0..<1024 { column[i] = 0xFF00_0000 | random.bits() & 0xFF_FFFF }
         grid.initialize(repeating: 0, count: 64)
-        var shadow = folio_fold_shadow(darkening: grid, cell_shift: cellShift, margin: margin)
-        for kernels in FoldKernels.available {
+        var shadow = folio_page_shadow(darkening: grid, cell_shift: cellShift, margin: margin)
+        for kernels in PageKernels.available {
             for light in UInt16(0)...256 {
                 let dv = Int64(0x1_4000_0000) + Int64(light) << 20
                 kernels.sample(column, 0x8000_0000, dv, Int32(count), nil, 0, light, expected)
@@ -44,7 +44,7 @@ final class ShadowLightTests: XCTestCase {
             for gy in 0..<cells { map[gx * cells + gy] = UInt16((gx + gy) * 19) }
         }
         white.initialize(repeating: 0xFFFF_FFFF, count: rows + 64)
-        for kernels in FoldKernels.available {
+        for kernels in PageKernels.available {
             for path in ["darken", "sample"] {
                 var previous: [Int: Int] = [:]
                 var climbs: Set<Int> = []
@@ -53,7 +53,7 @@ final class ShadowLightTests: XCTestCase {
                     let r = x - (1 << (cellShift - 1)), g = (r >> cellShift) + Int(margin)
                     let weight = ((r & ((1 << cellShift) - 1)) << (8 - cellShift)) + (128 >> cellShift)
                     _ = kernels.blendGrid(map + g * cells, map + (g + 1) * cells, Int32(cells), UInt32(weight), column)
-                    var shadow = folio_fold_shadow(darkening: column, cell_shift: cellShift, margin: margin)
+                    var shadow = folio_page_shadow(darkening: column, cell_shift: cellShift, margin: margin)
                     if path == "darken" {
                         kernels.darken(nil, 0xFFFF_FFFF, &shadow, 0, Int32(rows), out)
                     } else {
