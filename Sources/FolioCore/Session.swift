@@ -90,7 +90,6 @@ public final class Session {
         recognizer.width = Double(size.width)
         toolbar = Toolbar(layout: ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: size.scale.factor))
         display.showSheet(book.sheet.strokes)
-        display.curtain = { [unowned self] in mode.showsCurtain ? fold.scene.root : nil }
         recognizer.controlAreas = toolbar.touchAreas
         refreshDisabledControls()
     }
@@ -695,6 +694,8 @@ public final class Session {
         // The whole new frame changes; damage of the old size means nothing now.
         display.discardDamage()
         redrawAll()
+        // A fold goes on at the new size: the new renderer takes its pages, drawn again.
+        if mode.showsCurtain && !mode.isTurning { display.prepare(fold.scene.root) }
         // A new scale alone (the window moved to another output) keeps a leaf the finger holds:
         // drawn again, crisp at the new scale, where the finger has it.
         if let heldTurn { showLeaf(heldTurn, at: leafAngle) }

@@ -18,9 +18,6 @@ final class SessionDisplay {
     var kernels = PageKernels.best {
         didSet { sceneRendererStorage = nil }
     }
-    /// The fold's layer tree while the curtain is up, nil otherwise: a renderer made then takes
-    /// its pages at once.
-    var curtain: () -> Layer? = { nil }
     /// Whether the toolbar looks different from its last `renderToolbar(_:)`.
     var toolbarNeedsFrame = true
     /// Buffer pixels changed since the last `renderFrame(_:)`.
@@ -194,7 +191,6 @@ final class SessionDisplay {
             return renderer
         }
         let renderer = PageRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: canvas.scale, kernels: kernels)
-        if let curtain = curtain() { renderer.prepare(curtain) }
         sceneRendererStorage = renderer
         return renderer
     }
