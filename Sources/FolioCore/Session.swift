@@ -7,8 +7,9 @@ import FolioRender
 import FolioSketchbook
 import FolioToolbar
 
-/// Folio without a screen: input in, frames out. The live Wayland app and `folio replay`
-/// both drive this one class, so a replayed trace ends exactly where the live app would.
+/// Folio without a screen: input in; edits, modes and frames out, the frames drawn by its
+/// `SessionDisplay`. The live Wayland app and `folio replay` both drive this one class, so a
+/// replayed trace ends exactly where the live app would.
 public final class Session {
     public private(set) var book: Sketchbook {
         didSet {
@@ -200,7 +201,7 @@ public final class Session {
         recognizer.pinches = pinch
         let distance = foldPerspective.isNaN ? FoldScene.perspectiveDistance : min(max(foldPerspective, 500), 20000)
         if !mode.showsCurtain {
-            fold.transaction.perform(disableActions: true) { fold.scene.distance = distance }
+            transaction.perform(disableActions: true) { fold.scene.distance = distance }
         }
     }
 
@@ -288,7 +289,7 @@ public final class Session {
     public func prepareToFold() {
         guard !mode.showsCurtain else { return }
         fold.scene.setContents(display.canvas.baked)
-        display.prepareToFold(fold.scene.root, at: fold.transaction.now)
+        display.prepareToFold(fold.scene.root, at: transaction.now)
     }
 
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
@@ -382,7 +383,7 @@ public final class Session {
             state = .unfolding
             fold.release { [unowned self] in
                 state = .idle
-                record("unfold.completed", at: fold.transaction.now)
+                record("unfold.completed", at: transaction.now)
             }
             record("fold.ended", at: time)
         case let (.idle, .turnBegan(edge, p)):
