@@ -1,11 +1,11 @@
 import FolioGeometry
 
-/// The page turn's layer tree: over the
-/// backdrop lie, flat, the left half of the earlier sheet and the right half of the later one;
-/// the leaf — the earlier sheet's right half in front, the later sheet's left half behind —
-/// turns about the spine by θ from 0 (open on the earlier sheet) to −π (turned: the later sheet
-/// shows whole). A forward turn runs 0 → −π, a backward one −π → 0. Outer corners are rounded;
-/// gradient shadows darken toward the spine with the turn's progress.
+/// The page turn's layer tree: over the backdrop lie, flat, the left half of the earlier sheet
+/// and the right half of the later one; the leaf — the earlier sheet's right half in front, the
+/// later sheet's left half behind — turns about the spine by θ from 0 (open on the earlier sheet)
+/// to −π (turned: the later sheet shows whole). A forward turn runs 0 → −π, a backward one
+/// −π → 0. Outer corners are rounded; gradient shadows darken toward the spine with the turn's
+/// progress.
 ///
 /// The angle is the scene's animatable property, on its `transaction`'s clock as the fold's page
 /// transforms are on theirs. The layers have no transactions of their own: they show the angle
@@ -29,8 +29,8 @@ public final class PageTurnScene: Animating {
     /// The camera of the turn: `m34 = −1/(1.25·W)`. A fixed −4.5/2000 suits a phone; at tablet
     /// widths that camera would sit in front of the turning edge.
     public let perspective: Transform3D
-    /// The leaf's angle about the spine, −π…0.
-    /// The model value: where the leaf goes (`presentationAngle(at:)`: where it is).
+    /// The leaf's angle about the spine, −π…0, as the model has it: where the leaf goes
+    /// (`presentationAngle(at:)` says where it is).
     public var angle: Double { animatedAngle.value }
     private var animatedAngle = AnimatedValue(0.0)
     /// The transactions the angle animates in, and the clock it animates on.

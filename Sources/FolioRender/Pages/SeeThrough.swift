@@ -1,10 +1,10 @@
 import CPixman
 import FolioPixels
 
-/// The back of a turning leaf: the later sheet's paper with
-/// the earlier sheet's drawing showing through — mirrored (it is seen from behind), blurred and
-/// faded. The drawing is taken once per turn; the picture is composed again only when the
-/// strength changes, into one of two bitmaps in turn, so a renderer sees new contents.
+/// The back of a turning leaf: the later sheet's paper with the earlier sheet's drawing showing
+/// through — mirrored (it is seen from behind), blurred and faded. The drawing is taken once per
+/// turn; the picture is composed again only when the strength changes, into one of two bitmaps in
+/// turn, so a renderer sees new contents.
 public final class SeeThrough {
     /// How strongly the drawing shows through at most.
     public static let maximumStrength = 0.35

@@ -92,7 +92,6 @@ public enum SVGExport {
 
     private static func pair(_ p: Point) -> String { "\(number(p.x)) \(number(p.y))" }
 
-
     /// Up to three decimals, no trailing zeros: compact and exact enough for 1/1000 px.
     static func number(_ value: Double) -> String {
         let rounded = (value * 1000).rounded() / 1000

@@ -2,7 +2,7 @@ import ArgumentParser
 import FolioGeometry
 import FolioRender
 
-/// `--background RRGGBB` and `--no-shadow`: plain fold frames for tests that look at outlines.
+/// `--background RRGGBB` and `--no-shadow`: plain page frames (fold and turn) for tests that look at outlines.
 struct PageLookOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Replace the backdrop texture with a flat colour.", valueName: "RRGGBB"))
     var background: String?
