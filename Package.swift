@@ -35,7 +35,8 @@ let package = Package(
 
         // The Wayland-free core.
         .target(name: "FolioGeometry"),
-        // Writing a whole buffer to a file through short writes and EINTR: the book and the settings share it.
+        // The one writer of every file Folio writes (a temporary beside it, no link followed, renamed
+        // into place), and the checks of the folders it writes into.
         .target(name: "FolioFiles"),
         // The seeded generators `folio bench` and the tests share, so both keep their inputs run after run
         // and the shipped binary links no test code.
@@ -52,7 +53,7 @@ let package = Package(
         .target(name: "FolioToolbar", dependencies: ["FolioGeometry"]),
         // config.toml: the settings a person keeps, read and written with TOMLKit.
         .target(name: "FolioSettings", dependencies: ["FolioGeometry", "FolioFiles", "FolioToolbar", .product(name: "TOMLKit", package: "TOMLKit")]),
-        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "CPageKernels", "CPixman", "CPNG", "CCairo"]),
+        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "CPageKernels", "CPixman", "CPNG", "CCairo"]),
         .target(name: "FolioCore", dependencies: [
             "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender", "FolioToolbar",
         ]),
@@ -70,7 +71,7 @@ let package = Package(
         ]),
         .executableTarget(name: "folio", dependencies: [
             "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
-            "FolioToolbar", "FolioSettings", "FolioRandom", "CMalloc",
+            "FolioToolbar", "FolioSettings", "FolioRandom", "FolioFiles", "CMalloc",
             "FolioLog", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -99,13 +100,14 @@ let package = Package(
         .target(name: "FolioTestSupport", dependencies: ["FolioSketchbook"], path: "Tests/TestSupport"),
 
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
+        .testTarget(name: "FolioFilesTests", dependencies: ["FolioFiles"]),
         .testTarget(name: "FolioPixelsTests", dependencies: ["FolioPixels", "FolioGeometry"]),
         .testTarget(name: "FolioInputTests", dependencies: ["FolioInput", "FolioGeometry", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
-        .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook", "FolioGeometry", "CCRC32C", "FolioRandom", "FolioTestSupport"]),
+        .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook", "FolioFiles", "FolioGeometry", "CCRC32C", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput", "FolioGeometry"]),
         .testTarget(name: "PageRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "CPageKernels", "FolioRandom"]),
-        .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioRandom"]),
+        .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioRandom"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioGeometry", "FolioLayers", "FolioToolbar", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioToolbar"]),
         .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),

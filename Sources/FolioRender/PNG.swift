@@ -1,4 +1,5 @@
 import CPNG
+import FolioFiles
 import FolioPixels
 import Foundation
 
@@ -9,13 +10,11 @@ public enum PNG {
         public var description: String
     }
 
-    /// Writes `bitmap` as an RGBA PNG (unpremultiplied, as PNG wants).
-    public static func write(_ bitmap: Bitmap, to path: String) throws {
-        let (header, bytes, stride) = straightRows(of: bitmap)
-        var image = header
-        let written = bytes.withUnsafeBytes { png_image_write_to_file(&image, path, 0, $0.baseAddress, Int32(stride), nil) }
-        defer { png_image_free(&image) }
-        guard written != 0 else { throw Error(description: "cannot write PNG \(path): \(message(of: image))") }
+    /// Writes `bitmap` as an RGBA PNG (unpremultiplied, as PNG wants), encoded in memory and put
+    /// in place by `AtomicFile`: a failure leaves whatever was at `path` as it was, and a link or
+    /// anything but a regular file there is refused. `steps` is where tests make the disk fail.
+    public static func write(_ bitmap: Bitmap, to path: String, steps: some WriteSteps = SystemWriteSteps()) throws {
+        try AtomicFile.replace(path, with: encode(bitmap), mode: nil, steps: steps)
     }
 
     /// `bitmap` as the bytes of an RGBA PNG file, for writers that put the file in place themselves.

@@ -1,4 +1,5 @@
 import Foundation
+import FolioFiles
 import FolioPixels
 import FolioSketchbook
 
@@ -108,8 +109,11 @@ public struct SheetPictureCache: Sendable {
     public func keep(_ picture: SheetPicture?, book: Sketchbook) throws {
         if let picture, picture.coveredCount >= Self.worthKeeping,
            book.sheets.contains(where: { SheetPicture.key(of: $0.strokes.prefix(picture.coveredCount)) == picture.key }) {
-            try AtomicFile.replace(store.pictureFile(key: picture.key).path, with: Self.encode(picture), mode: 0o600,
-                                   failure: "cannot keep the sheet's picture")
+            do {
+                try AtomicFile.replace(store.pictureFile(key: picture.key).path, with: Self.encode(picture), mode: 0o600)
+            } catch {
+                throw BookError(error, failure: "cannot keep the sheet's picture")
+            }
         }
         let files = store.pictureFiles()
         let counts = Set(files.map { SheetPicture.count(inKey: $0.key) })
@@ -122,11 +126,22 @@ public struct SheetPictureCache: Sendable {
             }
         }
         for (name, key) in files where !wanted.contains(key) {
-            // Regular files only: a link planted under a picture's name is left alone.
             let path = store.directory.appendingPathComponent(name).path
-            var status = stat()
-            if lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG { unlink(path) }
+            if Self.isKeptPicture(path) { unlink(path) }
         }
+    }
+
+    /// Whether `path` is a picture Folio kept: a regular file of this user's that starts as a
+    /// picture does. Anything else under a picture's name (a link, a folder, someone's file) is
+    /// not Folio's to remove.
+    static func isKeptPicture(_ path: String) -> Bool {
+        let fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var status = stat()
+        var head = [UInt8](repeating: 0, count: magic.count)
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else { return false }
+        return head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } == magic.count && head == magic
     }
 
     /// Header (magic, version, width, height, scale, key, tile count), the pixels, the tiles

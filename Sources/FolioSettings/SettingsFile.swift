@@ -49,24 +49,17 @@ public struct SettingsFile: Sendable {
         return (reader.read(), reader.problems)
     }
 
-    /// Writes `settings` over the file: a temporary file beside it, synced, then renamed.
+    /// Writes `settings` over the file through `AtomicFile` (a temporary beside it, synced, renamed).
     public func save(_ settings: Settings) throws {
         let folder = (path as NSString).deletingLastPathComponent
         if !FileManager.default.fileExists(atPath: folder) {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         }
-        let temporary = folder + "/.config.toml.\(getpid()).tmp"
-        let data = Data(Self.render(settings).utf8)
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard fd >= 0 else { throw SettingsError("cannot write \(temporary): \(String(cString: strerror(errno)))") }
-        var failure = data.withUnsafeBytes { writeFully($0, to: fd) }
-        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
-        close(fd)
-        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
-        if let failure {
-            unlink(temporary)
-            throw SettingsError("cannot write \(path): \(failure)")
+        do {
+            try AtomicFile.replace(path, with: Data(Self.render(settings).utf8), mode: 0o600)
+        } catch {
+            throw SettingsError(error.description)
         }
     }
 

@@ -21,6 +21,9 @@ struct Folio: ParsableCommand {
     /// command line); help and version print as usual.
     static func main() {
         mapLargeBlocksOnTheirOwn()
+        // A file-size limit (RLIMIT_FSIZE) then fails a write with EFBIG, reported and retried
+        // like a full disk, instead of killing Folio in the middle of a save.
+        signal(SIGXFSZ, SIG_IGN)
         do {
             // `--log-level LEVEL` (anywhere on the line) or FOLIO_LOG sets what the log shows.
             let logging: (level: Logger.Level, arguments: [String])

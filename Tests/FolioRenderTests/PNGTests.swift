@@ -1,3 +1,4 @@
+import FolioFiles
 import FolioPixels
 import FolioRender
 import Foundation
@@ -104,23 +105,41 @@ final class PNGTests: XCTestCase {
         }
         let nowhere = folder + "/no/such/folder/out.png"
         XCTAssertThrowsError(try PNG.write(Bitmap(width: 2, height: 2), to: nowhere)) { error in
-            XCTAssertTrue("\(error)".hasPrefix("cannot write PNG \(nowhere)"), "\(error)")
+            XCTAssertTrue("\(error)".hasPrefix("\(nowhere): cannot write (nothing was replaced): "), "\(error)")
+            XCTAssertTrue("\(error)".hasSuffix("No such file or directory"), "\(error)")
         }
     }
 
-    func testFullDiskGivesAnError() throws {
-        // /dev/full stands in for a full disk; containers often lack it, so make one if we may.
-        var device = "/dev/full"
-        if !FileManager.default.fileExists(atPath: device) {
-            device = folder + "/full"
-            // Linux's "full" device is character device 1:7.
-            guard mknod(device, S_IFCHR | 0o600, dev_t(1 << 8 | 7)) == 0 else {
-                throw XCTSkip("no /dev/full, and no permission to make one, to stand in for a full disk")
-            }
+    /// A full disk, made by the writer's seam (never a device): the error names the path and the
+    /// system's words, and the PNG that was there stays as it was, with no temporary beside it.
+    func testFullDiskGivesAnErrorAndKeepsTheFile() throws {
+        struct FullDisk: WriteSteps {
+            func write(_ bytes: UnsafeRawBufferPointer, to fd: Int32) -> String? { String(cString: strerror(ENOSPC)) }
+            func sync(_ fd: Int32) -> String? { nil }
         }
-        XCTAssertThrowsError(try PNG.write(Bitmap(width: 64, height: 64), to: device)) { error in
-            XCTAssertTrue("\(error)".hasPrefix("cannot write PNG \(device)"), "\(error)")
-            XCTAssertTrue("\(error)".contains("No space left"), "\(error)")
+        let path = folder + "/final.png"
+        try PNG.write(sampleBitmap(), to: path)
+        let good = try Data(contentsOf: URL(fileURLWithPath: path))
+        XCTAssertThrowsError(try PNG.write(Bitmap(width: 64, height: 64), to: path, steps: FullDisk())) { error in
+            XCTAssertEqual("\(error)", "\(path): cannot write (nothing was replaced): write: No space left on device")
         }
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: path)), good)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder), ["final.png"])
+    }
+
+    /// Anything but a regular file at the path is refused and left there: never opened, truncated or removed.
+    func testALinkOrAFolderAtThePathIsRefusedAndKept() throws {
+        let victim = folder + "/victim", link = folder + "/link.png", directory = folder + "/folder.png"
+        try Data("precious".utf8).write(to: URL(fileURLWithPath: victim))
+        try FileManager.default.createSymbolicLink(atPath: link, withDestinationPath: victim)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        XCTAssertThrowsError(try PNG.write(sampleBitmap(), to: link)) {
+            XCTAssertEqual("\($0)", "\(link) is a symbolic link, which Folio neither follows nor replaces")
+        }
+        XCTAssertThrowsError(try PNG.write(sampleBitmap(), to: directory)) {
+            XCTAssertTrue("\($0)".hasSuffix("not a regular file, which Folio never replaces"), "\($0)")
+        }
+        XCTAssertEqual(try String(contentsOfFile: victim, encoding: .utf8), "precious")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder).sorted(), ["folder.png", "link.png", "victim"])
     }
 }

@@ -1,3 +1,4 @@
+import FolioFiles
 import FolioGeometry
 import Foundation
 import XCTest
@@ -114,7 +115,7 @@ final class BookSafetyTests: XCTestCase {
         // The name earlier Folios used, and any name: an exclusive, no-follow create refuses both.
         let oldName = folder.appendingPathComponent(".book.json.\(getpid()).tmp")
         try FileManager.default.createSymbolicLink(at: oldName, withDestinationURL: target)
-        let planted = folder.appendingPathComponent(AtomicFile.temporaryName(for: "book.json"))
+        let planted = folder.appendingPathComponent(TemporaryName.make(for: "book.json"))
         let dangling = scratch.appendingPathComponent("created-through-link")
         try FileManager.default.createSymbolicLink(atPath: planted.path, withDestinationPath: dangling.path)
         for link in [oldName, planted] {
@@ -128,16 +129,6 @@ final class BookSafetyTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: dangling.path))
     }
 
-    func testTemporaryNamesAreUnpredictableAndRecognised() {
-        let names = (0..<100).map { _ in AtomicFile.temporaryName(for: "book.json") }
-        XCTAssertEqual(Set(names).count, 100)
-        XCTAssertTrue(names.allSatisfy { AtomicFile.isTemporary($0, for: "book.json") })
-        XCTAssertTrue(AtomicFile.isTemporary(".book.json.4242.tmp", for: "book.json"), "earlier Folios' names")
-        for other in ["book.json", ".book.json..tmp", ".book.json.notes.tmp", ".book.json.12.tmp.bak", ".sheet.png.1234.tmp"] {
-            XCTAssertFalse(AtomicFile.isTemporary(other, for: "book.json"), other)
-        }
-    }
-
     func testOrphanedTemporariesAreRemovedAtOpen() throws {
         let target = try victim()
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -145,7 +136,10 @@ final class BookSafetyTests: XCTestCase {
         let orphans = [".book.json.0123456789abcdef.tmp", ".book.json.4242.tmp", ".book.folio.00000000deadbeef.tmp",
                        ".sheet-0123456789abcdef.picture.fedcba9876543210.tmp"]
         for name in orphans { try Data(repeating: 7, count: 4096).write(to: folder.appendingPathComponent(name)) }
-        let kept = [".book.json.notes.tmp", "notes.txt"]
+        // Only the documented names: 16 hex digits, and a pid for book.json alone.
+        let kept = [".book.json.notes.tmp", "notes.txt", ".book.folio.deadbeef.tmp", ".book.folio.4242.tmp",
+                    ".book.folio.0123456789ABCDEF.tmp", ".book.json.0123456789abcdef0.tmp", ".book.json.04242.tmp",
+                    ".sheet-0123456789abcdef.picture.1234.tmp"]
         for name in kept { try Data("mine".utf8).write(to: folder.appendingPathComponent(name)) }
         let link = ".book.json.fedcba9876543210.tmp"
         try FileManager.default.createSymbolicLink(at: folder.appendingPathComponent(link), withDestinationURL: target)
@@ -190,7 +184,7 @@ final class BookSafetyTests: XCTestCase {
         let target = scratch.appendingPathComponent("sheet.svg")
         try Data("old".utf8).write(to: target)
         XCTAssertEqual(chmod(target.path, 0o640), 0)
-        try AtomicFile.replace(target.path, with: Data("new".utf8), mode: nil, failure: "cannot write")
+        try AtomicFile.replace(target.path, with: Data("new".utf8), mode: nil)
         XCTAssertEqual(try String(contentsOf: target, encoding: .utf8), "new")
         XCTAssertEqual(try mode(target), 0o640)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path), ["sheet.svg"])

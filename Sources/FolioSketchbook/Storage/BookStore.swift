@@ -154,18 +154,13 @@ public struct BookStore: Sendable {
             + (dropped ? "it was dropped and the book opened as saved before it" : "read the book as saved before it")
     }
 
-    /// Whether `path` names a file in this book's folder (links in the folders resolved): where
-    /// an export must never go, since it could replace `book.json`.
+    /// Whether `path` names a file in this book's folder or in a folder within it, or one of the
+    /// book's own files, by whatever path (links, `..`, a bind mount): compared by device and
+    /// inode. An export must never go there, since it could replace the book.
     public func holds(_ path: String) -> Bool {
-        guard let parent = Self.resolved(URL(fileURLWithPath: path).deletingLastPathComponent().path) else { return false }
-        let book = Self.resolved(directory.path) ?? directory.standardizedFileURL.path
-        return parent == book || parent.hasPrefix(book + "/")
-    }
-
-    private static func resolved(_ path: String) -> String? {
-        guard let real = realpath(path, nil) else { return nil }
-        defer { free(real) }
-        return String(cString: real)
+        if let book = FileIdentity(directory.path), FileIdentity.folders(containing: path).contains(book) { return true }
+        guard let target = FileIdentity(path) else { return false }
+        return [file, legacyFile, lockFile].contains { FileIdentity($0.path) == target }
     }
 
     /// Takes the book for writing: creates the folder (0700) if missing, takes its lock — or fails
@@ -267,7 +262,9 @@ public struct BookStore: Sendable {
         }
         let targets = [file.lastPathComponent, legacyFile.lastPathComponent] + names.filter { Self.pictureKey($0) != nil }
             + names.compactMap { Self.pictureTarget(ofTemporary: $0) }
-        for name in names where targets.contains(where: { AtomicFile.isTemporary(name, for: $0) }) {
+        for name in names where targets.contains(where: {
+            TemporaryName.isTemporary(name, for: $0, earlierPID: $0 == legacyFile.lastPathComponent)
+        }) {
             let path = directory.appendingPathComponent(name).path
             var status = stat()
             guard lstat(path, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { continue }
@@ -340,7 +337,11 @@ public final class BookWriter: Sendable {
             guard unlink(store.legacyFile.path) == 0 else {
                 throw BookError.io(path: store.legacyFile.path, reason: "migrated to \(path), but cannot remove the old file: \(errnoText())")
             }
-            try AtomicFile.syncFolder(store.directory.path, for: path)
+            do {
+                try AtomicFile.syncFolder(store.directory.path, for: path)
+            } catch {
+                throw BookError(error, failure: "cannot migrate")
+            }
         }
         state.synced = state.saved
         state.syncedSize = state.size
@@ -429,7 +430,11 @@ public final class BookWriter: Sendable {
         } catch {
             throw BookError.io(path: path, reason: "cannot save (the previous save is kept): \(error.reason)")
         }
-        try AtomicFile.replace(path, with: Data(snapshot), mode: 0o600, failure: "cannot save (the previous save is kept)")
+        do {
+            try AtomicFile.replace(path, with: Data(snapshot), mode: 0o600)
+        } catch {
+            throw BookError(error, failure: "cannot save (the previous save is kept)")
+        }
         let journal = try openJournal(path)
         if state.journal >= 0 { close(state.journal) }
         state.journal = journal

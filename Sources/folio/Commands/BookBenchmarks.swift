@@ -1,5 +1,6 @@
 import Foundation
 import FolioBench
+import FolioFiles
 import FolioCore
 import FolioGeometry
 import FolioInput
@@ -17,9 +18,14 @@ enum BookBenchmarks {
     static let canvas = (width: 1920, height: 1200)
 
     static func run(only wanted: (String) -> Bool) throws -> [BenchResult] {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-book-\(getpid())")
-        try? FileManager.default.removeItem(at: folder)
-        defer { try? FileManager.default.removeItem(at: folder) }
+        // A private folder of its own (mkdtemp, 0700): only what this run made in it is ever removed.
+        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-book-XXXXXX").path.utf8CString)
+        guard let made = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }) else {
+            throw FolioError("cannot make a folder for the book benchmarks: \(String(cString: strerror(errno)))")
+        }
+        let scratch = URL(fileURLWithPath: String(cString: made))
+        defer { try? FileManager.default.removeItem(at: scratch) }
+        let folder = scratch.appendingPathComponent("book")
         let store = BookStore(directory: folder)
         var random = SeededRandom(state: 0x5EED)
         var book = Sketchbook()
@@ -104,7 +110,7 @@ enum BookBenchmarks {
             results.append(BenchResult(name: "book.migrate", width: w, height: h, samples: try (0..<3).map { _ in
                 try? FileManager.default.removeItem(at: folder)
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-                try legacy.write(to: store.legacyFile)
+                try AtomicFile.replace(store.legacyFile.path, with: legacy, mode: 0o600)
                 return try time { _ = try store.openForWriting() }
             }))
         }

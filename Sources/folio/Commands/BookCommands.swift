@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FolioFiles
 import FolioGeometry
 import FolioRender
 import FolioSketchbook
@@ -93,7 +94,7 @@ struct ExportCommand: ParsableCommand {
             } catch {
                 throw FolioError("\(target): \(error) (nothing was replaced)")
             }
-            return try AtomicFile.replace(target, with: data, mode: nil, failure: "cannot write (nothing was replaced)")
+            return try AtomicFile.replace(target, with: data, mode: nil)
         }
         let sheet = self.sheet ?? 1
         guard sheet <= sketchbook.sheets.count else {
@@ -118,6 +119,6 @@ struct ExportCommand: ParsableCommand {
             data = try PNG.encode(canvas.frame)
         }
         // Written beside the target and renamed over it: a failure leaves an existing file as it was.
-        try AtomicFile.replace(target, with: data, mode: nil, failure: "cannot write (nothing was replaced)")
+        try AtomicFile.replace(target, with: data, mode: nil)
     }
 }

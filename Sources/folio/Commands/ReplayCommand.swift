@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import FolioFiles
 import FolioGeometry
 import FolioInput
 import FolioRender
@@ -46,7 +47,8 @@ struct ReplayCommand: ParsableCommand {
         // The trace is read whole before the book is touched: a malformed trace changes nothing.
         // The book stays locked until this run has saved it.
         let store = try book.map { try openBook(at: $0) }
-        if let out { try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true) }
+        // Made if missing; a link, or a folder others can change, is refused before anything is written.
+        if let out { try OutputFolder.prepare(out) }
         let replay = Replay(trace: parsed, options: .init(width: window.size.width, height: window.size.height, scale: window.scale.scale, stopTime: at),
                             book: store?.1 ?? Sketchbook())
         replay.session.pageOptions = look.renderOptions

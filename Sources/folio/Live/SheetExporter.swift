@@ -1,5 +1,6 @@
 import Foundation
 import FolioCore
+import FolioFiles
 import FolioRender
 import FolioSketchbook
 
@@ -30,7 +31,11 @@ struct SheetExporter {
             path = "\(folder)/Folio sheet \(number) (\(copy)).png"
         }
         // In the book's folder, private like the book; in the pictures folder, as the umask says.
-        try AtomicFile.replace(path, with: data, mode: pictures == nil ? 0o600 : nil, failure: "cannot export the sheet")
+        do {
+            try AtomicFile.replace(path, with: data, mode: pictures == nil ? 0o600 : nil)
+        } catch {
+            throw FolioError(error.describe(failure: "cannot export the sheet"))
+        }
         return path
     }
 
