@@ -57,6 +57,22 @@ extension CLITests {
             XCTAssertEqual(try names(in: outputs), ["final.png", "render.png", "sheet.png"], "\(arguments[0]) left a temporary")
         }
         XCTAssertEqual(try names(in: book), [".folio.lock", "book.folio"])
+
+        // A book saved as the app saves it, already past the limit: the save fails, the book is as it was.
+        var long = [#"{"t": 0, "kind": "touch.down", "id": 1, "x": 100, "y": 200}"#, #"{"t": 0, "kind": "touch.frame"}"#]
+        for i in 1...100 {
+            long += [#"{"t": \#(i), "kind": "touch.motion", "id": 1, "x": \#(100 + i * 4), "y": \#(200 + i % 7)}"#, #"{"t": \#(i), "kind": "touch.frame"}"#]
+        }
+        long += [#"{"t": 200, "kind": "touch.up", "id": 1}"#, #"{"t": 200, "kind": "touch.frame"}"#]
+        XCTAssertEqual(try run(["replay", try write("long.jsonl", long.joined(separator: "\n")), "--size", "640x400", "--book", book]).status, 0)
+        let saved = try Data(contentsOf: URL(fileURLWithPath: book + "/book.folio"))
+        XCTAssertGreaterThan(saved.count, 512)
+        let (result, reason) = try runWithFileSizeLimit(1, ["replay", trace, "--size", "300x200", "--book", book])
+        XCTAssertEqual(reason, .exit, "replay --book was killed by signal \(result.status)")
+        XCTAssertEqual(result.status, 1)
+        XCTAssertEqual(result.stderr, "folio: \(book)/book.folio: cannot save (the previous save is kept): write: File too large\n")
+        XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: book + "/book.folio")), saved)
+        XCTAssertEqual(try names(in: book), [".folio.lock", "book.folio"])
     }
 
     /// A link planted at the output, or at a frame's name, is refused in one line: neither it nor
