@@ -1,7 +1,7 @@
 import Foundation
 import FolioBench
-import FolioFiles
 import FolioCore
+import FolioFiles
 import FolioGeometry
 import FolioInput
 import FolioRandom
