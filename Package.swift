@@ -35,13 +35,14 @@ let package = Package(
 
         // The Wayland-free core.
         .target(name: "FolioGeometry"),
-        // Writing a whole buffer to a file through short writes and EINTR: the book and the settings share it.
+        // What the book, the settings and the traces share about files: writing a whole buffer through
+        // short writes and EINTR, reading only regular files, the home and XDG folders.
         .target(name: "FolioFiles"),
         // The seeded generators `folio bench` and the tests share, so both keep their inputs run after run
         // and the shipped binary links no test code.
         .target(name: "FolioRandom"),
         .target(name: "FolioPixels", dependencies: ["FolioGeometry", "CPixman"]),
-        .target(name: "FolioInput", dependencies: ["FolioGeometry"]),
+        .target(name: "FolioInput", dependencies: ["FolioGeometry", "FolioFiles"]),
         // CRC-32C for the book's records (SSE 4.2 where the CPU has it); optimised in debug builds
         // too, so tests load big books quickly.
         .target(name: "CCRC32C", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
@@ -70,7 +71,7 @@ let package = Package(
         ]),
         .executableTarget(name: "folio", dependencies: [
             "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
-            "FolioToolbar", "FolioSettings", "FolioRandom", "CMalloc",
+            "FolioToolbar", "FolioSettings", "FolioRandom", "FolioFiles", "CMalloc",
             "FolioLog", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -102,12 +103,12 @@ let package = Package(
         .testTarget(name: "FolioPixelsTests", dependencies: ["FolioPixels", "FolioGeometry"]),
         .testTarget(name: "FolioInputTests", dependencies: ["FolioInput", "FolioGeometry", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
-        .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook", "FolioGeometry", "CCRC32C", "FolioRandom", "FolioTestSupport"]),
+        .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook", "FolioFiles", "FolioGeometry", "CCRC32C", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput", "FolioGeometry"]),
         .testTarget(name: "PageRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "CPageKernels", "FolioRandom"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioRandom"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioGeometry", "FolioLayers", "FolioToolbar", "FolioRandom", "FolioTestSupport"]),
-        .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioToolbar"]),
+        .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioFiles", "FolioToolbar"]),
         .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),
         .testTarget(name: "FolioLogTests", dependencies: ["FolioLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
