@@ -23,7 +23,9 @@ func existingBookStore(at path: String) throws -> BookStore {
     let store = try bookStore(at: path)
     var status = stat()
     guard stat(store.directory.path, &status) == 0 else {
-        throw FolioError("\(path): no such book folder (\(String(cString: strerror(errno))))")
+        let code = errno
+        guard code != ENOENT else { throw FolioError("\(path): no such book folder") }
+        throw FolioError("\(path): cannot read the book folder (\(String(cString: strerror(code))))")
     }
     guard status.st_mode & S_IFMT == S_IFDIR else { throw FolioError("\(path) is not a folder; --book takes the sketchbook folder") }
     return store
