@@ -7,11 +7,14 @@ import XCTest
 func runFolio(_ arguments: [[UInt8]], environment: [[UInt8]], in folder: URL, timeout: Double = 60) throws -> CLITests.Result {
     let out = folder.appendingPathComponent(".stdout-\(UUID().uuidString)").path
     let err = folder.appendingPathComponent(".stderr-\(UUID().uuidString)").path
-    defer { unlink(out); unlink(err) }
+    // Standard input is an empty file of its own: no device node is touched.
+    let input = folder.appendingPathComponent(".stdin-\(UUID().uuidString)").path
+    guard FileManager.default.createFile(atPath: input, contents: Data()) else { throw CocoaError(.fileWriteUnknown) }
+    defer { unlink(out); unlink(err); unlink(input) }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
     posix_spawn_file_actions_addopen(&actions, 1, out, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     posix_spawn_file_actions_addopen(&actions, 2, err, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
     guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "posix_spawn_file_actions_addchdir_np") else {

@@ -7,11 +7,14 @@ import XCTest
 final class UserFoldersTests: XCTestCase {
     func testHomeMustBeAnAbsoluteFolderThatExists() throws {
         let home = FileManager.default.temporaryDirectory.path
+        let file = home + "/folio-home-\(UUID().uuidString)"
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data()))
+        defer { try? FileManager.default.removeItem(atPath: file) }
         XCTAssertEqual(try UserFolders(environment: ["HOME": home]).dataHome(), home + "/.local/share")
         XCTAssertEqual(try UserFolders(environment: ["HOME": home]).configHome(), home + "/.config")
         for (value, message) in [("", "HOME is empty"), ("rel/home", "HOME (rel/home) is not an absolute path"),
                                  ("/no/such/home", "HOME (/no/such/home) is not a folder that exists"),
-                                 ("/dev/null", "HOME (/dev/null) is not a folder that exists")] {
+                                 (file, "HOME (\(file)) is not a folder that exists")] {
             XCTAssertThrowsError(try UserFolders(environment: ["HOME": value]).dataHome()) { error in
                 XCTAssertEqual("\(error)", message)
             }

@@ -10,7 +10,7 @@ public enum PicturesFolder {
     public static func resolve(in folders: UserFolders) throws(UserFolderError) -> String? {
         if let direct = try folders.xdg("XDG_PICTURES_DIR") { return usable(direct, folders) }
         let file = try folders.configHome() + "/user-dirs.dirs"
-        guard let text = try? String(contentsOfFile: file, encoding: .utf8) else { return nil }
+        guard let bytes = try? readRegularFile(file), let text = String(validating: bytes, as: UTF8.self) else { return nil }
         var found: String?
         for raw in text.split(whereSeparator: \.isNewline) {
             let line = raw.trimmingCharacters(in: .whitespaces)
