@@ -54,7 +54,8 @@ public struct Trace: Sendable {
             }
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let event = try TraceLineParser(line: line, number: lineNumber).parse()
+            let indent = rawLine.unicodeScalars.prefix { CharacterSet.whitespacesAndNewlines.contains($0) }.reduce(0) { $0 + UTF8.width($1) }
+            let event = try TraceLineParser(line: line, number: lineNumber, indent: indent).parse()
             if event.time < lastTime {
                 throw TraceError(line: lineNumber, message: "time \(format(event.time)) goes back before \(format(lastTime))")
             }
@@ -140,6 +141,8 @@ private func format(_ t: Double) -> String {
 private struct TraceLineParser {
     let line: String
     let number: Int
+    /// The bytes of white space before `line` on its line, so columns count from the line's start.
+    let indent: Int
 
     func fail(_ message: String) -> TraceError { TraceError(line: number, message: message) }
 
@@ -148,7 +151,7 @@ private struct TraceLineParser {
         do {
             value = try TraceJSON.parse(line)
         } catch {
-            throw fail("not valid JSON: \(error.message) at column \(error.column)")
+            throw fail("not valid JSON: \(error.message) at column \(indent + error.column)")
         }
         guard case let .object(object) = value else { throw fail("expected a JSON object") }
         let fields = Fields(object: object, parser: self)

@@ -59,6 +59,7 @@ final class TraceReadingTests: XCTestCase {
         let bad: [(String, String)] = [
             ("{\"t\": 0, \"t\": 1, \"kind\": \"touch.frame\"}", "not valid JSON: \"t\" is given twice at column 10"),
             ("{\"t\": 0, \"kind\": \"touch.frame\"} x", "not valid JSON: more after the JSON value at column 33"),
+            ("  \t{\"t\": 0, \"kind\": \"touch.frame\"} x", "not valid JSON: more after the JSON value at column 36"),
             ("{\"t\": 01, \"kind\": \"touch.frame\"}", "not valid JSON"),
             ("{\"t\": .5, \"kind\": \"touch.frame\"}", "not valid JSON"),
             ("{\"t\": 0, \"kind\": \"touch.frame\",}", "not valid JSON"),
