@@ -35,14 +35,15 @@ let package = Package(
 
         // The Wayland-free core.
         .target(name: "FolioGeometry"),
-        // The one writer of every file Folio writes (a temporary beside it, no link followed, renamed
-        // into place), and the checks of the folders it writes into.
+        // Files: the one writer of every file Folio writes (a temporary beside it, no link followed,
+        // renamed into place), the checks of the folders it writes into, reading only regular files,
+        // and the home and XDG folders.
         .target(name: "FolioFiles"),
         // The seeded generators `folio bench` and the tests share, so both keep their inputs run after run
         // and the shipped binary links no test code.
         .target(name: "FolioRandom"),
         .target(name: "FolioPixels", dependencies: ["FolioGeometry", "CPixman"]),
-        .target(name: "FolioInput", dependencies: ["FolioGeometry"]),
+        .target(name: "FolioInput", dependencies: ["FolioGeometry", "FolioFiles"]),
         // CRC-32C for the book's records (SSE 4.2 where the CPU has it); optimised in debug builds
         // too, so tests load big books quickly.
         .target(name: "CCRC32C", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
@@ -109,7 +110,7 @@ let package = Package(
         .testTarget(name: "PageRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "CPageKernels", "FolioRandom"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioRandom"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioGeometry", "FolioLayers", "FolioToolbar", "FolioRandom", "FolioTestSupport"]),
-        .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioToolbar"]),
+        .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioFiles", "FolioToolbar"]),
         .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),
         .testTarget(name: "FolioLogTests", dependencies: ["FolioLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),

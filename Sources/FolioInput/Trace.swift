@@ -1,4 +1,5 @@
 import Foundation
+import FolioFiles
 import FolioGeometry
 
 /// An input trace (`docs/trace-format.md`): JSON Lines of timed input events.
@@ -18,16 +19,16 @@ public struct Trace: Sendable {
     /// The time of the last event, in milliseconds; 0 for an empty trace.
     public var duration: Double { events.last?.time ?? 0 }
 
+    /// The trace in the regular file at `url` (a folder, a FIFO or a device is refused unread).
     public static func load(contentsOf url: URL) throws -> Trace {
-        let data: Data
+        let bytes: [UInt8]?
         do {
-            data = try Data(contentsOf: url)
-        } catch CocoaError.fileReadNoSuchFile {
-            throw TraceError(line: 0, message: "\(url.path): no such file")
+            bytes = try readRegularFile(url.path)
         } catch {
-            throw TraceError(line: 0, message: "cannot read \(url.path): \(error.localizedDescription)")
+            throw TraceError(line: 0, message: error.description)
         }
-        guard let text = String(data: data, encoding: .utf8) else {
+        guard let bytes else { throw TraceError(line: 0, message: "\(url.path): no such file") }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
             throw TraceError(line: 0, message: "\(url.path) is not UTF-8 text")
         }
         do {
@@ -45,7 +46,7 @@ public struct Trace: Sendable {
         var hasFrames = false, hasTabletFrames = false
         var lastTime = -Double.infinity
         var lineNumber = 0
-        for rawLine in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for rawLine in Self.lines(of: text) {
             lineNumber += 1
             guard rawLine.utf8.count <= Trace.longestLine else {
                 throw TraceError(line: lineNumber, message: "the line is \(rawLine.utf8.count) bytes long; "
@@ -53,7 +54,8 @@ public struct Trace: Sendable {
             }
             let line = rawLine.trimmingCharacters(in: .whitespacesAndNewlines)
             if line.isEmpty || line.hasPrefix("#") { continue }
-            let event = try TraceLineParser(line: line, number: lineNumber).parse()
+            let indent = rawLine.unicodeScalars.prefix { CharacterSet.whitespacesAndNewlines.contains($0) }.reduce(0) { $0 + UTF8.width($1) }
+            let event = try TraceLineParser(line: line, number: lineNumber, indent: indent).parse()
             if event.time < lastTime {
                 throw TraceError(line: lineNumber, message: "time \(format(event.time)) goes back before \(format(lastTime))")
             }
@@ -70,6 +72,26 @@ public struct Trace: Sendable {
             }
         }
         self.events = events
+    }
+
+    /// The lines of `text`, each ended by "\n", "\r\n" or a lone "\r" (or the end of the text).
+    static func lines(of text: String) -> [Substring] {
+        var lines: [Substring] = []
+        let utf8 = text.utf8
+        var start = utf8.startIndex, index = start
+        while index != utf8.endIndex {
+            let byte = utf8[index]
+            guard byte == UInt8(ascii: "\n") || byte == UInt8(ascii: "\r") else {
+                index = utf8.index(after: index)
+                continue
+            }
+            lines.append(text[start..<index])
+            index = utf8.index(after: index)
+            if byte == UInt8(ascii: "\r"), index != utf8.endIndex, utf8[index] == UInt8(ascii: "\n") { index = utf8.index(after: index) }
+            start = index
+        }
+        lines.append(text[start...])
+        return lines
     }
 
     /// The trace as JSON Lines, the inverse of `init(parsing:)`.
@@ -119,15 +141,17 @@ private func format(_ t: Double) -> String {
 private struct TraceLineParser {
     let line: String
     let number: Int
+    /// The bytes of white space before `line` on its line, so columns count from the line's start.
+    let indent: Int
 
     func fail(_ message: String) -> TraceError { TraceError(line: number, message: message) }
 
     func parse() throws -> TimedInputEvent {
         let value: JSONValue
         do {
-            value = try JSONDecoder().decode(JSONValue.self, from: Data(line.utf8))
+            value = try TraceJSON.parse(line)
         } catch {
-            throw fail("not valid JSON")
+            throw fail("not valid JSON: \(error.message) at column \(indent + error.column)")
         }
         guard case let .object(object) = value else { throw fail("expected a JSON object") }
         let fields = Fields(object: object, parser: self)
@@ -221,7 +245,7 @@ private struct Fields {
     func optionalNumber(_ key: String) throws -> Double? {
         guard let value = object[key] else { return nil }
         guard case let .number(double) = value else { throw parser.fail("\"\(key)\" must be a number") }
-        guard double.isFinite else { throw parser.fail("\"\(key)\" must be finite") }
+        guard double.isFinite else { throw parser.fail("\"\(key)\" is out of range: the number is too large for a 64-bit float") }
         return double
     }
 
@@ -334,27 +358,5 @@ enum TraceLineWriter {
         case .tabletFrame: kind("tablet.frame")
         }
         return "{" + fields.map { "\"\($0.0)\": \($0.1)" }.joined(separator: ", ") + "}"
-    }
-}
-
-/// A JSON value that keeps booleans and numbers apart (a `true` is never a coordinate).
-private enum JSONValue: Decodable {
-    case null, bool(Bool), number(Double), string(String), array([JSONValue]), object([String: JSONValue])
-
-    init(from decoder: Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        if container.decodeNil() {
-            self = .null
-        } else if let bool = try? container.decode(Bool.self) {
-            self = .bool(bool)
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let string = try? container.decode(String.self) {
-            self = .string(string)
-        } else if let array = try? container.decode([JSONValue].self) {
-            self = .array(array)
-        } else {
-            self = .object(try container.decode([String: JSONValue].self))
-        }
     }
 }

@@ -18,12 +18,12 @@ public enum FolioLog {
 
     /// The level named by `--log-level LEVEL` or `--log-level=LEVEL` (the last one wins), else by
     /// `FOLIO_LOG` in `environment`, else the default; and the arguments without the option, for
-    /// the command-line parser. Nothing after `--` is looked at.
-    public static func configuration(arguments: [String], environment: [String: String])
-        throws(LogLevelError) -> (level: Logger.Level, arguments: [String])
-    {
+    /// the command-line parser. Nothing after `--` is looked at. A bad level is handed back, not
+    /// thrown, so help and version still work whatever the log is asked for.
+    public static func configuration(arguments: [String], environment: [String: String]) -> LogConfiguration {
         var remaining: [String] = []
-        var named: (name: String, source: String)?
+        var named: String?
+        var optionError: LogLevelError?
         var index = arguments.startIndex
         while index < arguments.endIndex {
             let argument = arguments[index]
@@ -32,24 +32,36 @@ public enum FolioLog {
                 break
             }
             if argument == "--log-level" {
-                guard index + 1 < arguments.endIndex else { throw LogLevelError(source: "--log-level", name: nil) }
-                named = (arguments[index + 1], "--log-level")
+                guard index + 1 < arguments.endIndex else {
+                    optionError = LogLevelError(source: "--log-level", name: nil)
+                    break
+                }
+                named = arguments[index + 1]
                 index += 2
                 continue
             }
             if argument.hasPrefix("--log-level=") {
-                named = (String(argument.dropFirst("--log-level=".count)), "--log-level")
+                named = String(argument.dropFirst("--log-level=".count))
             } else {
                 remaining.append(argument)
             }
             index += 1
         }
-        if named == nil, let value = environment["FOLIO_LOG"], !value.isEmpty {
-            named = (value, "FOLIO_LOG")
+        var configuration = LogConfiguration(level: defaultLevel, arguments: remaining, optionError: optionError)
+        if let named {
+            guard let level = level(named: named) else {
+                configuration.optionError = LogLevelError(source: "--log-level", name: named)
+                return configuration
+            }
+            configuration.level = level
+        } else if let value = environment["FOLIO_LOG"], !value.isEmpty {
+            guard let level = level(named: value) else {
+                configuration.environmentProblem = LogLevelError(source: "FOLIO_LOG", name: value)
+                return configuration
+            }
+            configuration.level = level
         }
-        guard let named else { return (defaultLevel, remaining) }
-        guard let level = level(named: named.name) else { throw LogLevelError(source: named.source, name: named.name) }
-        return (level, remaining)
+        return configuration
     }
 
     /// Makes every `Logger` in this process write lines to stderr at `level`. Call once, first.
@@ -62,8 +74,27 @@ public enum FolioLog {
     }
 }
 
+/// What the log is asked to show, and what was wrong with the asking.
+public struct LogConfiguration: Equatable, Sendable {
+    public var level: Logger.Level
+    /// The command line without `--log-level`, for the command-line parser.
+    public var arguments: [String]
+    /// A bad `--log-level`: a malformed command line.
+    public var optionError: LogLevelError?
+    /// A bad `FOLIO_LOG`: worth a warning, not a refusal (the default level is used), since a
+    /// variable set long ago must not stop every command.
+    public var environmentProblem: LogLevelError?
+
+    public init(level: Logger.Level, arguments: [String], optionError: LogLevelError? = nil, environmentProblem: LogLevelError? = nil) {
+        self.level = level
+        self.arguments = arguments
+        self.optionError = optionError
+        self.environmentProblem = environmentProblem
+    }
+}
+
 /// A level name that Folio does not know, or `--log-level` with nothing after it.
-public struct LogLevelError: Error, CustomStringConvertible, Equatable {
+public struct LogLevelError: Error, CustomStringConvertible, Equatable, Sendable {
     public var source: String
     public var name: String?
 

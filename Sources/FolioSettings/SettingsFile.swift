@@ -14,29 +14,35 @@ public struct SettingsFile: Sendable {
         self.path = path
     }
 
-    /// `$XDG_CONFIG_HOME/folio/config.toml` (when absolute), else `~/.config/folio/config.toml`.
-    public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
-        if let config = environment["XDG_CONFIG_HOME"], config.hasPrefix("/") { return config + "/folio/config.toml" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.config/folio/config.toml"
+    /// `folio/config.toml` in the config home: `$XDG_CONFIG_HOME` (when absolute), else `~/.config`.
+    public static func defaultPath(in folders: UserFolders) throws(UserFolderError) -> String {
+        try folders.configHome() + "/folio/config.toml"
     }
 
     /// The settings in the file, and a line for each problem found (empty when all is well). A
-    /// missing file is no problem: it holds the defaults.
+    /// missing file is no problem: it holds the defaults. Only a regular file is read: a folder or
+    /// a FIFO is one problem line, never a wait.
     public func load() -> (settings: Settings, problems: [String]) {
-        let text: String
+        let bytes: [UInt8]?
         do {
-            text = try String(contentsOfFile: path, encoding: .utf8)
-        } catch CocoaError.fileReadNoSuchFile {
-            return (.standard, [])
+            bytes = try readRegularFile(path)
         } catch {
-            let reason = (error as NSError).localizedFailureReason ?? (error as NSError).localizedDescription
-            return (.standard, ["\(path): cannot be read (\(reason)); using the default settings"])
+            return (.standard, ["\(error); using the default settings"])
+        }
+        guard let bytes else { return (.standard, []) }
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            return (.standard, ["\(path) is not UTF-8 text; using the default settings"])
         }
         return Self.parse(text, name: path)
     }
 
-    /// Reads settings from TOML `text`; `name` starts each problem line.
+    /// Reads settings from TOML `text`; `name` starts each problem line. A NUL is invalid TOML,
+    /// and is caught here because TOMLKit would read the text only up to it.
     public static func parse(_ text: String, name: String) -> (settings: Settings, problems: [String]) {
+        if let nul = text.utf8.firstIndex(of: 0) {
+            let line = text.utf8[..<nul].count(where: { $0 == UInt8(ascii: "\n") }) + 1
+            return (.standard, ["\(name):\(line): invalid TOML: a NUL character, which TOML does not allow; using the default settings"])
+        }
         let table: TOMLTable
         do {
             table = try TOMLTable(string: text)

@@ -26,15 +26,16 @@ struct Folio: ParsableCommand {
         signal(SIGXFSZ, SIG_IGN)
         do {
             // `--log-level LEVEL` (anywhere on the line) or FOLIO_LOG sets what the log shows.
-            let logging: (level: Logger.Level, arguments: [String])
-            do {
-                logging = try FolioLog.configuration(arguments: Array(CommandLine.arguments.dropFirst()),
-                                                     environment: ProcessInfo.processInfo.environment)
-            } catch {
+            let logging = FolioLog.configuration(arguments: try commandLineText(), environment: ProcessInfo.processInfo.environment)
+            FolioLog.bootstrap(level: logging.level)
+            if let problem = logging.environmentProblem { warn("\(problem); showing \(FolioLog.defaultLevel.rawValue) and worse") }
+            // Parsed before a bad --log-level is reported, so help and version always answer:
+            // version is thrown by the parser, help is a command of its own, not one of Folio's.
+            var command = try parseAsRoot(logging.arguments)
+            let folios = [Folio.self] + configuration.subcommands
+            if let error = logging.optionError, folios.contains(where: { ObjectIdentifier($0) == ObjectIdentifier(type(of: command)) }) {
                 throw ValidationError(error.description)
             }
-            FolioLog.bootstrap(level: logging.level)
-            var command = try parseAsRoot(logging.arguments)
             try command.run()
         } catch {
             let code = exitCode(for: error)

@@ -5,36 +5,42 @@ import XCTest
 
 final class FolioLogTests: XCTestCase {
     func testLevelComesFromTheOptionThenTheEnvironmentThenTheDefault() throws {
-        let none = try FolioLog.configuration(arguments: ["replay", "t.jsonl"], environment: [:])
+        let none = FolioLog.configuration(arguments: ["replay", "t.jsonl"], environment: [:])
         XCTAssertEqual(none.level, .warning)
         XCTAssertEqual(none.arguments, ["replay", "t.jsonl"])
 
-        let environment = try FolioLog.configuration(arguments: ["info"], environment: ["FOLIO_LOG": "DEBUG"])
+        let environment = FolioLog.configuration(arguments: ["info"], environment: ["FOLIO_LOG": "DEBUG"])
         XCTAssertEqual(environment.level, .debug)
 
-        let option = try FolioLog.configuration(arguments: ["--log-level", "error", "info", "--log-level=trace", "b"],
+        let option = FolioLog.configuration(arguments: ["--log-level", "error", "info", "--log-level=trace", "b"],
                                                 environment: ["FOLIO_LOG": "debug"])
         XCTAssertEqual(option.level, .trace, "the last option wins over FOLIO_LOG")
         XCTAssertEqual(option.arguments, ["info", "b"])
 
-        let afterDashes = try FolioLog.configuration(arguments: ["render", "--", "--log-level", "x"], environment: [:])
+        let afterDashes = FolioLog.configuration(arguments: ["render", "--", "--log-level", "x"], environment: [:])
         XCTAssertEqual(afterDashes.level, .warning)
         XCTAssertEqual(afterDashes.arguments, ["render", "--", "--log-level", "x"])
 
         XCTAssertEqual(FolioLog.levelNames, ["trace", "debug", "info", "notice", "warning", "error", "critical"])
     }
 
-    func testUnknownLevelsAreErrorsNamingWhereTheyCameFrom() {
-        XCTAssertThrowsError(try FolioLog.configuration(arguments: ["--log-level", "loud"], environment: [:])) { error in
-            XCTAssertEqual(error as? LogLevelError, LogLevelError(source: "--log-level", name: "loud"))
-            XCTAssertTrue("\(error)".contains("trace, debug, info, notice, warning, error, critical"), "\(error)")
-        }
-        XCTAssertThrowsError(try FolioLog.configuration(arguments: [], environment: ["FOLIO_LOG": "2"])) { error in
-            XCTAssertEqual(error as? LogLevelError, LogLevelError(source: "FOLIO_LOG", name: "2"))
-        }
-        XCTAssertThrowsError(try FolioLog.configuration(arguments: ["info", "--log-level"], environment: [:])) { error in
-            XCTAssertEqual("\(error)", "--log-level needs a level: trace, debug, info, notice, warning, error, critical")
-        }
+    /// A bad `--log-level` is handed back as the command line's error; a bad `FOLIO_LOG` as a
+    /// problem to warn about, with the default level.
+    func testUnknownLevelsAreHandedBackNamingWhereTheyCameFrom() {
+        let option = FolioLog.configuration(arguments: ["--log-level", "loud", "--version"], environment: [:])
+        XCTAssertEqual(option.optionError, LogLevelError(source: "--log-level", name: "loud"))
+        XCTAssertEqual(option.arguments, ["--version"], "the rest still goes to the parser (help and version answer)")
+        XCTAssertTrue("\(option.optionError.map(String.init(describing:)) ?? "")".contains("trace, debug, info, notice, warning, error, critical"))
+
+        let environment = FolioLog.configuration(arguments: ["--help"], environment: ["FOLIO_LOG": "2"])
+        XCTAssertEqual(environment, LogConfiguration(level: .warning, arguments: ["--help"],
+                                                     environmentProblem: LogLevelError(source: "FOLIO_LOG", name: "2")))
+        XCTAssertNil(FolioLog.configuration(arguments: ["--log-level", "error"], environment: ["FOLIO_LOG": "2"]).environmentProblem,
+                     "the option wins: FOLIO_LOG is not looked at")
+
+        let missing = FolioLog.configuration(arguments: ["info", "--log-level"], environment: [:])
+        XCTAssertEqual(missing.optionError.map(String.init(describing:)),
+                       "--log-level needs a level: trace, debug, info, notice, warning, error, critical")
     }
 
     func testLinesKeepTheFolioPrefixAndNameTheChattierLevels() {

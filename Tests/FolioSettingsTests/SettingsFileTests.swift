@@ -1,4 +1,5 @@
 import Foundation
+import FolioFiles
 import FolioToolbar
 import XCTest
 @testable import FolioSettings
@@ -111,14 +112,35 @@ final class SettingsFileTests: XCTestCase {
         let unreadable = SettingsFile(path: directory.path).load()
         XCTAssertEqual(unreadable.settings, Settings())
         XCTAssertEqual(unreadable.problems.count, 1)
-        XCTAssertTrue(unreadable.problems[0].contains("cannot be read"), unreadable.problems[0])
+        XCTAssertEqual(unreadable.problems[0], "\(directory.path) is a folder, not a file; using the default settings")
         // Saving over a folder fails with a line, and leaves no temporary file.
         XCTAssertThrowsError(try SettingsFile(path: directory.path).save(Settings()))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path), ["config.toml"])
     }
 
-    func testTheDefaultPathFollowsXDGConfigHome() {
-        XCTAssertEqual(SettingsFile.defaultPath(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"]), "/cfg/folio/config.toml")
-        XCTAssertEqual(SettingsFile.defaultPath(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/h"]), "/h/.config/folio/config.toml")
+    /// TOMLKit reads text only up to a NUL: the rest of the file would be lost unseen, and the
+    /// file written back without it. A NUL is invalid TOML, named with its line.
+    func testANulIsInvalidTOMLNamedWithItsLine() {
+        let text = "[ink]\ncolor = \"#D81B1B\"\n# a note\u{0}\n[fold]\nperspective = 4000.0\n"
+        let (settings, problems) = SettingsFile.parse(text, name: "c.toml")
+        XCTAssertEqual(settings, Settings())
+        XCTAssertEqual(problems, ["c.toml:3: invalid TOML: a NUL character, which TOML does not allow; using the default settings"])
+    }
+
+    /// A FIFO where the file should be is refused by its kind, never opened to wait for a writer.
+    func testAFIFOIsNotReadAndNotWaitedFor() {
+        let fifo = folder.appendingPathComponent("config.toml").path
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let (settings, problems) = SettingsFile(path: fifo).load()
+        XCTAssertEqual(settings, Settings())
+        XCTAssertEqual(problems, ["\(fifo) is a FIFO, not a regular file; using the default settings"])
+    }
+
+    func testTheDefaultPathFollowsXDGConfigHome() throws {
+        XCTAssertEqual(try SettingsFile.defaultPath(in: UserFolders(environment: ["XDG_CONFIG_HOME": "/cfg", "HOME": "/h"])),
+                       "/cfg/folio/config.toml")
+        XCTAssertEqual(try SettingsFile.defaultPath(in: UserFolders(environment: ["XDG_CONFIG_HOME": "rel", "HOME": folder.path])),
+                       folder.path + "/.config/folio/config.toml")
+        XCTAssertThrowsError(try SettingsFile.defaultPath(in: UserFolders(environment: ["XDG_CONFIG_HOME": "rel", "HOME": "/no/such/home"])))
     }
 }

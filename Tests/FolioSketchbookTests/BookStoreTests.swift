@@ -1,3 +1,4 @@
+import FolioFiles
 import FolioGeometry
 import Foundation
 import FolioRandom
@@ -103,11 +104,12 @@ final class BookStoreTests: XCTestCase {
         XCTAssertEqual(try store.load().sheets.map(\.strokes), big.sheets.map(\.strokes), "saved once there is room")
     }
 
-    func testDefaultFolderFollowsXDG() {
-        XCTAssertEqual(BookStore.defaultDirectory(environment: ["XDG_DATA_HOME": "/data", "HOME": "/home/a"]).path, "/data/folio")
-        XCTAssertEqual(BookStore.defaultDirectory(environment: ["HOME": "/home/a"]).path, "/home/a/.local/share/folio")
-        XCTAssertEqual(BookStore.defaultDirectory(environment: ["XDG_DATA_HOME": "relative", "HOME": "/home/a"]).path,
-                       "/home/a/.local/share/folio", "a relative XDG_DATA_HOME is ignored, as the XDG Base Directory specification says")
+    func testDefaultFolderFollowsXDG() throws {
+        let home = FileManager.default.temporaryDirectory.path
+        XCTAssertEqual(try BookStore.defaultDirectory(in: UserFolders(environment: ["XDG_DATA_HOME": "/data", "HOME": home])).path, "/data/folio")
+        XCTAssertEqual(try BookStore.defaultDirectory(in: UserFolders(environment: ["HOME": home])).path, home + "/.local/share/folio")
+        XCTAssertEqual(try BookStore.defaultDirectory(in: UserFolders(environment: ["XDG_DATA_HOME": "relative", "HOME": home])).path,
+                       home + "/.local/share/folio", "a relative XDG_DATA_HOME is ignored, as the XDG Base Directory specification says")
     }
 
     /// Mutated books either load or are reported as damaged: never a crash, never another error.

@@ -39,13 +39,9 @@ public struct BookStore: Sendable {
         self.directory = directory
     }
 
-    /// The default folder: `$XDG_DATA_HOME/folio`, or `~/.local/share/folio`.
-    public static func defaultDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> URL {
-        if let data = environment["XDG_DATA_HOME"], data.hasPrefix("/") {
-            return URL(fileURLWithPath: data).appendingPathComponent("folio")
-        }
-        let home = environment["HOME"] ?? NSHomeDirectory()
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/folio")
+    /// The default folder: `folio` in the data home, `$XDG_DATA_HOME` or `~/.local/share`.
+    public static func defaultDirectory(in folders: UserFolders) throws(UserFolderError) -> URL {
+        URL(fileURLWithPath: try folders.dataHome()).appendingPathComponent("folio")
     }
 
     /// Where the kept picture of the strokes with `key` (`SheetPicture.key`) goes.

@@ -23,10 +23,10 @@ struct BenchCommand: ParsableCommand {
                                valueName: "name"))
     var only: String?
 
-    @Option(help: ArgumentHelp("Run only this frame size (the floor too).", valueName: "WxH"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Run only this frame size (the floor too).", valueName: "WxH"), transform: PixelSize.parse)
     var size: PixelSize?
 
-    @Option(help: ArgumentHelp("Fold and page-turn frames at this buffer scale (1 to 8, fractions too), the size taken as logical; repeat for several in one run (default 1).",
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Fold and page-turn frames at this buffer scale (1 to 8, fractions too), the size taken as logical; repeat for several in one run (default 1).",
                                valueName: "N"))
     var scale: [ScaleArgument] = []
 
@@ -34,15 +34,15 @@ struct BenchCommand: ParsableCommand {
                                valueName: "name"))
     var kernels: String?
 
-    @Option(help: ArgumentHelp("Render threads for fold and page-turn frames (1 to 16); repeat for several (default 1 and 2).",
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Render threads for fold and page-turn frames (1 to 16); repeat for several (default 1 and 2).",
                                valueName: "N"))
     var threads: [Int] = []
 
-    @Option(help: ArgumentHelp("Fold frames at only this fold scale (0.48 to 1); repeat for several (default 1, 0.9, 0.75, 0.6, 0.48).",
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Fold frames at only this fold scale (0.48 to 1); repeat for several (default 1, 0.9, 0.75, 0.6, 0.48).",
                                valueName: "S"))
     var fold: [Double] = []
 
-    @Option(help: ArgumentHelp("Page-turn frames at only this progress (0 to 1); repeat for several (default 0.25 and 0.75).",
+    @Option(parsing: .unconditionalSingleValue, help: ArgumentHelp("Page-turn frames at only this progress (0 to 1); repeat for several (default 0.25 and 0.75).",
                                valueName: "Q"))
     var progress: [Double] = []
 

@@ -5,14 +5,36 @@ import FolioGeometry
 import FolioRender
 import FolioSketchbook
 
-/// The book folder `path`, or the default one.
-func bookStore(at path: String?) -> BookStore {
-    BookStore(directory: path.map { URL(fileURLWithPath: $0) } ?? BookStore.defaultDirectory())
+/// The book folder `path`, or the default one. An empty path is refused: it would mean the
+/// current folder, which nobody names that way.
+func bookStore(at path: String?) throws -> BookStore {
+    guard let path else {
+        do {
+            return BookStore(directory: try BookStore.defaultDirectory(in: .current()))
+        } catch {
+            throw FolioError("\(error), so there is no default book folder; give --book DIR")
+        }
+    }
+    guard !path.isEmpty else { throw ValidationError("--book is empty; give the sketchbook folder") }
+    return BookStore(directory: URL(fileURLWithPath: path))
 }
 
-/// The book in `path` (or the default folder), read without locking it.
-func loadBook(at path: String?) throws -> Sketchbook {
-    try bookStore(at: path).load(warning: warn)
+/// The book folder `path` for reading: it must exist, since a mistyped folder is not an empty book.
+func existingBookStore(at path: String) throws -> BookStore {
+    let store = try bookStore(at: path)
+    var status = stat()
+    guard stat(store.directory.path, &status) == 0 else {
+        let code = errno
+        guard code != ENOENT else { throw FolioError("\(path): no such book folder") }
+        throw FolioError("\(path): cannot read the book folder (\(String(cString: strerror(code))))")
+    }
+    guard status.st_mode & S_IFMT == S_IFDIR else { throw FolioError("\(path) is not a folder; --book takes the sketchbook folder") }
+    return store
+}
+
+/// The book in the existing folder `path`, read without locking it.
+func loadBook(at path: String) throws -> Sketchbook {
+    try existingBookStore(at: path).load(warning: warn)
 }
 
 /// The book in `path` (or the default folder), locked for writing until the writer is released.
@@ -51,7 +73,7 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("The sketchbook folder.", valueName: "dir"))
     var book: String
 
-    @Option(help: "The sheet to export, counting from 1 (with --png or --svg).")
+    @Option(parsing: .unconditional, help: "The sheet to export, counting from 1 (with --png or --svg).")
     var sheet: Int?
 
     @Option(help: ArgumentHelp("Write the sheet as a PNG image.", valueName: "out"))
@@ -63,7 +85,10 @@ struct ExportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Write the whole book as PDF, one vector page per sheet.", valueName: "out"))
     var pdf: String?
 
-    @Option(help: "Canvas size in logical pixels (default: just large enough for the drawing; with --pdf, for every sheet's).")
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Canvas size in logical pixels (default: just large enough for the drawing; with --pdf, for every sheet's).",
+                               valueName: "WxH"),
+            transform: PixelSize.parse)
     var size: PixelSize?
 
     mutating func validate() throws {
@@ -79,7 +104,7 @@ struct ExportCommand: ParsableCommand {
     }
 
     func run() throws {
-        let store = bookStore(at: book)
+        let store = try existingBookStore(at: book)
         let target = png ?? svg ?? pdf ?? ""
         // An export written into the book folder could replace book.json: refused outright.
         guard !store.holds(target) else {

@@ -13,11 +13,11 @@ struct RenderCommand: ParsableCommand {
 
     @OptionGroup var window: WindowOptions
 
-    @Option(help: ArgumentHelp("Show the pinch fold at this scale (clamped to 0.48…1.0).", valueName: "S"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Show the pinch fold at this scale (clamped to 0.48…1.0).", valueName: "S"))
     var fold: Double?
 
     /// The documented `--flip`: the progress of a page turn.
-    @Option(name: .customLong("flip"),
+    @Option(name: .customLong("flip"), parsing: .unconditional,
             help: ArgumentHelp("Show the sheet on the easel turning forward, θ = −P·π (0…1; the next sheet is blank if there is none).",
                                valueName: "P"))
     var turn: Double?

@@ -22,7 +22,7 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Folder for final.png (and frames); nothing is written without it.", valueName: "dir"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Render the screen at this moment of the trace, in ms.", valueName: "ms"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render the screen at this moment of the trace, in ms.", valueName: "ms"))
     var at: Double?
 
     @Flag(help: "Also write every frame as frame-NNNNN.png.")

@@ -30,7 +30,7 @@ struct LiveApp {
         log.info("connected: a \(size.width)x\(size.height) window at scale \(size.scale); book \(bookPath): \(book.sheets.count) sheets")
         let demo: DemoPlayer? = options.demo ? DemoPlayer(trace: trace) : nil
         // Settings go with the book: the demo on a fresh sheet plays with the defaults.
-        let settings = writer == nil ? nil : SettingsKeeper(file: SettingsFile(path: SettingsFile.defaultPath()))
+        let settings = writer == nil ? nil : SettingsKeeper.forDefaultFile()
         let controller = LiveController(client: client, demo: demo, book: book, writer: writer, settings: settings)
         // --pen-only turns finger drawing off whatever the settings say.
         if options.penOnly { controller.penOnly = true }

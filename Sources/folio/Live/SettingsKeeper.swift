@@ -1,4 +1,5 @@
 import FolioCore
+import FolioFiles
 import FolioSettings
 
 /// A session's settings: read from `config.toml` at start (each problem one line on stderr, the
@@ -17,6 +18,17 @@ final class SettingsKeeper {
         self.settings = settings
         writable = problems.isEmpty
         for problem in problems { warn(problem) }
+    }
+
+    /// The keeper of the default `config.toml`; nil, said in one line, when there is no config
+    /// folder to find it in: the defaults are used and nothing is written.
+    static func forDefaultFile() -> SettingsKeeper? {
+        do {
+            return SettingsKeeper(file: SettingsFile(path: try SettingsFile.defaultPath(in: .current())))
+        } catch {
+            warn("\(error), so there is no settings file; the default settings are used for this run")
+            return nil
+        }
     }
 
     func apply(to session: Session) {

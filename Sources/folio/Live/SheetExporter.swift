@@ -9,12 +9,12 @@ import FolioSketchbook
 /// `Folio sheet N.png`, or `Folio sheet N (2).png` and so on: an export never replaces a picture.
 struct SheetExporter {
     var fallback: String?
-    var environment: [String: String] = ProcessInfo.processInfo.environment
+    var folders = UserFolders.current()
 
     /// Writes the sheet at 1 pixel per logical pixel of a `width`×`height` window; returns the
     /// path written.
     func export(_ book: Sketchbook, width: Int, height: Int) throws -> String {
-        let pictures = PicturesFolder.resolve(environment: environment)
+        let pictures = try PicturesFolder.resolve(in: folders)
         guard let folder = pictures ?? fallback else {
             throw FolioError("there is no pictures folder (XDG_PICTURES_DIR) and no book folder to export into")
         }
