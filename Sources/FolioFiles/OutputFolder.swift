@@ -11,7 +11,7 @@ import Darwin
 public enum OutputFolder {
     /// Makes `path` and any missing parents, then checks it as above; `user` is who Folio runs as.
     public static func prepare(_ path: String, user: uid_t = geteuid()) throws(FileWriteError) {
-        try make(path)
+        try Folders.make(path)
         try check(path, user: user)
     }
 
@@ -29,23 +29,6 @@ public enum OutputFolder {
         }
         if status.st_mode & (S_IWGRP | S_IWOTH) != 0, status.st_uid != user {
             throw FileWriteError(path: path, kind: .sharedFolder(owner: UInt32(status.st_uid)))
-        }
-    }
-
-    /// mkdir -p: each missing folder made with the umask's mode, from the top down.
-    private static func make(_ path: String) throws(FileWriteError) {
-        let name = trimmed(path)
-        if mkdir(name, 0o777) == 0 || errno == EEXIST { return }
-        guard errno == ENOENT else {
-            throw FileWriteError(path: path, kind: .failed, reason: "cannot create the folder: \(errnoText())")
-        }
-        let (parent, _) = AtomicFile.split(name)
-        guard parent != name, parent != "." else {
-            throw FileWriteError(path: path, kind: .failed, reason: "cannot create the folder: \(errnoText())")
-        }
-        try make(parent)
-        guard mkdir(name, 0o777) == 0 || errno == EEXIST else {
-            throw FileWriteError(path: path, kind: .failed, reason: "cannot create the folder: \(errnoText())")
         }
     }
 

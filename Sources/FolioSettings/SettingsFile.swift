@@ -58,11 +58,8 @@ public struct SettingsFile: Sendable {
     /// Writes `settings` over the file through `AtomicFile` (a temporary beside it, synced, renamed).
     public func save(_ settings: Settings) throws {
         let folder = (path as NSString).deletingLastPathComponent
-        if !FileManager.default.fileExists(atPath: folder) {
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
-        }
         do {
+            try Folders.make(folder, mode: 0o700)
             try AtomicFile.replace(path, with: Data(Self.render(settings).utf8), mode: 0o600)
         } catch {
             throw SettingsError(error.description)

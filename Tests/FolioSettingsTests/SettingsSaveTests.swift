@@ -34,4 +34,16 @@ final class SettingsSaveTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int, 0o600)
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.appendingPathComponent("folio").path), ["config.toml"])
     }
+
+    func testAFolderThatCannotBeMadeIsOneLineInTheSystemsWords() throws {
+        let blocker = folder.appendingPathComponent("folio")
+        try Data("a file where the folder goes".utf8).write(to: blocker)
+        let path = blocker.appendingPathComponent("sub/config.toml").path
+        XCTAssertThrowsError(try SettingsFile(path: path).save(Settings())) {
+            let message = "\($0)"
+            XCTAssertTrue(message.hasSuffix("cannot create the folder: Not a directory"), message)
+            XCTAssertFalse(message.contains("NSCocoaErrorDomain") || message.contains("\n"), message)
+        }
+        XCTAssertEqual(try String(contentsOf: blocker, encoding: .utf8), "a file where the folder goes")
+    }
 }

@@ -19,7 +19,9 @@ struct SheetExporter {
             throw FolioError("there is no pictures folder (XDG_PICTURES_DIR) and no book folder to export into")
         }
         // The pictures folder may not exist yet (xdg-user-dirs makes it on login; not everywhere).
-        if pictures != nil { try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true) }
+        if pictures != nil {
+            do { try Folders.make(folder) } catch { throw FolioError(error.describe(failure: "cannot export the sheet")) }
+        }
         let canvas = CanvasRenderer(width: width, height: height, scale: 1)
         canvas.rebuild(strokes: book.sheet.strokes)
         let data = try PNG.encode(canvas.frame)
