@@ -57,25 +57,49 @@ public enum PressureOutline {
 
     private static func walk(_ span: Range<Int>, element: (Int) -> PathElement, pressure: (Int) -> PathElement?,
                              curve: PressureCurve, visit: (OutlinePiece) -> Void) {
-        var ribbon = Ribbon()
-        let pressureAt = pressure
-        var pressure = pressureEnd(pressureAt, 0), point = Point.zero
+        var walker = Walker(curve: curve, pressure: pressureEnd(pressure, 0))
         if span.lowerBound > 0 {
-            point = element(span.lowerBound - 1).endPoint
-            pressure = pressureEnd(pressureAt, span.lowerBound - 1)
-            if case .move = element(span.lowerBound - 1) {} else {
+            walker.resume(after: element(span.lowerBound - 1), pressure: pressureEnd(pressure, span.lowerBound - 1), visit: visit)
+        }
+        for index in span { walker.add(element(index), pressure: pressure(index), visit: visit) }
+        walker.finish(visit: visit)
+    }
+
+    /// The outline made element by element: each piece is visited once what follows it is known,
+    /// so what a walker has visited never changes as the path grows. A live stroke keeps one
+    /// over its finished elements and finishes a copy of it over its provisional end.
+    public struct Walker: Sendable {
+        private let curve: PressureCurve
+        private var ribbon = Ribbon()
+        /// Where the last element ended, and its pressure there.
+        private var point = Point.zero
+        private var pressure: Double
+
+        /// A walk from the start of a path whose first element (a move) has `pressure`.
+        public init(curve: PressureCurve, pressure: Double) {
+            self.curve = curve
+            self.pressure = pressure
+        }
+
+        /// Goes on from the end of `element`, where the pressure is `pressure`: a walk over a
+        /// span of a path that does not start at its beginning.
+        mutating func resume(after element: PathElement, pressure: Double, visit: (OutlinePiece) -> Void) {
+            point = element.endPoint
+            self.pressure = pressure
+            if case .move = element {} else {
                 ribbon.add(Sample(point: point, radius: radius(curve, pressure)), visit: visit)
             }
         }
-        for index in span {
-            let current = element(index)
-            let pressureElement = pressureAt(index) ?? .line(to: Point(x: pressure, y: 0))
+
+        /// The next element of the path, with its pressure element (nil: the pressure stays).
+        public mutating func add(_ current: PathElement, pressure pressureElement: PathElement?, visit: (OutlinePiece) -> Void) {
+            let pressureElement = pressureElement ?? .line(to: Point(x: pressure, y: 0))
             if case let .move(p) = current {
                 ribbon.finish(visit: visit)
                 point = p
                 pressure = pressureElement.endPoint.x
                 ribbon.add(Sample(point: p, radius: radius(curve, pressure)), visit: visit)
-                continue
+                return
             }
             sample(current, from: point, pressure: pressureElement, from: pressure, curve: curve) { p, q in
                 let last = ribbon.last?.point ?? point
@@ -90,7 +114,11 @@ public enum PressureOutline {
             point = current.endPoint
             pressure = pressureElement.endPoint.x
         }
-        ribbon.finish(visit: visit)
+
+        /// The pieces still held back: the path ends here.
+        public mutating func finish(visit: (OutlinePiece) -> Void) {
+            ribbon.finish(visit: visit)
+        }
     }
 
     private static func radius(_ curve: PressureCurve, _ pressure: Double) -> Double { curve.width(at: pressure) / 2 }
