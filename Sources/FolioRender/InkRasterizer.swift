@@ -32,17 +32,14 @@ public final class InkRasterizer {
 
     /// Paints `path`, then `tail` (a live stroke's provisional end), over `target`, touching only
     /// pixels inside `clip`. Coordinates are logical; `scale` is buffer pixels per logical pixel.
-    /// Pieces of the path whose bounds miss the clip are skipped before any pixel work, so
-    /// redrawing a long stroke's newest segment costs that segment, not the stroke. `elements`,
-    /// when given, are the indices of the elements (the tail is `path.count`) that may meet the
-    /// clip, every other one missing it: only those and their neighbours are even looked at.
-    public func draw(_ path: [PathElement], tail: PathElement? = nil, elements: [Range<Int>]? = nil, style: InkStyle,
+    /// Pieces of the path whose bounds miss the clip are skipped before any pixel work.
+    public func draw(_ path: [PathElement], tail: PathElement? = nil, style: InkStyle,
                      into target: Bitmap, scale: Double, clip: PixelRect) {
         let radius = style.width * scale / 2
         let area = clip.intersection(target.bounds)
         guard radius > 0, radius.isFinite, scale.isFinite, !area.isEmpty else { return }
         let reach = radius + 1
-        collectPieces(of: path, tail: tail, elements: elements, scale: scale)
+        collectPieces(of: path, tail: tail, elements: nil, scale: scale)
 
         // The part of `area` the path can touch, so the mask is no larger than that.
         var region = PixelRect.empty
@@ -54,9 +51,9 @@ public final class InkRasterizer {
         coverage.composite(color: style.color, onto: target)
     }
 
-    /// Adds the ink of `path`'s elements `elements` to `settled`, a
-    /// coverage begun over `region` and never composited: a live stroke's finished part, kept as
-    /// it grows. Joints with the neighbours come out as when the whole path is drawn.
+    /// Adds the ink of `path`'s elements `elements` to `settled`, a coverage begun over `region`
+    /// and never composited: a live stroke's finished part, kept as it grows. Joints with the
+    /// neighbours come out as when the whole path is drawn.
     func add(_ path: [PathElement], elements: Range<Int>, style: InkStyle, scale: Double, within region: PixelRect,
              to settled: InkCoverage) {
         collectPieces(of: path, tail: nil, elements: [elements], scale: scale)
@@ -104,10 +101,9 @@ public final class InkRasterizer {
 
     /// Paints a pressure stroke: the filled outline `PressureOutline` builds around `path`
     /// (and `tail`), its width from `pressures` (`Stroke.pressurePath`, and `pressureTail`)
-    /// along `curve`. `elements` limits the work as in `draw`; the pixels depend only on the
-    /// stroke, never on the clip.
+    /// along `curve`. The pixels depend only on the stroke, never on the clip.
     public func drawPressure(_ path: [PathElement], pressures: [PathElement], tail: PathElement? = nil,
-                             pressureTail: PathElement? = nil, elements: [Range<Int>]? = nil, curve: PressureCurve,
+                             pressureTail: PathElement? = nil, curve: PressureCurve,
                              color: UInt32, into target: Bitmap, scale: Double, clip: PixelRect) {
         let area = clip.intersection(target.bounds)
         guard scale > 0, scale.isFinite, !area.isEmpty else { return }
@@ -117,36 +113,39 @@ public final class InkRasterizer {
         let reach = curve.maximum * scale / 2 + 1
         // The mask spans the part of `area` the elements can touch.
         var region = PixelRect.empty
-        let spans = elements ?? [0..<count]
-        for span in spans {
-            for index in max(span.lowerBound - 1, 0)..<min(span.upperBound + 1, count) {
-                let start = index > 0 ? element(index - 1).endPoint : element(index).endPoint
-                let box = element(index).controlBounds.union(Rect(origin: start, size: .zero))
-                region = region.union(Self.pixels(of: box, scale: scale, reach: reach, within: area))
-            }
+        for index in 0..<count {
+            let start = index > 0 ? element(index - 1).endPoint : element(index).endPoint
+            let box = element(index).controlBounds.union(Rect(origin: start, size: .zero))
+            region = region.union(Self.pixels(of: box, scale: scale, reach: reach, within: area))
         }
         guard !region.isEmpty else { return }
         coverage.begin(region: region, radius: 0)
         // A piece's box holds all its ink, so only pieces whose box meets the region (grown by
         // a pixel against rounding) are rasterised: no work on ink the mask will not take.
         let limit = Self.limit(of: region)
-        PressureOutline.pieces(count: count, element: element, pressure: pressure, curve: curve, elements: elements) { piece in
+        PressureOutline.pieces(count: count, element: element, pressure: pressure, curve: curve) { piece in
             Self.add(piece, scale: scale, limit: limit, to: coverage)
         }
         coverage.composite(color: color, onto: target)
     }
 
     /// Paints a live pressure stroke within `clip`: what `settled` holds of it, and the pieces
-    /// `outline` (its walk over the elements `settled` took) makes of `tail` and the end.
-    func drawLivePressure(tail: PathElement?, pressureTail: PathElement?, outline: PressureOutline.Walker, over settled: InkCoverage,
+    /// `outline` (its walk over the elements before `start`, which `settled` took) makes of the
+    /// rest of `path` (with its `pressures`), of `tail` and of the end.
+    func drawLivePressure(_ path: [PathElement], pressures: [PathElement], from start: Int, tail: PathElement?,
+                          pressureTail: PathElement?, outline: PressureOutline.Walker, over settled: InkCoverage,
                           color: UInt32, into target: Bitmap, scale: Double, clip: PixelRect) {
         let area = clip.intersection(target.bounds)
         guard scale > 0, scale.isFinite, !area.isEmpty else { return }
         coverage.begin(region: area, radius: 0, over: settled)
         let limit = Self.limit(of: area)
         var outline = outline
-        if let tail { outline.add(tail, pressure: pressureTail) { Self.add($0, scale: scale, limit: limit, to: coverage) } }
-        outline.finish { Self.add($0, scale: scale, limit: limit, to: coverage) }
+        let visit = { (piece: OutlinePiece) in Self.add(piece, scale: scale, limit: limit, to: self.coverage) }
+        for index in start..<path.count {
+            outline.add(path[index], pressure: index < pressures.count ? pressures[index] : nil, visit: visit)
+        }
+        if let tail { outline.add(tail, pressure: pressureTail, visit: visit) }
+        outline.finish(visit: visit)
         coverage.composite(color: color, onto: target)
     }
 

@@ -9,10 +9,11 @@ import FolioSketchbook
 final class LiveInk {
     /// The coverage of the settled elements over the whole frame; never composited.
     private let settled = InkCoverage()
-    /// How many elements of the path `settled` holds, and the last of them (and its pressure),
-    /// to tell the same stroke grown from another one.
+    /// How many elements of the path `settled` holds; the last of them (and its pressure) and,
+    /// for a fixed width, the element after it, which decided its end: to tell the same stroke
+    /// grown from another one.
     private var count = 0
-    private var last: (element: PathElement, pressure: PathElement?)?
+    private var last: (element: PathElement, pressure: PathElement?, next: PathElement?)?
     private var style: InkStyle?
     private var curve: PressureCurve?
     /// A pressure stroke's outline walked over the settled elements.
@@ -34,9 +35,10 @@ final class LiveInk {
     /// and `curve`) over `target` within `clip`, taking first the elements that became settled.
     func draw(_ path: [PathElement], tail: PathElement?, style: InkStyle, pressures: [PathElement], pressureTail: PathElement?,
               curve: PressureCurve?, ink: InkRasterizer, into target: Bitmap, scale: Double, clip: PixelRect) {
-        // A fixed-width element's end joint depends on what follows it; a pressure outline holds
-        // back its last piece itself, so its every finished element is settled.
-        let settle = curve == nil ? max(path.count - 1, 0) : path.count
+        // The path's last element may be a provisional end (a caller may draw the tail as part of
+        // the path): it is held back. A fixed-width element's end joint depends on the element
+        // after it, so that one is held back too; a pressure outline holds back its last piece.
+        let settle = max(path.count - (curve == nil ? 2 : 1), 0)
         if !continues(path, pressures: pressures, style: style, curve: curve, settle: settle) {
             reset()
             self.style = style
@@ -58,11 +60,11 @@ final class LiveInk {
                 ink.add(path, elements: count..<settle, style: style, scale: scale, within: target.bounds, to: settled)
             }
             count = settle
-            last = (path[settle - 1], settle - 1 < pressures.count ? pressures[settle - 1] : nil)
+            last = (path[settle - 1], settle - 1 < pressures.count ? pressures[settle - 1] : nil, curve == nil ? path[settle] : nil)
         }
         if curve != nil, let outline {
-            ink.drawLivePressure(tail: tail, pressureTail: pressureTail, outline: outline, over: settled, color: style.color,
-                                 into: target, scale: scale, clip: clip)
+            ink.drawLivePressure(path, pressures: pressures, from: count, tail: tail, pressureTail: pressureTail, outline: outline,
+                                 over: settled, color: style.color, into: target, scale: scale, clip: clip)
         } else {
             ink.drawLive(path, tail: tail, elements: count..<(path.count + (tail == nil ? 0 : 1)), over: settled, style: style,
                          into: target, scale: scale, clip: clip)
@@ -71,9 +73,11 @@ final class LiveInk {
 
     /// Whether `path` is the stroke `settled` holds, grown: the same ink, its settled elements
     /// still there as they were.
-    private func continues(_ path: [PathElement], pressures: [PathElement], style: InkStyle, curve: PressureCurve?, settle: Int) -> Bool {
+    private func continues(_ path: [PathElement], pressures: [PathElement], style: InkStyle, curve: PressureCurve?,
+                           settle: Int) -> Bool {
         guard self.style == style, self.curve == curve, settle >= count else { return false }
         guard let last else { return count == 0 }
         return path[count - 1] == last.element && (count - 1 < pressures.count ? pressures[count - 1] : nil) == last.pressure
+            && (curve == nil ? path[count] : nil) == last.next
     }
 }

@@ -38,30 +38,18 @@ public enum PressureOutline {
         var radius: Double
     }
 
-    /// Calls `visit` with the pieces of the stroke's outline. `elements` (ranges of indices into
-    /// `path`, which may include a live stroke's tail) limits the work to those elements and one
-    /// neighbour either side; pieces of the neighbours may then differ from the whole stroke's
-    /// at their far ends, so callers pass every element near what they draw.
-    public static func pieces(path: [PathElement], pressures: [PathElement], curve: PressureCurve,
-                              elements: [Range<Int>]? = nil, visit: (OutlinePiece) -> Void) {
+    /// Calls `visit` with the pieces of the stroke's outline.
+    public static func pieces(path: [PathElement], pressures: [PathElement], curve: PressureCurve, visit: (OutlinePiece) -> Void) {
         pieces(count: path.count, element: { path[$0] }, pressure: { $0 < pressures.count ? pressures[$0] : nil },
-               curve: curve, elements: elements, visit: visit)
+               curve: curve, visit: visit)
     }
 
-    /// The same, reading elements by index (`pressure` nil where it has none): a live stroke's
-    /// path and tail are read where they are, without copying the path.
+    /// The same, reading elements by index (`pressure` nil where it has none): a stroke with a
+    /// provisional tail is read where it is, without copying the path.
     public static func pieces(count: Int, element: (Int) -> PathElement, pressure: (Int) -> PathElement?, curve: PressureCurve,
-                              elements: [Range<Int>]? = nil, visit: (OutlinePiece) -> Void) {
-        for span in PathElement.spans(around: elements ?? [0..<count], count: count) { walk(span, element: element, pressure: pressure, curve: curve, visit: visit) }
-    }
-
-    private static func walk(_ span: Range<Int>, element: (Int) -> PathElement, pressure: (Int) -> PathElement?,
-                             curve: PressureCurve, visit: (OutlinePiece) -> Void) {
+                              visit: (OutlinePiece) -> Void) {
         var walker = Walker(curve: curve, pressure: pressureEnd(pressure, 0))
-        if span.lowerBound > 0 {
-            walker.resume(after: element(span.lowerBound - 1), pressure: pressureEnd(pressure, span.lowerBound - 1), visit: visit)
-        }
-        for index in span { walker.add(element(index), pressure: pressure(index), visit: visit) }
+        for index in 0..<count { walker.add(element(index), pressure: pressure(index), visit: visit) }
         walker.finish(visit: visit)
     }
 
@@ -79,16 +67,6 @@ public enum PressureOutline {
         public init(curve: PressureCurve, pressure: Double) {
             self.curve = curve
             self.pressure = pressure
-        }
-
-        /// Goes on from the end of `element`, where the pressure is `pressure`: a walk over a
-        /// span of a path that does not start at its beginning.
-        mutating func resume(after element: PathElement, pressure: Double, visit: (OutlinePiece) -> Void) {
-            point = element.endPoint
-            self.pressure = pressure
-            if case .move = element {} else {
-                ribbon.add(Sample(point: point, radius: radius(curve, pressure)), visit: visit)
-            }
         }
 
         /// The next element of the path, with its pressure element (nil: the pressure stays).
