@@ -22,8 +22,10 @@ public final class CanvasRenderer {
     private let ink = InkRasterizer()
     /// What the live stroke covered in `frame` when last drawn, in buffer pixels.
     private var liveDamage = PixelRect.empty
-    /// The live stroke's path elements by place, so a redraw finds those near its damage.
-    private var liveIndex = PathIndex()
+    /// The live stroke's finished part, rasterised once, so a redraw costs the damage and the end.
+    private let live = LiveInk()
+    /// Polygons of ink rasterised so far, live and baked: tests hold it to the ink drawn.
+    var inkRasterised: Int { ink.rasterised + live.rasterised }
 
     public init(width: Int, height: Int, scale: Double) {
         size = Size(width: Double(width), height: Double(height))
@@ -39,7 +41,7 @@ public final class CanvasRenderer {
     /// Draws every stroke on fresh paper (after undo, redo, a resize or loading a book).
     @discardableResult
     public func rebuild(strokes: [Stroke]) -> PixelRect {
-        liveIndex.reset()
+        live.reset()
         baked.fill(Self.paper)
         // Tiles for the newest strokes only: those the budget keeps anyway.
         let areas = strokes.map(pixelBounds(of:))
@@ -66,24 +68,11 @@ public final class CanvasRenderer {
     @discardableResult
     public func drawLive(_ path: [PathElement], tail: PathElement?, style: InkStyle, changed: Rect,
                          pressures: [PathElement] = [], pressureTail: PathElement? = nil, curve: PressureCurve? = nil) -> PixelRect {
-        liveIndex.extend(to: path)
         let damage = PixelRect(covering: changed, scale: scale).intersection(frame.bounds)
         guard !damage.isEmpty else { return damage }
         frame.copy(damage, from: baked)
-        // Only ink within half a width (and a pixel of antialiasing, and rounding) of the damage
-        // can paint there: the rest of a long stroke is not even looked at.
-        let margin = (curve?.maximum ?? style.width) / 2 + 2
-        let near = Rect(x: Double(damage.x) / scale, y: Double(damage.y) / scale,
-                        width: Double(damage.width) / scale, height: Double(damage.height) / scale)
-            .insetBy(dx: -margin, dy: -margin)
-        var elements = liveIndex.ranges(meeting: near)
-        if tail != nil { elements.append(path.count..<(path.count + 1)) }
-        if let curve {
-            ink.drawPressure(path, pressures: pressures, tail: tail, pressureTail: pressureTail, elements: elements,
-                             curve: curve, color: style.color, into: frame, scale: scale, clip: damage)
-        } else {
-            ink.draw(path, tail: tail, elements: elements, style: style, into: frame, scale: scale, clip: damage)
-        }
+        live.draw(path, tail: tail, style: style, pressures: pressures, pressureTail: pressureTail, curve: curve, ink: ink,
+                  into: frame, scale: scale, clip: damage)
         liveDamage = liveDamage.union(damage)
         return damage
     }
@@ -91,7 +80,7 @@ public final class CanvasRenderer {
     /// Withdraws the live stroke: the frame shows the baked canvas again.
     @discardableResult
     public func clearLive() -> PixelRect {
-        liveIndex.reset()
+        live.reset()
         let damage = liveDamage
         frame.copy(damage, from: baked)
         liveDamage = PixelRect.empty
@@ -101,7 +90,7 @@ public final class CanvasRenderer {
     /// Bakes a finished stroke into the canvas; the frame then shows exactly the baked pixels.
     @discardableResult
     public func bake(_ stroke: Stroke) -> PixelRect {
-        liveIndex.reset()
+        live.reset()
         let area = pixelBounds(of: stroke)
         undoTiles.capture(area, of: baked)
         draw(stroke, into: baked, clip: area)
@@ -121,7 +110,7 @@ public final class CanvasRenderer {
             guard let tile = undoTiles.takeNewest() else { return rebuild(strokes: new) }
             UndoTiles.restore(tile, into: baked)
             strokes.removeLast()
-            liveIndex.reset()
+            live.reset()
             let damage = tile.area.union(liveDamage)
             frame.copy(damage, from: baked)
             liveDamage = PixelRect.empty
@@ -163,7 +152,7 @@ public final class CanvasRenderer {
         }
         self.strokes = Array(strokes.prefix(covered))
         undoTiles = UndoTiles(picture.tiles)
-        liveIndex.reset()
+        live.reset()
         liveDamage = PixelRect.empty
         for stroke in strokes[covered...] { bake(stroke) }
         frame.copy(baked.bounds, from: baked)

@@ -52,12 +52,15 @@ final class InkCoverage {
     /// How y rises and falls along each side of the pending ribbon, kept as quads come so
     /// checking that the ribbon stays y-monotone costs the same for every quad.
     private var sideDescent = Descent(), otherSideDescent = Descent()
-    /// What the pieces of the current run wrote into the piece buffer.
+    /// What the pieces of the current run wrote into the piece buffer, and the box around it.
     private var runWritten: [PixelRect] = []
+    private var runBounds = PixelRect.empty
     private var trapezoids: [pixman_trapezoid_t] = []
 
     private var solid: OpaquePointer?
     private var solidColor: UInt32 = 0
+    /// Polygons rasterised so far: the work ink costs, which tests hold to the ink drawn.
+    private(set) var rasterised = 0
 
     /// Most points a side of a pending ribbon holds, so checking that it stays y-monotone stays
     /// cheap; 2 rasterises every quad on its own.
@@ -82,6 +85,51 @@ final class InkCoverage {
         ribbonOtherSide.removeAll(keepingCapacity: true)
         let radius = min(radius, Self.maximumRadius)
         if radius != self.radius { makeArc(radius: radius) }
+    }
+
+    /// Starts over `region` from what `base` (a coverage begun over a larger region, never
+    /// composited) holds there: its merged runs as the mask, its open run and pending ribbon as
+    /// the run going on. Adding the rest of a stroke then gives what adding it all here would,
+    /// at the cost of the region, not of what `base` took.
+    func begin(region: PixelRect, radius: Double, over base: InkCoverage) {
+        begin(region: region, radius: radius)
+        guard let maskBits, let pieceBits, let baseMask = base.maskBits, let basePiece = base.pieceBits else { return }
+        func copy(_ area: PixelRect, from source: UnsafeMutablePointer<UInt8>, to target: UnsafeMutablePointer<UInt8>) -> PixelRect {
+            let shared = PixelRect(x: area.x + base.region.x, y: area.y + base.region.y, width: area.width, height: area.height)
+                .intersection(region)
+            guard !shared.isEmpty else { return PixelRect.empty }
+            for y in shared.y..<shared.maxY {
+                memcpy(target + (y - region.y) * capacityStride + (shared.x - region.x),
+                       source + (y - base.region.y) * base.capacityStride + (shared.x - base.region.x), shared.width)
+            }
+            return PixelRect(x: shared.x - region.x, y: shared.y - region.y, width: shared.width, height: shared.height)
+        }
+        dirty = copy(base.dirty, from: baseMask, to: maskBits)
+        let open = copy(base.runBounds, from: basePiece, to: pieceBits)
+        if !open.isEmpty {
+            runWritten.append(open)
+            runBounds = open
+        }
+        ribbonSide = base.ribbonSide
+        ribbonOtherSide = base.ribbonOtherSide
+        (sideDescent, otherSideDescent) = (base.sideDescent, base.otherSideDescent)
+    }
+
+    /// Forgets everything added since `begin` without painting it: the buffers are clear again.
+    func discard() {
+        ribbonSide.removeAll(keepingCapacity: true)
+        ribbonOtherSide.removeAll(keepingCapacity: true)
+        if let pieceBits {
+            for written in runWritten {
+                for y in written.y..<written.maxY { memset(pieceBits + y * capacityStride + written.x, 0, written.width) }
+            }
+        }
+        runWritten.removeAll(keepingCapacity: true)
+        runBounds = PixelRect.empty
+        if let maskBits {
+            for y in dirty.y..<dirty.maxY { memset(maskBits + y * capacityStride + dirty.x, 0, dirty.width) }
+        }
+        dirty = PixelRect.empty
     }
 
     /// Adds the capsule around the segment `a`–`b` (buffer pixels; `a == b` gives a disc).
@@ -255,6 +303,7 @@ final class InkCoverage {
         flushRibbon()
         for written in runWritten { merge(written: written) }
         runWritten.removeAll(keepingCapacity: true)
+        runBounds = PixelRect.empty
     }
 
     /// How a piece ends: a round cap, or the two points where its edges meet the joint's bisector.
@@ -336,6 +385,7 @@ final class InkCoverage {
             twiceArea += Int64(p.x) * Int64(q.y) - Int64(q.x) * Int64(p.y)
         }
         guard twiceArea != 0 else { return }
+        rasterised += 1
         // Stack of trapezoids between consecutive vertex heights. Walking forward from the top
         // follows the right-hand side when the polygon turns clockwise on screen (y down).
         let count = polygon.count
@@ -367,7 +417,10 @@ final class InkCoverage {
         let written = PixelRect(x: Int(minX >> 16) - region.x - 1, y: Int(minY >> 16) - region.y - 1,
                                 width: Int((maxX - minX) >> 16) + 3, height: Int((maxY - minY) >> 16) + 3)
             .intersection(PixelRect(x: 0, y: 0, width: capacityWidth, height: capacityHeight))
-        if !written.isEmpty { runWritten.append(written) }
+        if !written.isEmpty {
+            runWritten.append(written)
+            runBounds = runBounds.union(written)
+        }
     }
 
     /// mask = max(mask, piece) where the region is, and the piece buffer back to zero. The

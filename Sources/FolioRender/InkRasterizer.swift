@@ -27,19 +27,19 @@ public final class InkRasterizer {
 
     public init() {}
 
+    /// Polygons this renderer has rasterised (see `InkCoverage.rasterised`).
+    var rasterised: Int { coverage.rasterised }
+
     /// Paints `path`, then `tail` (a live stroke's provisional end), over `target`, touching only
     /// pixels inside `clip`. Coordinates are logical; `scale` is buffer pixels per logical pixel.
-    /// Pieces of the path whose bounds miss the clip are skipped before any pixel work, so
-    /// redrawing a long stroke's newest segment costs that segment, not the stroke. `elements`,
-    /// when given, are the indices of the elements (the tail is `path.count`) that may meet the
-    /// clip, every other one missing it: only those and their neighbours are even looked at.
-    public func draw(_ path: [PathElement], tail: PathElement? = nil, elements: [Range<Int>]? = nil, style: InkStyle,
+    /// Pieces of the path whose bounds miss the clip are skipped before any pixel work.
+    public func draw(_ path: [PathElement], tail: PathElement? = nil, style: InkStyle,
                      into target: Bitmap, scale: Double, clip: PixelRect) {
         let radius = style.width * scale / 2
         let area = clip.intersection(target.bounds)
         guard radius > 0, radius.isFinite, scale.isFinite, !area.isEmpty else { return }
         let reach = radius + 1
-        collectPieces(of: path, tail: tail, elements: elements, scale: scale)
+        collectPieces(of: path, tail: tail, elements: nil, scale: scale)
 
         // The part of `area` the path can touch, so the mask is no larger than that.
         var region = PixelRect.empty
@@ -47,8 +47,38 @@ public final class InkRasterizer {
         guard !region.isEmpty else { return }
 
         coverage.begin(region: region, radius: radius)
+        addPieces(only: nil, reach: reach, within: region, to: coverage)
+        coverage.composite(color: style.color, onto: target)
+    }
+
+    /// Adds the ink of `path`'s elements `elements` to `settled`, a coverage begun over `region`
+    /// and never composited: a live stroke's finished part, kept as it grows. Joints with the
+    /// neighbours come out as when the whole path is drawn.
+    func add(_ path: [PathElement], elements: Range<Int>, style: InkStyle, scale: Double, within region: PixelRect,
+             to settled: InkCoverage) {
+        collectPieces(of: path, tail: nil, elements: [elements], scale: scale)
+        addPieces(only: elements, reach: style.width * scale / 2 + 1, within: region, to: settled)
+    }
+
+    /// Paints a live stroke within `clip`: what `settled` holds of its first elements, and
+    /// `elements`, the rest of it (the tail is `path.count`), added as when the whole path is drawn.
+    func drawLive(_ path: [PathElement], tail: PathElement?, elements: Range<Int>, over settled: InkCoverage, style: InkStyle,
+                  into target: Bitmap, scale: Double, clip: PixelRect) {
+        let radius = style.width * scale / 2
+        let area = clip.intersection(target.bounds)
+        guard radius > 0, radius.isFinite, scale.isFinite, !area.isEmpty else { return }
+        collectPieces(of: path, tail: tail, elements: [elements], scale: scale)
+        coverage.begin(region: area, radius: radius, over: settled)
+        addPieces(only: elements, reach: radius + 1, within: area, to: coverage)
+        coverage.composite(color: style.color, onto: target)
+    }
+
+    /// Adds the collected pieces of elements `only` (all when nil) to `coverage`, begun over
+    /// `region`; the others are there for the joints.
+    private func addPieces(only: Range<Int>?, reach: Double, within region: PixelRect, to coverage: InkCoverage) {
         for index in pieces.indices {
             let piece = pieces[index]
+            if let only, !only.contains(piece.element) { continue }
             guard !piece.bounds(reach: reach, within: region).isEmpty else {
                 coverage.endRun()
                 continue
@@ -67,15 +97,13 @@ public final class InkRasterizer {
             }
             coverage.addPolyline(polyline, before: before, after: after)
         }
-        coverage.composite(color: style.color, onto: target)
     }
 
     /// Paints a pressure stroke: the filled outline `PressureOutline` builds around `path`
     /// (and `tail`), its width from `pressures` (`Stroke.pressurePath`, and `pressureTail`)
-    /// along `curve`. `elements` limits the work as in `draw`; the pixels depend only on the
-    /// stroke, never on the clip.
+    /// along `curve`. The pixels depend only on the stroke, never on the clip.
     public func drawPressure(_ path: [PathElement], pressures: [PathElement], tail: PathElement? = nil,
-                             pressureTail: PathElement? = nil, elements: [Range<Int>]? = nil, curve: PressureCurve,
+                             pressureTail: PathElement? = nil, curve: PressureCurve,
                              color: UInt32, into target: Bitmap, scale: Double, clip: PixelRect) {
         let area = clip.intersection(target.bounds)
         guard scale > 0, scale.isFinite, !area.isEmpty else { return }
@@ -85,36 +113,63 @@ public final class InkRasterizer {
         let reach = curve.maximum * scale / 2 + 1
         // The mask spans the part of `area` the elements can touch.
         var region = PixelRect.empty
-        let spans = elements ?? [0..<count]
-        for span in spans {
-            for index in max(span.lowerBound - 1, 0)..<min(span.upperBound + 1, count) {
-                let start = index > 0 ? element(index - 1).endPoint : element(index).endPoint
-                let box = element(index).controlBounds.union(Rect(origin: start, size: .zero))
-                region = region.union(Self.pixels(of: box, scale: scale, reach: reach, within: area))
-            }
+        for index in 0..<count {
+            let start = index > 0 ? element(index - 1).endPoint : element(index).endPoint
+            let box = element(index).controlBounds.union(Rect(origin: start, size: .zero))
+            region = region.union(Self.pixels(of: box, scale: scale, reach: reach, within: area))
         }
         guard !region.isEmpty else { return }
         coverage.begin(region: region, radius: 0)
         // A piece's box holds all its ink, so only pieces whose box meets the region (grown by
         // a pixel against rounding) are rasterised: no work on ink the mask will not take.
-        let limit = Rect(x: Double(region.x) - 1, y: Double(region.y) - 1,
-                         width: Double(region.width) + 2, height: Double(region.height) + 2)
-        PressureOutline.pieces(count: count, element: element, pressure: pressure, curve: curve, elements: elements) { piece in
-            switch piece {
-            case let .quad(a, b, c, d, continuesRun):
-                let (a, b, c, d) = (a * scale, b * scale, c * scale, d * scale)
-                guard Self.meets(Self.box(a, b, c, d), limit) else {
-                    if !continuesRun { coverage.endRun() }
-                    return
-                }
-                coverage.addQuad(a, b, c, d, continuesRun: continuesRun)
-            case let .disc(centre, radius):
-                let c = centre * scale, r = radius * scale
-                guard Self.meets(Rect(x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r), limit) else { return }
-                coverage.addDisc(centre: c, radius: r)
-            }
+        let limit = Self.limit(of: region)
+        PressureOutline.pieces(count: count, element: element, pressure: pressure, curve: curve) { piece in
+            Self.add(piece, scale: scale, limit: limit, to: coverage)
         }
         coverage.composite(color: color, onto: target)
+    }
+
+    /// Paints a live pressure stroke within `clip`: what `settled` holds of it, and the pieces
+    /// `outline` (its walk over the elements before `start`, which `settled` took) makes of the
+    /// rest of `path` (with its `pressures`), of `tail` and of the end.
+    func drawLivePressure(_ path: [PathElement], pressures: [PathElement], from start: Int, tail: PathElement?,
+                          pressureTail: PathElement?, outline: PressureOutline.Walker, over settled: InkCoverage,
+                          color: UInt32, into target: Bitmap, scale: Double, clip: PixelRect) {
+        let area = clip.intersection(target.bounds)
+        guard scale > 0, scale.isFinite, !area.isEmpty else { return }
+        coverage.begin(region: area, radius: 0, over: settled)
+        let limit = Self.limit(of: area)
+        var outline = outline
+        let visit = { (piece: OutlinePiece) in Self.add(piece, scale: scale, limit: limit, to: self.coverage) }
+        for index in start..<path.count {
+            outline.add(path[index], pressure: index < pressures.count ? pressures[index] : nil, visit: visit)
+        }
+        if let tail { outline.add(tail, pressure: pressureTail, visit: visit) }
+        outline.finish(visit: visit)
+        coverage.composite(color: color, onto: target)
+    }
+
+    /// The box of buffer pixels whose pieces are rasterised for `region`: grown by a pixel against
+    /// rounding (a piece's box holds all its ink).
+    static func limit(of region: PixelRect) -> Rect {
+        Rect(x: Double(region.x) - 1, y: Double(region.y) - 1, width: Double(region.width) + 2, height: Double(region.height) + 2)
+    }
+
+    /// Adds a pressure outline's `piece` (logical px) to `coverage` when its box meets `limit`.
+    static func add(_ piece: OutlinePiece, scale: Double, limit: Rect, to coverage: InkCoverage) {
+        switch piece {
+        case let .quad(a, b, c, d, continuesRun):
+            let (a, b, c, d) = (a * scale, b * scale, c * scale, d * scale)
+            guard meets(box(a, b, c, d), limit) else {
+                if !continuesRun { coverage.endRun() }
+                return
+            }
+            coverage.addQuad(a, b, c, d, continuesRun: continuesRun)
+        case let .disc(centre, radius):
+            let c = centre * scale, r = radius * scale
+            guard meets(Rect(x: c.x - r, y: c.y - r, width: 2 * r, height: 2 * r), limit) else { return }
+            coverage.addDisc(centre: c, radius: r)
+        }
     }
 
     /// Whether two boxes overlap or touch (a zero-size box counts).
@@ -151,6 +206,8 @@ public final class InkRasterizer {
         var shape: Shape
         /// Whether it starts where the previous piece ended, in the same stroke.
         var continuesPrevious: Bool
+        /// The index of the path element it comes from (the tail's is the path's count).
+        var element: Int
 
         /// The pixels of `limit` this piece may paint: its control hull grown by `reach`.
         func bounds(reach: Double, within limit: PixelRect) -> PixelRect {
@@ -196,7 +253,7 @@ public final class InkRasterizer {
                 let shape: Piece.Shape
                 switch element {
                 case let .move(p):
-                    if let dot = lonelyMove { pieces.append(Piece(shape: .dot(dot), continuesPrevious: false)) }
+                    if let dot = lonelyMove { pieces.append(Piece(shape: .dot(dot), continuesPrevious: false, element: index - 1)) }
                     current = p * scale
                     lonelyMove = current
                     drawing = false
@@ -208,14 +265,16 @@ public final class InkRasterizer {
                 case let .curve(c1, c2, p):
                     shape = .cubic(current, c1 * scale, c2 * scale, p * scale)
                 }
-                pieces.append(Piece(shape: shape, continuesPrevious: drawing))
+                pieces.append(Piece(shape: shape, continuesPrevious: drawing, element: index))
                 current = element.endPoint * scale
                 lonelyMove = nil
                 drawing = true
             }
             // A move at a span's end is lonely only at the path's end (a move inside a span
             // followed by another move was made a dot above).
-            if let dot = lonelyMove, span.upperBound == count { pieces.append(Piece(shape: .dot(dot), continuesPrevious: false)) }
+            if let dot = lonelyMove, span.upperBound == count {
+                pieces.append(Piece(shape: .dot(dot), continuesPrevious: false, element: span.upperBound - 1))
+            }
         }
     }
 

@@ -38,44 +38,46 @@ public enum PressureOutline {
         var radius: Double
     }
 
-    /// Calls `visit` with the pieces of the stroke's outline. `elements` (ranges of indices into
-    /// `path`, which may include a live stroke's tail) limits the work to those elements and one
-    /// neighbour either side; pieces of the neighbours may then differ from the whole stroke's
-    /// at their far ends, so callers pass every element near what they draw.
-    public static func pieces(path: [PathElement], pressures: [PathElement], curve: PressureCurve,
-                              elements: [Range<Int>]? = nil, visit: (OutlinePiece) -> Void) {
+    /// Calls `visit` with the pieces of the stroke's outline.
+    public static func pieces(path: [PathElement], pressures: [PathElement], curve: PressureCurve, visit: (OutlinePiece) -> Void) {
         pieces(count: path.count, element: { path[$0] }, pressure: { $0 < pressures.count ? pressures[$0] : nil },
-               curve: curve, elements: elements, visit: visit)
+               curve: curve, visit: visit)
     }
 
-    /// The same, reading elements by index (`pressure` nil where it has none): a live stroke's
-    /// path and tail are read where they are, without copying the path.
+    /// The same, reading elements by index (`pressure` nil where it has none): a stroke with a
+    /// provisional tail is read where it is, without copying the path.
     public static func pieces(count: Int, element: (Int) -> PathElement, pressure: (Int) -> PathElement?, curve: PressureCurve,
-                              elements: [Range<Int>]? = nil, visit: (OutlinePiece) -> Void) {
-        for span in PathElement.spans(around: elements ?? [0..<count], count: count) { walk(span, element: element, pressure: pressure, curve: curve, visit: visit) }
+                              visit: (OutlinePiece) -> Void) {
+        var walker = Walker(curve: curve, pressure: pressureEnd(pressure, 0))
+        for index in 0..<count { walker.add(element(index), pressure: pressure(index), visit: visit) }
+        walker.finish(visit: visit)
     }
 
-    private static func walk(_ span: Range<Int>, element: (Int) -> PathElement, pressure: (Int) -> PathElement?,
-                             curve: PressureCurve, visit: (OutlinePiece) -> Void) {
-        var ribbon = Ribbon()
-        let pressureAt = pressure
-        var pressure = pressureEnd(pressureAt, 0), point = Point.zero
-        if span.lowerBound > 0 {
-            point = element(span.lowerBound - 1).endPoint
-            pressure = pressureEnd(pressureAt, span.lowerBound - 1)
-            if case .move = element(span.lowerBound - 1) {} else {
-                ribbon.add(Sample(point: point, radius: radius(curve, pressure)), visit: visit)
-            }
+    /// The outline made element by element: each piece is visited once what follows it is known,
+    /// so what a walker has visited never changes as the path grows. A live stroke keeps one
+    /// over its finished elements and finishes a copy of it over its provisional end.
+    public struct Walker: Sendable {
+        private let curve: PressureCurve
+        private var ribbon = Ribbon()
+        /// Where the last element ended, and its pressure there.
+        private var point = Point.zero
+        private var pressure: Double
+
+        /// A walk from the start of a path whose first element (a move) has `pressure`.
+        public init(curve: PressureCurve, pressure: Double) {
+            self.curve = curve
+            self.pressure = pressure
         }
-        for index in span {
-            let current = element(index)
-            let pressureElement = pressureAt(index) ?? .line(to: Point(x: pressure, y: 0))
+
+        /// The next element of the path, with its pressure element (nil: the pressure stays).
+        public mutating func add(_ current: PathElement, pressure pressureElement: PathElement?, visit: (OutlinePiece) -> Void) {
+            let pressureElement = pressureElement ?? .line(to: Point(x: pressure, y: 0))
             if case let .move(p) = current {
                 ribbon.finish(visit: visit)
                 point = p
                 pressure = pressureElement.endPoint.x
                 ribbon.add(Sample(point: p, radius: radius(curve, pressure)), visit: visit)
-                continue
+                return
             }
             sample(current, from: point, pressure: pressureElement, from: pressure, curve: curve) { p, q in
                 let last = ribbon.last?.point ?? point
@@ -90,7 +92,11 @@ public enum PressureOutline {
             point = current.endPoint
             pressure = pressureElement.endPoint.x
         }
-        ribbon.finish(visit: visit)
+
+        /// The pieces still held back: the path ends here.
+        public mutating func finish(visit: (OutlinePiece) -> Void) {
+            ribbon.finish(visit: visit)
+        }
     }
 
     private static func radius(_ curve: PressureCurve, _ pressure: Double) -> Double { curve.width(at: pressure) / 2 }
