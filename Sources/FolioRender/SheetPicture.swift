@@ -74,6 +74,9 @@ public struct SheetPictureCache: Sendable {
     public static let tilesKept = 64
     /// Told when a picture that should have been used is damaged (it is then not used).
     private let warning: @Sendable (String) -> Void
+    /// The damaged files told already, shared by every copy of this cache (the canvas's and the
+    /// keeper's ask for the same sheet).
+    private let told = Locked<Set<PictureFileIdentity>>([])
 
     static let magic = Array("FolioPc\n".utf8)
     static let version: UInt32 = 1
@@ -93,13 +96,16 @@ public struct SheetPictureCache: Sendable {
             .sorted { SheetPicture.count(inKey: $0.key) > SheetPicture.count(inKey: $1.key) }
         for (name, key) in matching {
             let path = store.directory.appendingPathComponent(name).path
-            guard let bytes = try? BookStore.readFile(path) else { continue }
-            guard let picture = Self.decode(bytes), picture.key == key else {
-                warning("\(path) is damaged; the sheet is drawn from its strokes (the picture is only a cache, kept again later)")
+            switch Self.read(path, key: key, width: width, height: height, scale: scale) {
+            case .unusable, .otherCanvas:
                 continue
+            case let .damaged(file):
+                if told.withLock({ $0.insert(file).inserted }) {
+                    warning("\(path) is damaged; the sheet is drawn from its strokes (the picture is only a cache, kept again later)")
+                }
+            case let .picture(picture):
+                return picture
             }
-            guard picture.width == width, picture.height == height, picture.scale == scale else { continue }
-            return picture
         }
         return nil
     }
@@ -168,17 +174,14 @@ public struct SheetPictureCache: Sendable {
     }
 
     static func decode(_ bytes: [UInt8]) -> SheetPicture? {
-        guard bytes.count >= 48, Array(bytes[0..<8]) == magic,
-              crc32c(bytes[..<(bytes.count - 4)]) == read32(bytes, bytes.count - 4) else { return nil }
-        var offset = 8
+        guard bytes.count >= PictureHeader.size + 4, let header = PictureHeader(bytes),
+              crc32c(bytes[..<(bytes.count - 4)]) == PictureBytes.u32(bytes, bytes.count - 4) else { return nil }
+        let width = header.width, height = header.height
+        var offset = PictureHeader.size
         func u32() -> Int? {
             guard offset + 4 <= bytes.count - 4 else { return nil }
             defer { offset += 4 }
-            return Int(read32(bytes, offset))
-        }
-        func u64() -> UInt64? {
-            guard let low = u32(), let high = u32() else { return nil }
-            return UInt64(high) << 32 | UInt64(low)
+            return Int(PictureBytes.u32(bytes, offset))
         }
         func pixels(_ count: Int) -> [UInt32]? {
             guard count >= 0, count <= (bytes.count - 4 - offset) / 4 else { return nil }
@@ -188,20 +191,14 @@ public struct SheetPictureCache: Sendable {
                 initialized = count
             }
         }
-        guard u32() == Int(version), let width = u32(), let height = u32(), (1...16384).contains(width), (1...16384).contains(height),
-              let scale = u64().map(Double.init(bitPattern:)), let key = u64(), let tileCount = u32(), tileCount <= tilesKept,
-              let canvas = pixels(width * height) else { return nil }
+        guard let canvas = pixels(width * height) else { return nil }
         var tiles: [UndoTiles.Tile] = []
-        for _ in 0..<tileCount {
+        for _ in 0..<header.tileCount {
             guard let x = u32(), let y = u32(), let w = u32(), let h = u32(), x + w <= width, y + h <= height,
                   let tilePixels = pixels(w * h) else { return nil }
             tiles.append(UndoTiles.Tile(area: PixelRect(x: x, y: y, width: w, height: h), pixels: tilePixels))
         }
         guard offset == bytes.count - 4 else { return nil }
-        return SheetPicture(key: key, width: width, height: height, scale: scale, pixels: canvas, tiles: tiles)
-    }
-
-    private static func read32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
-        bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
+        return SheetPicture(key: header.key, width: width, height: height, scale: header.scale, pixels: canvas, tiles: tiles)
     }
 }

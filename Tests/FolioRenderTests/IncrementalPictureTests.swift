@@ -121,6 +121,29 @@ final class IncrementalPictureTests: XCTestCase {
         XCTAssertEqual(try store.load().sheet.strokes, all)
     }
 
+    /// A picture whose file is longer or shorter than its header says is refused before its
+    /// pixels are read (a sparse file of 3 GB costs nothing), and said once however often the
+    /// sheet is shown, until another file takes its place.
+    func testAPictureOfTheWrongSizeIsRefusedAtOnceAndSaidOnce() throws {
+        let all = pictureTestStrokes(SheetPictureCache.worthKeeping)
+        let store = BookStore(directory: folder)
+        let lines = Lines()
+        let cache = SheetPictureCache(store: store, warning: { lines.add($0) })
+        try cache.keep(drawn(all).picture(), book: Sketchbook(sheets: [Sheet(strokes: all)]))
+        let file = store.pictureFile(key: SheetPicture.key(of: all))
+        let good = try Data(contentsOf: file)
+        XCTAssertNotNil(cache.picture(of: all, width: size.width, height: size.height, scale: 1))
+        for (length, count) in [(Int64(3) << 30, 1), (Int64(good.count - 1), 2), (Int64(good.count + 1), 3), (100, 4)] {
+            XCTAssertEqual(truncate(file.path, off_t(length)), 0)
+            for _ in 0..<3 { XCTAssertNil(cache.picture(of: all, width: size.width, height: size.height, scale: 1), "\(length) bytes") }
+            XCTAssertEqual(lines.all.count, count, "said once for \(length) bytes: \(lines.all)")
+            XCTAssertTrue(lines.all.last?.hasPrefix("\(file.path) is damaged; the sheet is drawn from its strokes") == true, "\(lines.all)")
+            // The same bytes back: used again.
+            try good.write(to: file)
+            XCTAssertNotNil(cache.picture(of: all, width: size.width, height: size.height, scale: 1), "restored after \(length) bytes")
+        }
+    }
+
     func testTheKeeperBringsTheLaggingPictureUpToDateWhenIdle() throws {
         let all = pictureTestStrokes(SheetPictureCache.worthKeeping + 100)
         let store = BookStore(directory: folder)

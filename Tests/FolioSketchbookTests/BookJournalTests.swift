@@ -273,6 +273,46 @@ final class BookJournalTests: XCTestCase {
         XCTAssertEqual(try store.load().currentSheet, 1)
     }
 
+    /// Only what this Folio does not know names a newer one: reserved bytes that are not zero in
+    /// a record or stroke it knows, and a stroke without points, are said as what they are.
+    func testDamageIsNamedAsWhatItIs() throws {
+        func words(_ values: UInt32...) -> [UInt8] {
+            var out = ByteWriter()
+            values.forEach { out.u32($0) }
+            return out.bytes
+        }
+        func stroke(_ head: [UInt8], points: UInt32) -> [UInt8] {
+            head + words(0) + [0, 0, 0, 0, 0, 0, 0x18, 0x40] + words(points) + [UInt8](repeating: 0, count: 16 * Int(points))
+        }
+        let snapshot = BookJournal.record(.snapshot, payload: words(0, 1, 0))
+        func recordWith(byte: Int, _ value: UInt8) -> [UInt8] {
+            var record = snapshot
+            record[byte] = value
+            return withChecksumsFixed(BookJournal.fileHeader() + record)
+        }
+        let book = { (payload: [UInt8]) in BookJournal.fileHeader() + BookJournal.record(.snapshot, payload: payload) }
+        let cases: [([UInt8], String)] = [
+            (recordWith(byte: 6, 1), "byte 16: a record's reserved bytes are 0, 1, 0, not zero"),
+            (recordWith(byte: 4, 3), "byte 16: a record of unknown kind 3 (written by a newer Folio?)"),
+            (book(words(0, 1, 1) + stroke([0, 0, 0, 1], points: 1)), "byte 16: sheet 1, stroke 1: reserved bytes 0x100 are not zero"),
+            (book(words(0, 1, 1) + stroke([1, 0, 0, 0], points: 1)), "byte 16: sheet 1, stroke 1: a stroke of kind 1 with sample channels 0 (written by a newer Folio?)"),
+            (book(words(0, 1, 1) + stroke([0, 0, 0, 0], points: 0)), "byte 16: sheet 1, stroke 1 has no points"),
+            (book(words(0, 1, 2) + stroke([0, 0, 0, 0], points: 1) + stroke([0, 0, 0, 0], points: 0)), "byte 16: sheet 1, stroke 2 has no points"),
+            (book(words(0, 1, 1) + [0, 0, 0, 0, 0, 0]), "byte 16: sheet 1: 1 stroke does not fit in the record"),
+            (book(words(0, 1, 1) + Array(stroke([0, 0, 0, 0], points: 2).dropLast(16))), "byte 16: sheet 1, stroke 1: 2 points do not fit in the record"),
+            (BookJournal.fileHeader() + snapshot + BookJournal.record(.change, payload: words(1) + [4] + words(0, 1) + stroke([0, 0, 0, 0], points: 0)),
+             "byte 44: sheet 1, stroke 1 has no points"),
+        ]
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        for (data, expected) in cases {
+            try Data(data).write(to: store.file)
+            XCTAssertThrowsError(try store.load(), expected) { error in
+                guard case .damaged = error as? BookError else { return XCTFail("\(error)") }
+                XCTAssertTrue("\(error)".hasSuffix("is damaged and was left untouched: " + expected), "\(error) should say \(expected)")
+            }
+        }
+    }
+
     // MARK: - Migration from version 1
 
     private func versionOneBooks() -> [Sketchbook] {
@@ -373,7 +413,7 @@ final class BookJournalTests: XCTestCase {
             if random.next(2) == 0 { data = withChecksumsFixed(data) }
             do {
                 let (pages, _, _) = try BookStore.decodeJournal(data, path: "fuzz.folio")
-                XCTAssertTrue(pages.sheets.indices.contains(pages.current))
+                XCTAssertTrue((0..<pages.sheets.count).contains(pages.current))
             } catch let error as BookError {
                 guard case .damaged = error else { return XCTFail("\(error)") }
             }

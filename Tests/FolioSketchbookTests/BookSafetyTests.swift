@@ -170,6 +170,32 @@ final class BookSafetyTests: XCTestCase {
         XCTAssertEqual(try store.load().sheet.strokes.count, 3, "released at the end, the book opens again")
     }
 
+    /// The lock is the flock; the pid in it only names the holder. A disk too full to write the
+    /// pid neither keeps the book from opening nor empties the lock file.
+    func testAPidThatCannotBeWrittenDoesNotKeepTheBookFromOpening() throws {
+        try store.openForWriting().save(book(strokes: 2))
+        try Data("4242\n".utf8).write(to: store.lockFile)
+        let full = try store.openForWriting(sync: { fdatasync($0) }, writePid: { _, _ in
+            errno = ENOSPC
+            return -1
+        })
+        XCTAssertEqual(full.book.sheet.strokes.count, 2, "opened for reading and drawing")
+        XCTAssertEqual(try String(contentsOf: store.lockFile, encoding: .utf8), "4242\n", "the lock file is not emptied")
+        XCTAssertThrowsError(try store.openForWriting(), "the flock still keeps a second Folio out") {
+            guard case .inUse = $0 as? BookError else { return XCTFail("\($0)") }
+        }
+        withExtendedLifetime(full) {}
+    }
+
+    /// A pid shorter than the one before it leaves nothing of the old one behind.
+    func testThePidReplacesALongerOne() throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        try Data("1234567890123\n".utf8).write(to: store.lockFile)
+        let writer = try store.openForWriting()
+        XCTAssertEqual(try String(contentsOf: store.lockFile, encoding: .utf8), "\(getpid())\n")
+        withExtendedLifetime(writer) {}
+    }
+
     func testExportsIntoTheBookFolderAreRecognised() throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         XCTAssertTrue(store.holds(store.file.path))

@@ -94,8 +94,12 @@ enum BookJournal {
                 }
                 throw damaged(offset, "a record's header checksum does not match")
             }
-            guard let kind = Kind(rawValue: kindByte), reserved == [0, 0, 0] else {
+            guard let kind = Kind(rawValue: kindByte) else {
                 throw damaged(offset, "a record of unknown kind \(kindByte) (written by a newer Folio?)")
+            }
+            // Reserved bytes are zero in every version: in a known record they are damage.
+            guard reserved == [0, 0, 0] else {
+                throw damaged(offset, "a record's reserved bytes are \(reserved.map { String($0) }.joined(separator: ", ")), not zero")
             }
             guard length <= maximumPayload else { throw damaged(offset, "a record claims \(length) bytes") }
             guard left >= length + recordOverhead else {

@@ -163,12 +163,15 @@ enum BookRecords {
 
     // MARK: - Reading
 
-    /// The book being rebuilt from records, checked as each change applies.
+    /// The book being rebuilt from records, checked as each change applies. Every change costs
+    /// O(log n) in the sheets plus the strokes it adds or removes, so reading a book costs in
+    /// proportion to its file, whatever its records do.
     struct Pages {
-        var sheets: [[Stroke]] = []
+        /// Each sheet's strokes, in a tree: a sheet inserted or removed anywhere moves no other.
+        var sheets = PositionTree<[Stroke]>()
         var current = 0
 
-        var book: Sketchbook { Sketchbook(sheets: sheets.map { Sheet(strokes: $0) }, currentSheet: current) }
+        var book: Sketchbook { Sketchbook(sheets: sheets.elements.map { Sheet(strokes: $0) }, currentSheet: current) }
     }
 
     /// Why a payload is damaged, said without the file and offset (the caller adds them).
@@ -182,11 +185,13 @@ enum BookRecords {
         let sheetCount = try count(&reader, "sheet count", upTo: maximumSheets)
         guard sheetCount >= 1 else { throw Damage(reason: "the book has no sheets") }
         // Each sheet takes at least its 4-byte count: a larger claim is damage, before allocating.
-        guard sheetCount <= reader.remaining / 4 else { throw Damage(reason: "\(sheetCount) sheets do not fit in the record") }
-        pages.sheets.reserveCapacity(sheetCount)
+        guard sheetCount <= reader.remaining / 4 else { throw Damage(reason: doNotFit(sheetCount, "sheet")) }
+        var sheets: [[Stroke]] = []
+        sheets.reserveCapacity(sheetCount)
         for index in 0..<sheetCount {
-            pages.sheets.append(try strokes(&reader, sheet: index))
+            sheets.append(try strokes(&reader, sheet: index))
         }
+        pages.sheets = PositionTree(sheets)
         guard current < sheetCount else { throw Damage(reason: "current sheet \(current) names no sheet (the book has \(sheetCount), from 0)") }
         pages.current = current
         try end(reader)
@@ -195,31 +200,32 @@ enum BookRecords {
 
     static func applyChanges(_ reader: inout ByteReader, to pages: inout Pages) throws(Damage) {
         let changeCount = try count(&reader, "change count", upTo: Int(UInt32.max))
-        guard changeCount <= reader.remaining / 5 else { throw Damage(reason: "\(changeCount) changes do not fit in the record") }
+        guard changeCount <= reader.remaining / 5 else { throw Damage(reason: doNotFit(changeCount, "change")) }
         for number in 0..<changeCount {
-            let place = "change \(number + 1)"
-            let code = try byte(&reader, place)
+            // Said only when a change is damaged: building it for every change costs more than the change.
+            func place() -> String { "change \(number + 1)" }
+            let code = try byte(&reader, place())
             switch code {
             case 1:
-                let index = try count(&reader, "\(place): sheet index", upTo: pages.sheets.count)
-                guard pages.sheets.count < maximumSheets else { throw Damage(reason: "\(place): more than \(maximumSheets) sheets") }
+                let index = try count(&reader, "\(place()): sheet index", upTo: pages.sheets.count)
+                guard pages.sheets.count < maximumSheets else { throw Damage(reason: "\(place()): more than \(maximumSheets) sheets") }
                 pages.sheets.insert([], at: index)
             case 2:
-                let index = try count(&reader, "\(place): sheet index", below: pages.sheets.count)
-                guard pages.sheets.count > 1 else { throw Damage(reason: "\(place): removes the only sheet") }
+                let index = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
+                guard pages.sheets.count > 1 else { throw Damage(reason: "\(place()): removes the only sheet") }
                 pages.sheets.remove(at: index)
             case 3:
-                let sheet = try count(&reader, "\(place): sheet index", below: pages.sheets.count)
-                let keep = try count(&reader, "\(place): stroke count", upTo: pages.sheets[sheet].count)
-                pages.sheets[sheet].removeSubrange(keep...)
+                let sheet = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
+                let keep = try count(&reader, "\(place()): stroke count", upTo: pages.sheets.element(at: sheet).count)
+                pages.sheets.update(at: sheet) { $0.removeSubrange(keep...) }
             case 4:
-                let sheet = try count(&reader, "\(place): sheet index", below: pages.sheets.count)
-                let added = try strokes(&reader, sheet: sheet, existing: pages.sheets[sheet].count)
-                pages.sheets[sheet].append(contentsOf: added)
+                let sheet = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
+                let added = try strokes(&reader, sheet: sheet, existing: pages.sheets.element(at: sheet).count)
+                pages.sheets.update(at: sheet) { $0.append(contentsOf: added) }
             case 5:
-                pages.current = try count(&reader, "\(place): current sheet", below: pages.sheets.count)
+                pages.current = try count(&reader, "\(place()): current sheet", below: pages.sheets.count)
             default:
-                throw Damage(reason: "\(place): unknown change \(code) (written by a newer Folio?)")
+                throw Damage(reason: "\(place()): unknown change \(code) (written by a newer Folio?)")
             }
         }
         guard pages.current < pages.sheets.count else {
@@ -231,32 +237,39 @@ enum BookRecords {
     /// A stroke count and that many strokes, for sheet `sheet` (0-based) holding `existing` already.
     private static func strokes(_ reader: inout ByteReader, sheet: Int, existing: Int = 0) throws(Damage) -> [Stroke] {
         let strokeCount = try count(&reader, "sheet \(sheet + 1): stroke count", upTo: maximumStrokesPerSheet - existing)
-        // A stroke takes at least 36 bytes (its fields and one point).
-        guard strokeCount <= reader.remaining / 36 else {
-            throw Damage(reason: "sheet \(sheet + 1): \(strokeCount) strokes do not fit in the record")
+        // Each stroke takes at least its 20 bytes of fields: a larger claim is damage. A stroke
+        // that is shorter for another reason (no points) is said as such by `stroke`.
+        guard strokeCount <= reader.remaining / minimumStrokeFields else {
+            throw Damage(reason: "sheet \(sheet + 1): \(doNotFit(strokeCount, "stroke"))")
         }
         var strokes: [Stroke] = []
-        strokes.reserveCapacity(strokeCount)
+        // A whole stroke takes at least 36 bytes (its fields and one point).
+        strokes.reserveCapacity(min(strokeCount, reader.remaining / (minimumStrokeFields + 16)))
         for index in 0..<strokeCount {
             strokes.append(try stroke(&reader, place: "sheet \(sheet + 1), stroke \(existing + index + 1)"))
         }
         return strokes
     }
 
+    /// A stroke's fields before its points: kind, channels, reserved, colour, width, point count.
+    private static let minimumStrokeFields = 20
+
     private static func stroke(_ reader: inout ByteReader, place: @autoclosure () -> String) throws(Damage) -> Stroke {
         let kind = try byte(&reader, place())
         let channels = try byte(&reader, place())
         let reserved = try half(&reader, place())
-        guard kind == 0, channels & ~Channel.known == 0, reserved == 0 else {
+        // Only what this Folio does not know names a newer one; reserved bytes are always zero.
+        guard kind == 0, channels & ~Channel.known == 0 else {
             throw Damage(reason: "\(place()): a stroke of kind \(kind) with sample channels \(channels) (written by a newer Folio?)")
         }
+        guard reserved == 0 else { throw Damage(reason: "\(place()): reserved bytes 0x\(String(reserved, radix: 16)) are not zero") }
         let color = try word(&reader, place())
         guard color <= 0xFF_FFFF else { throw Damage(reason: "\(place()): colour 0x\(String(color, radix: 16)) is not 0xRRGGBB") }
         let width = try double(&reader, place())
         guard width.isFinite, width > 0, width <= maximumInkWidth else { throw Damage(reason: "\(place()): ink width \(width)") }
         let pointCount = try count(&reader, "\(place()): point count", upTo: maximumPointsPerStroke)
-        guard pointCount >= 1 else { throw Damage(reason: "\(place()): a stroke without points") }
-        guard pointCount <= reader.remaining / 16 else { throw Damage(reason: "\(place()): \(pointCount) points do not fit in the record") }
+        guard pointCount >= 1 else { throw Damage(reason: "\(place()) has no points") }
+        guard pointCount <= reader.remaining / 16 else { throw Damage(reason: "\(place()): \(doNotFit(pointCount, "point"))") }
         guard let points = try? reader.points(pointCount) else { throw Damage(reason: "\(place()): the record ends inside it") }
         for (index, p) in points.enumerated() where !(p.x.isFinite && p.y.isFinite && SurfaceLimits.isWithinReach(p)) {
             throw Damage(reason: "\(place()): point \(index + 1) (\(p.x), \(p.y)) is not within "
@@ -265,14 +278,14 @@ enum BookRecords {
         var stroke = Stroke(points: points, style: InkStyle(width: width, color: color))
         if channels & Channel.pressure != 0 {
             stroke.pressureCurve = try pressureCurve(&reader, place())
-            guard pointCount <= reader.remaining / 2 else { throw Damage(reason: "\(place()): \(pointCount) pressures do not fit in the record") }
+            guard pointCount <= reader.remaining / 2 else { throw Damage(reason: "\(place()): \(doNotFit(pointCount, "pressure"))") }
             var pressures: [Double] = []
             pressures.reserveCapacity(pointCount)
             for _ in 0..<pointCount { pressures.append(Double(try half(&reader, place())) / 65535) }
             stroke.pressures = pressures
         }
         if channels & Channel.tilt != 0 {
-            guard pointCount <= reader.remaining / 4 else { throw Damage(reason: "\(place()): \(pointCount) tilts do not fit in the record") }
+            guard pointCount <= reader.remaining / 4 else { throw Damage(reason: "\(place()): \(doNotFit(pointCount, "tilt"))") }
             var tilts: [PenTilt] = []
             tilts.reserveCapacity(pointCount)
             for index in 0..<pointCount {
@@ -289,41 +302,46 @@ enum BookRecords {
 
     /// A pressure stroke's curve: widths within `PressureCurve.widths`, the minimum at most the
     /// maximum, the exponent within `PressureCurve.exponents`.
-    private static func pressureCurve(_ reader: inout ByteReader, _ place: String) throws(Damage) -> PressureCurve {
-        let minimum = try double(&reader, place), maximum = try double(&reader, place), exponent = try double(&reader, place)
+    private static func pressureCurve(_ reader: inout ByteReader, _ place: @autoclosure () -> String) throws(Damage) -> PressureCurve {
+        let minimum = try double(&reader, place()), maximum = try double(&reader, place()), exponent = try double(&reader, place())
         guard PressureCurve.widths.contains(minimum), PressureCurve.widths.contains(maximum), minimum <= maximum,
               PressureCurve.exponents.contains(exponent) else {
-            throw Damage(reason: "\(place): pressure curve \(minimum) to \(maximum) px, exponent \(exponent), is out of range")
+            throw Damage(reason: "\(place()): pressure curve \(minimum) to \(maximum) px, exponent \(exponent), is out of range")
         }
         return PressureCurve(minimum: minimum, maximum: maximum, exponent: exponent)
     }
 
-    private static func count(_ reader: inout ByteReader, _ what: String, upTo limit: Int) throws(Damage) -> Int {
-        let value = Int(try word(&reader, what))
-        guard value <= limit else { throw Damage(reason: "\(what) \(value) is beyond \(limit)") }
+    private static func count(_ reader: inout ByteReader, _ what: @autoclosure () -> String, upTo limit: Int) throws(Damage) -> Int {
+        let value = Int(try word(&reader, what()))
+        guard value <= limit else { throw Damage(reason: "\(what()) \(value) is beyond \(limit)") }
         return value
     }
 
-    private static func count(_ reader: inout ByteReader, _ what: String, below limit: Int) throws(Damage) -> Int {
-        let value = Int(try word(&reader, what))
-        guard value < limit else { throw Damage(reason: "\(what) \(value) is not below \(limit)") }
+    private static func count(_ reader: inout ByteReader, _ what: @autoclosure () -> String, below limit: Int) throws(Damage) -> Int {
+        let value = Int(try word(&reader, what()))
+        guard value < limit else { throw Damage(reason: "\(what()) \(value) is not below \(limit)") }
         return value
     }
 
-    private static func byte(_ reader: inout ByteReader, _ what: String) throws(Damage) -> UInt8 {
-        do { return try reader.u8() } catch { throw Damage(reason: "\(what): the record ends early") }
+    private static func byte(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(Damage) -> UInt8 {
+        do { return try reader.u8() } catch { throw Damage(reason: "\(what()): the record ends early") }
     }
 
-    private static func half(_ reader: inout ByteReader, _ what: String) throws(Damage) -> UInt16 {
-        do { return try reader.u16() } catch { throw Damage(reason: "\(what): the record ends early") }
+    private static func half(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(Damage) -> UInt16 {
+        do { return try reader.u16() } catch { throw Damage(reason: "\(what()): the record ends early") }
     }
 
-    private static func word(_ reader: inout ByteReader, _ what: String) throws(Damage) -> UInt32 {
-        do { return try reader.u32() } catch { throw Damage(reason: "\(what): the record ends early") }
+    private static func word(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(Damage) -> UInt32 {
+        do { return try reader.u32() } catch { throw Damage(reason: "\(what()): the record ends early") }
     }
 
-    private static func double(_ reader: inout ByteReader, _ what: String) throws(Damage) -> Double {
-        do { return try reader.f64() } catch { throw Damage(reason: "\(what): the record ends early") }
+    private static func double(_ reader: inout ByteReader, _ what: @autoclosure () -> String) throws(Damage) -> Double {
+        do { return try reader.f64() } catch { throw Damage(reason: "\(what()): the record ends early") }
+    }
+
+    /// "1 stroke does not fit in the record", "5 strokes do not …".
+    private static func doNotFit(_ count: Int, _ noun: String) -> String {
+        count == 1 ? "1 \(noun) does not fit in the record" : "\(count) \(noun)s do not fit in the record"
     }
 
     private static func end(_ reader: ByteReader) throws(Damage) {

@@ -166,10 +166,13 @@ public struct BookStore: Sendable {
         try openForWriting(warning: warning, sync: { fdatasync($0) })
     }
 
-    /// `openForWriting` with the call that makes appended records durable: tests give one that fails.
-    func openForWriting(warning: (String) -> Void = { _ in }, sync: @escaping @Sendable (Int32) -> Int32) throws -> BookWriter {
+    /// `openForWriting` with the call that makes appended records durable and the one that writes
+    /// the pid at the start of the lock file (returning what `pwrite` does): tests give ones that fail.
+    func openForWriting(warning: (String) -> Void = { _ in }, sync: @escaping @Sendable (Int32) -> Int32,
+                        writePid: ([UInt8], Int32) -> Int = { bytes, fd in bytes.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) } })
+        throws -> BookWriter {
         try createFolder()
-        let lock = try lock()
+        let lock = try lock(writePid: writePid)
         do {
             try removeOrphanedTemporaries()
             return try BookWriter(store: self, lock: lock, sync: sync, warning: warning)
@@ -194,8 +197,8 @@ public struct BookStore: Sendable {
         }
     }
 
-    /// The locked lock file's descriptor, with this process's pid written in it.
-    private func lock() throws -> Int32 {
+    /// The locked lock file's descriptor, with this process's pid written in it if it can be.
+    private func lock(writePid: ([UInt8], Int32) -> Int) throws -> Int32 {
         let path = lockFile.path
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, 0o600)
         guard fd >= 0 else {
@@ -217,12 +220,12 @@ public struct BookStore: Sendable {
             failure = "flock: \(errnoText())"
         } else if fchmod(fd, 0o600) != 0 {
             failure = "fchmod: \(errnoText())"
-        } else if ftruncate(fd, 0) != 0 {
-            failure = "ftruncate: \(errnoText())"
         } else {
-            let pid = Data("\(getpid())\n".utf8)
-            let written = pid.withUnsafeBytes { pwrite(fd, $0.baseAddress, $0.count, 0) }
-            if written != pid.count { failure = "cannot write the pid: \(errnoText())" }
+            // The flock is what keeps a second Folio out; the pid only names the holder. So a
+            // full disk does not keep the book from opening: the pid goes over the old one, and
+            // the rest is cut only once it is written, never leaving the file emptied.
+            let pid = Array("\(getpid())\n".utf8)
+            if writePid(pid, fd) == pid.count { _ = ftruncate(fd, off_t(pid.count)) }
         }
         if let failure {
             close(fd)
