@@ -147,7 +147,7 @@ public struct SheetPictureCache: Sendable {
         var status = stat()
         var head = [UInt8](repeating: 0, count: magic.count)
         guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG, status.st_uid == geteuid() else { return false }
-        return head.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) } == magic.count && head == magic
+        return head.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress, $0.count) } == magic.count && head == magic
     }
 
     /// Header (magic, version, width, height, scale, key, tile count), the pixels, the tiles

@@ -171,7 +171,7 @@ final class BookSafetyTests: XCTestCase {
     }
 
     /// The lock is the flock; the pid in it only names the holder. A disk too full to write the
-    /// pid neither keeps the book from opening nor empties the lock file.
+    /// pid does not keep the book from opening, and leaves no pid of a Folio gone to be blamed.
     func testAPidThatCannotBeWrittenDoesNotKeepTheBookFromOpening() throws {
         try store.openForWriting().save(book(strokes: 2))
         try Data("4242\n".utf8).write(to: store.lockFile)
@@ -180,9 +180,9 @@ final class BookSafetyTests: XCTestCase {
             return -1
         })
         XCTAssertEqual(full.book.sheet.strokes.count, 2, "opened for reading and drawing")
-        XCTAssertEqual(try String(contentsOf: store.lockFile, encoding: .utf8), "4242\n", "the lock file is not emptied")
+        XCTAssertEqual(try String(contentsOf: store.lockFile, encoding: .utf8), "", "no stale pid names the holder")
         XCTAssertThrowsError(try store.openForWriting(), "the flock still keeps a second Folio out") {
-            guard case .inUse = $0 as? BookError else { return XCTFail("\($0)") }
+            XCTAssertEqual($0 as? BookError, .inUse(path: self.folder.path, pid: nil))
         }
         withExtendedLifetime(full) {}
     }

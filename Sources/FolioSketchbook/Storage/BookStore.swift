@@ -222,10 +222,11 @@ public struct BookStore: Sendable {
             failure = "fchmod: \(errnoText())"
         } else {
             // The flock is what keeps a second Folio out; the pid only names the holder. So a
-            // full disk does not keep the book from opening: the pid goes over the old one, and
-            // the rest is cut only once it is written, never leaving the file emptied.
+            // full disk does not keep the book from opening. The pid there is that of a Folio
+            // gone (this one holds the flock): when ours cannot be written, none is left rather
+            // than a wrong one, and a second Folio says the holder is unknown.
             let pid = Array("\(getpid())\n".utf8)
-            if writePid(pid, fd) == pid.count { _ = ftruncate(fd, off_t(pid.count)) }
+            _ = ftruncate(fd, writePid(pid, fd) == pid.count ? off_t(pid.count) : 0)
         }
         if let failure {
             close(fd)
