@@ -17,27 +17,8 @@ extension CLITests {
         return try text.split(separator: "\n").map { try JSONDecoder().decode(FrameLine.self, from: Data($0.utf8)) }
     }
 
-    /// A stroke, then a pinch that folds the sheet and lets go (the book animates open).
-    private static let strokeAndPinch = """
-    {"t": 0, "kind": "touch.down", "id": 1, "x": 100, "y": 100}
-    {"t": 0, "kind": "touch.frame"}
-    {"t": 16, "kind": "touch.motion", "id": 1, "x": 160, "y": 130}
-    {"t": 16, "kind": "touch.frame"}
-    {"t": 33, "kind": "touch.up", "id": 1}
-    {"t": 33, "kind": "touch.frame"}
-    {"t": 300, "kind": "touch.down", "id": 2, "x": 200, "y": 200}
-    {"t": 300, "kind": "touch.down", "id": 3, "x": 440, "y": 200}
-    {"t": 300, "kind": "touch.frame"}
-    {"t": 405, "kind": "touch.motion", "id": 2, "x": 240, "y": 200}
-    {"t": 405, "kind": "touch.motion", "id": 3, "x": 400, "y": 200}
-    {"t": 405, "kind": "touch.frame"}
-    {"t": 500, "kind": "touch.up", "id": 2}
-    {"t": 500, "kind": "touch.up", "id": 3}
-    {"t": 500, "kind": "touch.frame"}
-    """
-
     func testFramesJSONLMatchesTheFramePNGsAndTheTrace() throws {
-        let text = Self.strokeAndPinch
+        let text = ExampleTrace.smallFold
         let trace = try write("stroke-and-pinch.jsonl", text)
         let traceTimes = Set(text.split(separator: "\n").compactMap { line -> Double? in
             guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return nil }

@@ -16,6 +16,8 @@ private final class ScriptedSurface: FrameSurface {
     var freeBuffers = 2
     var hasFreeBuffer: Bool { freeBuffers > 0 }
     private(set) var frames: [Bitmap] = []
+    /// The input time each commit said its frame contains.
+    private(set) var inputs: [Double?] = []
     private(set) var frameRequests = 0
     /// The delays (ms) of `requestFrame(after:)` calls, in order.
     private(set) var wakeRequests: [Double] = []
@@ -27,6 +29,7 @@ private final class ScriptedSurface: FrameSurface {
         let copy = Bitmap(width: frame.width, height: frame.height)
         copy.copy(frame.bounds, from: frame)
         frames.append(copy)
+        inputs.append(input)
         freeBuffers -= 1
         isFrameInFlight = true
     }
@@ -108,6 +111,7 @@ final class FrameLoopTests: XCTestCase {
         _ = reference.renderFrame()
         let shown = try XCTUnwrap(surface.frames.last)
         XCTAssertEqual(differingPixels(shown, reference.frame), 0, "the frame shows the newest scale")
+        XCTAssertEqual(surface.inputs, [nil, 20, 23], "each commit names the newest input drawn into it")
     }
 
     func testNoFrameWhileEveryBufferIsBusyThenOneOnRelease() throws {

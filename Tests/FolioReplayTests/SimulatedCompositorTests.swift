@@ -1,6 +1,9 @@
 import FolioCore
 import FolioGeometry
+import FolioInput
 import FolioPixels
+import FolioRender
+import FolioTestSupport
 import XCTest
 @testable import FolioReplay
 
@@ -111,5 +114,32 @@ final class SimulatedCompositorTests: XCTestCase {
             XCTAssertNoThrow(try DisplayClock(refreshRate: rate, repaintWindow: window), "\(rate) Hz, \(window) ms")
         }
         XCTAssertEqual(DisplayClock.standard, try DisplayClock(refreshRate: 60, repaintWindow: 7))
+    }
+}
+
+/// The display's clock decides when frames are shown, never what the screen and the book end up as.
+final class DisplayClockReplayTests: XCTestCase {
+    private func replay(_ clock: DisplayClock) throws -> (Replay, [SimulatedCompositor.Presentation]) {
+        let replay = Replay(trace: try Trace(parsing: ExampleTrace.smallFold), options: .init(width: 640, height: 400, display: clock))
+        var shown: [SimulatedCompositor.Presentation] = []
+        try replay.run { frame, _ in shown.append(frame) }
+        return (replay, shown)
+    }
+
+    func testEveryClockEndsWithTheSameScreenAndBook() throws {
+        let (reference, _) = try replay(try DisplayClock(refreshRate: 60, repaintWindow: 0))
+        for (rate, window) in [(60.0, 7.0), (90, 10), (120, 3), (30, 20), (240, 4)] {
+            let clock = try DisplayClock(refreshRate: rate, repaintWindow: window)
+            let (other, shown) = try replay(clock)
+            XCTAssertEqual(other.session.book, reference.session.book, "\(rate) Hz, \(window) ms")
+            XCTAssertEqual(try PNG.encode(other.screen), try PNG.encode(reference.screen), "\(rate) Hz, \(window) ms")
+            XCTAssertEqual(other.session.timeline.last?.name, "unfold.completed")
+            // Each frame at the first vblank whose deadline its commit met; input never after it.
+            for frame in shown {
+                XCTAssertEqual(frame.presented, clock.vblank(clock.vblankIndex(atOrBefore: frame.committed + window) + 1))
+                XCTAssertLessThanOrEqual(frame.input ?? 0, frame.committed)
+            }
+            XCTAssertEqual(shown.map(\.index), Array(0..<shown.count))
+        }
     }
 }
