@@ -52,7 +52,7 @@ struct ReplayCommand: ParsableCommand {
 
     /// The display the trace plays on, from `--refresh` and `--repaint-window`.
     private func display() throws(ValidationError) -> DisplayClock {
-        do {
+        do throws(DisplayClock.InvalidClock) {
             return try DisplayClock(refreshRate: refresh, repaintWindow: repaintWindow ?? DisplayClock.standard.repaintWindow)
         } catch {
             switch error.field {
