@@ -12,8 +12,10 @@ public protocol FrameSurface: AnyObject {
     var isFrameInFlight: Bool { get }
     /// A buffer is free to draw into (the compositor has released one).
     var hasFreeBuffer: Bool { get }
-    /// Commits `frame` with `damage` (buffer pixels) and asks for a frame callback.
-    func present(_ frame: Bitmap, damage: Region) throws
+    /// Commits `frame` with `damage` (buffer pixels) and asks for a frame callback. `input` is
+    /// the time (ms) of the newest input event drawn into it, nil before any: what the frame
+    /// shows, for measuring how long input takes to reach the screen.
+    func present(_ frame: Bitmap, damage: Region, input: Double?) throws
     /// Asks for a frame callback without a new buffer, to keep an animation clock ticking.
     func requestFrame()
     /// Asks for one frame callback once `milliseconds` have passed, without a buffer, replacing
@@ -38,6 +40,8 @@ public final class FrameLoop {
     public private(set) var foldPreparedAt: Double?
     /// The session's `nextChange` the surface was last asked to wake for.
     private var wakeRequested: Double?
+    /// The time (ms) of the newest input event handled so far: the next frame drawn contains it.
+    public private(set) var newestInput: Double?
 
     /// Told after each commit how long rendering and committing the frame took (replay's frame
     /// statistics). The fold preparation at the first frame is not counted: the app pays it once.
@@ -58,6 +62,7 @@ public final class FrameLoop {
     /// An input event that happened at `time` (ms).
     public func inputArrived(_ event: InputEvent, at time: Double) throws {
         session.handle(event, at: time)
+        newestInput = max(newestInput ?? time, time)
         try drawIfReady()
     }
 
@@ -96,8 +101,9 @@ public final class FrameLoop {
         if session.needsFrame {
             guard surface.hasFreeBuffer else { return }  // the next release draws
             let start = ContinuousClock.now
+            let input = newestInput
             let damage = session.renderFrame()
-            try surface.present(session.frame, damage: damage)
+            try surface.present(session.frame, damage: damage, input: input)
             onFramePresented?(ContinuousClock.now - start)
         } else if session.isAnimating {
             surface.requestFrame()

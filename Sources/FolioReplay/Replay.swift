@@ -15,20 +15,24 @@ public final class Replay {
         public var scale: BufferScale
         /// Stop at this moment of the trace (ms) instead of after the last event and animation.
         public var stopTime: Double?
+        /// The display's refresh rate and repaint window.
+        public var display: DisplayClock
 
-        public init(width: Int, height: Int, scale: BufferScale = 1, stopTime: Double? = nil) {
+        public init(width: Int, height: Int, scale: BufferScale = 1, stopTime: Double? = nil, display: DisplayClock = .standard) {
             self.width = width
             self.height = height
             self.scale = scale
             self.stopTime = stopTime
+            self.display = display
         }
     }
 
     public let session: Session
-    public let compositor = SimulatedCompositor()
+    public let compositor: SimulatedCompositor
     private let loop: FrameLoop
     private let trace: Trace
     private let options: Options
+    /// Frames the display presented (a commit still waiting for its vblank at `stopTime` is not one).
     public var frameCount: Int { compositor.framesPresented }
     /// Per frame, the time the loop took to render and commit it (input is handled as it
     /// arrives, outside frames; the fold preparation at the first frame is not counted).
@@ -38,25 +42,31 @@ public final class Replay {
         self.trace = trace
         self.options = options
         session = Session(book: book, width: options.width, height: options.height, scale: options.scale)
+        compositor = SimulatedCompositor(clock: options.display)
         loop = FrameLoop(session: session, surface: compositor)
         loop.onFramePresented = { [unowned self] duration in frameMilliseconds.append(duration.milliseconds) }
     }
 
-    /// Runs the trace: events at their times, display refreshes every 1/60 s, in time order (an
-    /// event at a refresh's instant first). `onFrame` sees every frame committed, with its time
-    /// (the session's frame: `screen` adds the toolbar over it).
-    public func run(onFrame: (_ index: Int, _ time: Double, _ frame: Bitmap) throws -> Void) throws {
-        // Each step tells the loop one thing; it commits at most one frame (one frame in flight).
-        func step(at time: Double, _ body: () throws -> Void) throws {
-            let before = compositor.framesPresented
+    /// Runs the trace: events at their times, display vblanks at the clock's, in time order (an
+    /// event at a vblank's instant first). `onFrame` sees every frame presented, at its vblank;
+    /// with `screens`, with the screen it showed (its buffer and the toolbar as of its commit).
+    public func run(screens: Bool = false, onFrame: (SimulatedCompositor.Presentation, Bitmap?) throws -> Void = { _, _ in }) throws {
+        // The screen of the commit waiting for its vblank (one frame in flight).
+        var committedScreen: Bitmap?
+        // Each step tells the loop one thing: it presents at most one frame, then commits at most one.
+        func step(_ body: () throws -> Void) throws {
+            let committed = compositor.framesCommitted, presented = compositor.framesPresented
             try body()
-            if compositor.framesPresented > before { try onFrame(before, time, session.frame) }
+            if compositor.framesPresented > presented, let shown = compositor.lastPresentation {
+                try onFrame(shown, committedScreen)
+            }
+            if screens, compositor.framesCommitted > committed { committedScreen = screen }
         }
         let events = trace.events
         let stop = options.stopTime ?? .infinity
         var next = 0
         compositor.configure()
-        try step(at: 0) { try loop.configured(width: options.width, height: options.height, scale: options.scale) }
+        try step { try loop.configured(width: options.width, height: options.height, scale: options.scale) }
         while true {
             if next < events.count, loop.isIdle { compositor.skipRefreshes(before: min(events[next].time, stop)) }
             let refresh = compositor.nextRefresh
@@ -64,9 +74,9 @@ public final class Replay {
                 let event = events[next]
                 next += 1
                 compositor.advance(to: event.time)
-                try step(at: event.time) { try loop.inputArrived(event.event, at: event.time) }
+                try step { try loop.inputArrived(event.event, at: event.time) }
             } else if refresh <= stop, next < events.count || !loop.isIdle {
-                try step(at: refresh) { try compositor.refresh(loop) }
+                try step { try compositor.refresh(loop) }
             } else {
                 break
             }

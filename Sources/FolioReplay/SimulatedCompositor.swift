@@ -2,52 +2,77 @@ import FolioCore
 import FolioGeometry
 import FolioPixels
 
-/// A compositor in memory, the surface `Replay` gives the frame loop: a 60 Hz display where a
-/// commit's frame callback fires at the next refresh (one frame in flight) and its buffer comes
-/// back at that refresh too. It is strict as a compositor is: a commit the live rules forbid
-/// (before configure, with a frame in flight, with no buffer free) is an error, not a frame.
+/// A compositor in memory, the surface `Replay` gives the frame loop, on a display with a clock
+/// (`DisplayClock`): a commit made before a vblank's repaint deadline is presented at that vblank,
+/// a later one at the next. A commit's frame callback fires at the vblank that presents it, as a
+/// real compositor's does, and a presented buffer stays busy (on screen) until a newer buffer is
+/// presented. It is strict as a compositor is: a commit the live rules forbid (before configure,
+/// with a frame in flight, with no buffer free) is an error, not a frame.
 public final class SimulatedCompositor: FrameSurface {
-    public static let refreshInterval = 1000.0 / 60.0
-
     public struct ProtocolViolation: Error, CustomStringConvertible {
         public let description: String
     }
 
-    /// Buffers the client draws into, as the live app's pool holds.
+    /// A buffer the display showed: the `index`-th presented, at the vblank `presented` (ms),
+    /// committed at `committed`, drawn with input up to the event at `input` (nil: none yet).
+    public struct Presentation: Equatable, Sendable {
+        public let index: Int
+        public let presented: Double
+        public let committed: Double
+        public let input: Double?
+    }
+
+    /// A commit waiting for its vblank: with a buffer (`input` then says what it shows) or only
+    /// a frame request.
+    private struct Commit {
+        let time: Double
+        let hasBuffer: Bool
+        let input: Double?
+    }
+
+    public let clock: DisplayClock
+    /// Buffers the client draws into, as the live app's pool holds: at least two, as the one on
+    /// screen comes back only when another replaces it.
     public let bufferCount: Int
     public private(set) var isConfigured = false
-    public private(set) var isFrameInFlight = false
-    public var hasFreeBuffer: Bool { busyBuffers < bufferCount }
-    /// Frames committed so far.
+    public var isFrameInFlight: Bool { pending != nil }
+    public var hasFreeBuffer: Bool { (pending?.hasBuffer == true ? 1 : 0) + (isShowingBuffer ? 1 : 0) < bufferCount }
+    /// Buffers committed so far.
+    public private(set) var framesCommitted = 0
+    /// Buffers presented so far.
     public private(set) var framesPresented = 0
+    /// The newest buffer presented.
+    public private(set) var lastPresentation: Presentation?
 
     /// Now (ms), as far as the simulation has got.
     private var now = 0.0
-    /// Refreshes happened so far; the next is at `(refreshes + 1) * refreshInterval`.
-    private var refreshes = 0
-    private var busyBuffers = 0
-    /// When the last commit happened: its callback and buffer wait for the refresh after it.
-    private var lastCommit = 0.0
+    /// Vblanks passed so far; the next is `clock.vblank(vblanks + 1)`.
+    private var vblanks = 0
+    /// The commit (one frame in flight) its vblank has not taken yet.
+    private var pending: Commit?
+    /// Whether a buffer is on screen (busy until a newer one is presented).
+    private var isShowingBuffer = false
     /// When the client's timer asks for a frame callback (`requestFrame(after:)`), if it is armed.
     private var wakeAt: Double?
 
-    public init(bufferCount: Int = 2) {
-        self.bufferCount = max(1, bufferCount)
+    public init(clock: DisplayClock = .standard, bufferCount: Int = 2) {
+        self.clock = clock
+        self.bufferCount = max(2, bufferCount)
     }
 
-    /// The time of the next display refresh (ms).
-    public var nextRefresh: Double { Double(refreshes + 1) * Self.refreshInterval }
+    /// The time of the next vblank (ms).
+    public var nextRefresh: Double { clock.vblank(vblanks + 1) }
 
     /// Whether a refresh would tell the client anything (a frame callback, a buffer back, its
-    /// timer's frame request).
-    public var isQuiet: Bool { !isFrameInFlight && busyBuffers == 0 && wakeAt == nil }
+    /// timer's frame request): the buffer on screen stays there until the client commits.
+    public var isQuiet: Bool { pending == nil && wakeAt == nil }
 
     /// Lets the refreshes before `time` pass at once: while nothing is pending they tell the
     /// client nothing, and a trace may wait hours between events.
     public func skipRefreshes(before time: Double) {
         guard isQuiet else { return }
-        let passed = Int((time / Self.refreshInterval).rounded(.down))
-        if passed > refreshes { refreshes = passed }
+        let passed = clock.vblankIndex(atOrBefore: time)
+        if passed > vblanks { vblanks = passed }
     }
 
     /// The first configure: from now on buffers may be attached.
@@ -60,39 +85,41 @@ public final class SimulatedCompositor: FrameSurface {
         now = max(now, time)
     }
 
-    /// The display refreshes at `nextRefresh`: buffers committed before it come back, then the
-    /// pending frame callback fires, each told to `loop` as the compositor's events would be.
-    public func refresh(_ loop: FrameLoop) throws {
-        let time = nextRefresh
-        now = max(now, time)
-        refreshes += 1
+    /// The vblank at `nextRefresh`: a commit made before its deadline is presented, the buffer it
+    /// replaces comes back, then its frame callback fires, each told to `loop` as the
+    /// compositor's events would be. Returns the buffer presented, if any.
+    @discardableResult
+    public func refresh(_ loop: FrameLoop) throws -> Presentation? {
+        let vblank = nextRefresh
+        now = max(now, vblank)
+        vblanks += 1
         // The client's timer went off since the last refresh: it committed a frame request then.
-        if let wake = wakeAt, wake <= time {
+        if let wake = wakeAt, wake <= vblank {
             wakeAt = nil
-            if isConfigured, !isFrameInFlight {
-                isFrameInFlight = true
-                lastCommit = max(lastCommit, wake)
-            }
+            if isConfigured, pending == nil { pending = Commit(time: wake, hasBuffer: false, input: nil) }
         }
-        // A commit made exactly at this refresh (input at that instant) waits for the next one.
-        guard lastCommit < time else { return }
-        if busyBuffers > 0 {
-            busyBuffers = 0
-            try loop.bufferReleased()
+        guard let commit = pending, clock.reaches(commit.time, vblank: vblank) else { return nil }
+        var presentation: Presentation?
+        if commit.hasBuffer {
+            presentation = Presentation(index: framesPresented, presented: vblank, committed: commit.time, input: commit.input)
+            lastPresentation = presentation
+            framesPresented += 1
+            // The buffer it replaces comes back first, while the frame is still in flight: the
+            // client draws at the callback, from the state at the vblank.
+            if isShowingBuffer { try loop.bufferReleased() }
+            isShowingBuffer = true
         }
-        if isFrameInFlight {
-            isFrameInFlight = false
-            try loop.frameCallback(at: time)
-        }
+        pending = nil
+        try loop.frameCallback(at: vblank)
+        return presentation
     }
 
-    public func present(_ frame: Bitmap, damage: Region) throws {
+    public func present(_ frame: Bitmap, damage: Region, input: Double?) throws {
         guard isConfigured else { throw ProtocolViolation(description: "a buffer committed before the first configure") }
         guard !isFrameInFlight else { throw ProtocolViolation(description: "a frame committed while one is in flight") }
         guard hasFreeBuffer else { throw ProtocolViolation(description: "a frame drawn while every buffer is busy") }
-        busyBuffers += 1
-        framesPresented += 1
-        commit()
+        framesCommitted += 1
+        pending = Commit(time: now, hasBuffer: true, input: input)
     }
 
     /// The toolbar's layer as last committed: a copy of its image, and where it sits (logical px).
@@ -120,15 +147,10 @@ public final class SimulatedCompositor: FrameSurface {
 
     public func requestFrame() {
         guard isConfigured, !isFrameInFlight else { return }
-        commit()
+        pending = Commit(time: now, hasBuffer: false, input: nil)
     }
 
     public func requestFrame(after milliseconds: Double) {
         wakeAt = now + milliseconds
-    }
-
-    private func commit() {
-        isFrameInFlight = true
-        lastCommit = now
     }
 }

@@ -16,17 +16,20 @@ private final class ScriptedSurface: FrameSurface {
     var freeBuffers = 2
     var hasFreeBuffer: Bool { freeBuffers > 0 }
     private(set) var frames: [Bitmap] = []
+    /// The input time each commit said its frame contains.
+    private(set) var inputs: [Double?] = []
     private(set) var frameRequests = 0
     /// The delays (ms) of `requestFrame(after:)` calls, in order.
     private(set) var wakeRequests: [Double] = []
 
-    func present(_ frame: Bitmap, damage: Region) throws {
+    func present(_ frame: Bitmap, damage: Region, input: Double?) throws {
         XCTAssertTrue(isConfigured, "committed before configure")
         XCTAssertFalse(isFrameInFlight, "committed with a frame in flight")
         XCTAssertTrue(hasFreeBuffer, "drew with every buffer busy")
         let copy = Bitmap(width: frame.width, height: frame.height)
         copy.copy(frame.bounds, from: frame)
         frames.append(copy)
+        inputs.append(input)
         freeBuffers -= 1
         isFrameInFlight = true
     }
@@ -108,6 +111,7 @@ final class FrameLoopTests: XCTestCase {
         _ = reference.renderFrame()
         let shown = try XCTUnwrap(surface.frames.last)
         XCTAssertEqual(differingPixels(shown, reference.frame), 0, "the frame shows the newest scale")
+        XCTAssertEqual(surface.inputs, [nil, 20, 23], "each commit names the newest input drawn into it")
     }
 
     func testNoFrameWhileEveryBufferIsBusyThenOneOnRelease() throws {
@@ -204,34 +208,43 @@ final class FrameLoopTests: XCTestCase {
             scale -= 0.01
             lines.append(#"{"t": \#(time), "kind": "pinch.update", "scale": \#(scale), "dx": 0, "dy": 0, "rotation": 0}"#)
         }
+        // Long enough for the last commit's vblank: it comes within two refreshes of the last update.
         let replay = Replay(trace: try Trace(parsing: lines.joined(separator: "\n")),
-                            options: .init(width: width, height: height, stopTime: time + 20))
-        var times: [Double] = []
-        try replay.run { _, time, _ in times.append(time) }
-        // Display refreshes, computed as the simulated compositor does.
-        let refreshes = (1...).lazy.map { Double($0) * SimulatedCompositor.refreshInterval }
-        // The configure draws at 0; the refresh at 16.7 finds nothing new. The pinch draws at once
-        // (idle) at 100, then once at each refresh until the one after its last update.
-        let expected = [0, 100] + refreshes.filter { $0 > 100 }.prefix { $0 < time + SimulatedCompositor.refreshInterval }
-        XCTAssertEqual(times, Array(expected))
-        XCTAssertEqual(replay.frameCount, expected.count)
+                            options: .init(width: width, height: height, stopTime: time + 40))
+        var shown: [SimulatedCompositor.Presentation] = []
+        try replay.run { frame, _ in shown.append(frame) }
+        let clock = DisplayClock.standard
+        let refreshes = (1...100).map { clock.vblank($0) }.filter { $0 > 100 && $0 < time + clock.interval }
+        // The configure draws at 0; the vblank at 16.7 presents it and finds nothing new. The pinch
+        // draws at once (idle) at 100, then at each frame callback (each vblank: a commit at a
+        // vblank meets the next one's deadline) until the one after its last update.
+        let commits = [0.0, 100] + refreshes
+        XCTAssertEqual(shown.map(\.committed), commits)
+        // Each is presented at the first vblank whose deadline (7 ms before it) it was committed by.
+        XCTAssertEqual(shown.map(\.presented), commits.map { clock.vblank(clock.vblankIndex(atOrBefore: $0 + clock.repaintWindow) + 1) })
+        XCTAssertEqual(shown.map(\.index), Array(0..<commits.count))
+        XCTAssertEqual(replay.frameCount, commits.count)
         XCTAssertEqual(replay.session.foldScale, scale, accuracy: 1e-9, "the last frame shows the last update")
     }
 
-    /// The documented example, frame by frame: what the live app commits on a 60 Hz display.
+    /// The documented example, frame by frame: what the live app commits on a 60 Hz display
+    /// with a 7 ms repaint window, and when the display shows it.
     func testTheDocumentedExampleCommitsWhereTheLiveAppWould() throws {
         let replay = Replay(trace: try Trace(parsing: ExampleTrace.text), options: .init(width: 1920, height: 1200))
-        var times: [Double] = []
-        try replay.run { _, time, _ in times.append(time) }
-        let refreshes = (43...82).map { Double($0) * SimulatedCompositor.refreshInterval }
+        var shown: [SimulatedCompositor.Presentation] = []
+        try replay.run { frame, _ in shown.append(frame) }
+        let clock = DisplayClock.standard
         // The configure (0); the stroke's touch frames, coalesced while one frame is in flight
         // (16.7, 33.3); the pinch landing and moving when idle (500, 600); letting go at 700
-        // changes nothing yet, so it only asks for a tick; then one frame per refresh until the
-        // book is open at 1366.7.
-        XCTAssertEqual(times.count, 45)
-        XCTAssertEqual(Array(times.prefix(5)), [0, SimulatedCompositor.refreshInterval, 2 * SimulatedCompositor.refreshInterval, 500, 600])
-        XCTAssertEqual(Array(times.dropFirst(5)), refreshes)
-        XCTAssertEqual(replay.frameMilliseconds.count, times.count)
+        // changes nothing yet, so it only asks for a tick, which the vblank at 716.7 answers; then
+        // one frame per vblank until the book is open at 1366.7. Each is presented at the next
+        // vblank: a commit at a vblank, at 500 or at 600 is ahead of the following deadline.
+        let commits = [0, clock.vblank(1), clock.vblank(2), 500, 600] + (43...82).map { clock.vblank($0) }
+        XCTAssertEqual(shown.map(\.committed), commits)
+        XCTAssertEqual(shown.map(\.presented), [1, 2, 3, 31, 37].map { clock.vblank($0) } + (44...83).map { clock.vblank($0) })
+        XCTAssertEqual(shown.map(\.input), [nil, 16, 33, 500, 600] + Array(repeating: 700, count: 40),
+                       "each frame shows the input up to the newest event before it was drawn")
+        XCTAssertEqual(replay.frameMilliseconds.count, shown.count)
     }
 
     private func differingPixels(_ a: Bitmap, _ b: Bitmap) -> Int {

@@ -14,7 +14,7 @@ final class ReplayTests: XCTestCase {
     private func replay(_ text: String, width: Int = 640, height: Int = 400, scale: BufferScale = 1,
                         stopTime: Double? = nil) throws -> Replay {
         let replay = Replay(trace: try Trace(parsing: text), options: .init(width: width, height: height, scale: scale, stopTime: stopTime))
-        try replay.run { _, _, _ in }
+        try replay.run()
         return replay
     }
 

@@ -139,7 +139,7 @@ final class SessionFuzzTests: XCTestCase {
             let trace: Trace
             do { trace = try Trace(parsing: text) } catch is TraceError { continue }
             let replay = Replay(trace: trace, options: .init(width: 64, height: 48))
-            try replay.run { _, _, _ in }
+            try replay.run()
             replay.session.finishActiveStroke()
             XCTAssertTrue(replay.session.book.sheets.flatMap(\.strokes).allSatisfy { $0.points.allSatisfy(SurfaceLimits.isWithinReach) })
             replayed += 1

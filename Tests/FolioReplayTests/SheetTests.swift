@@ -34,7 +34,7 @@ final class SheetTests: XCTestCase {
             }
         }
         let replay = Replay(trace: try Trace(parsing: lines.joined(separator: "\n")), options: .init(width: 640, height: 400))
-        try replay.run { _, _, _ in }
+        try replay.run()
         return replay
     }
 

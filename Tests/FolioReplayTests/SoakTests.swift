@@ -102,7 +102,8 @@ final class SoakTests: XCTestCase {
         let interval = minutes * 60_000 / 40
         var samples: [(time: Double, megabytes: Double)] = []
         let started = Date()
-        try replay.run { _, time, _ in
+        try replay.run { shown, _ in
+            let time = shown.presented
             if time >= Double(samples.count) * interval { samples.append((time, residentMegabytes())) }
         }
         let seconds = Date().timeIntervalSince(started)

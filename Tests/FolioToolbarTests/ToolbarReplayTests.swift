@@ -55,7 +55,7 @@ final class ToolbarReplayTests: XCTestCase {
     /// until `stop` ms.
     private func replay(_ script: [String], stop: Double? = nil) throws -> Replay {
         let replay = Replay(trace: Trace(events: events(script)), options: .init(width: width, height: height, stopTime: stop))
-        try replay.run { _, _, _ in }
+        try replay.run()
         return replay
     }
 
@@ -163,7 +163,7 @@ final class ToolbarReplayTests: XCTestCase {
         script.append(TimedInputEvent(time: t + 200, event: .touchUp(id: 1)))
         script.append(TimedInputEvent(time: t + 200, event: .touchFrame))
         let replay = Replay(trace: Trace(events: script), options: .init(width: width, height: height))
-        try replay.run { _, _, _ in }
+        try replay.run()
         XCTAssertEqual(replay.session.book.sheet.strokes.first?.points.last?.y, bar.minY + 60)
         XCTAssertEqual(replay.session.frame.pixel(x: 400, y: Int(bar.minY + 40)), 0xFF00_00FF)
     }
@@ -185,7 +185,7 @@ final class ToolbarReplayTests: XCTestCase {
             TimedInputEvent(time: t + 60, event: .touchFrame),
         ]
         let replay = Replay(trace: Trace(events: script), options: .init(width: width, height: height))
-        try replay.run { _, _, _ in }
+        try replay.run()
         let names = names(replay)
         XCTAssertTrue(names.contains("fold.began") && names.contains("unfold.completed"), "\(names)")
         XCTAssertFalse(names.contains("control.color.3"), "the press went into the pinch")
@@ -205,7 +205,7 @@ final class ToolbarReplayTests: XCTestCase {
             TimedInputEvent(time: t + 100, event: .touchFrame),
         ]
         let replay = Replay(trace: Trace(events: script), options: .init(width: width, height: height))
-        try replay.run { _, _, _ in }
+        try replay.run()
         XCTAssertTrue(names(replay).contains("flip.completed"))
         XCTAssertEqual(replay.session.book.sheets.count, 2)
     }
@@ -215,12 +215,12 @@ final class ToolbarReplayTests: XCTestCase {
         for script in [["tap handle", "tap export"]] {
             let replay = Replay(trace: Trace(events: events(script)), options: .init(width: width, height: height))
             replay.session.onRequest = { if $0 == .exportSheet { requests += 1 } }
-            try replay.run { _, _, _ in }
+            try replay.run()
         }
         let keys = Replay(trace: Trace(events: [TimedInputEvent(time: 0, event: .key(KeyChord(key: "e", modifiers: [.ctrl]), pressed: true))]),
                           options: .init(width: width, height: height))
         keys.session.onRequest = { if $0 == .exportSheet { requests += 1 } }
-        try keys.run { _, _, _ in }
+        try keys.run()
         XCTAssertEqual(requests, 2)
     }
 }
@@ -233,7 +233,7 @@ final class SessionSettingsTests: XCTestCase {
         book.append(Stroke(points: [Point(x: 100, y: 100)]))
         let replay = Replay(trace: Trace(events: events), options: .init(width: 1280, height: 800), book: book)
         replay.session.configure(edgeTurn: edgeTurn, pinch: pinch, foldPerspective: perspective)
-        try replay.run { _, _, _ in }
+        try replay.run()
         return replay
     }
 

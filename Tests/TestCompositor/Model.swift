@@ -18,6 +18,18 @@ public enum FramePacing: Sendable {
     case manual
     /// On a steady display clock of this period, like a monitor's refresh.
     case interval(milliseconds: Int)
+    /// A display refreshing `refreshHz` times a second whose compositor composes each vblank
+    /// `repaintWindowMilliseconds` before it, as Weston does: a commit before that deadline has
+    /// its frame callbacks answered at that vblank, with its time; a later one at the next.
+    case display(refreshHz: Double, repaintWindowMilliseconds: Double)
+}
+
+/// A frame callback the `.display` clock answered: when (CLOCK_MONOTONIC ms) the commit that
+/// asked for it arrived, the vblank it was answered at, and the time `done` carried.
+public struct FrameDone: Sendable, Equatable {
+    public var committedAt: Double
+    public var vblank: Double
+    public var time: UInt32
 }
 
 /// One wl_touch event, sent as a real compositor sends it; coordinates are surface-local.
@@ -138,6 +150,8 @@ public struct SubsurfaceInfo: Sendable, Equatable {
 /// Everything the compositor has recorded so far, as one value.
 public struct Observation: Sendable {
     public var commits: [CommitRecord] = []
+    /// Frame callbacks answered by the `.display` clock, in order (empty with other pacings).
+    public var frameDones: [FrameDone] = []
     public var toplevel: ToplevelInfo?
     /// Input devices the client holds now (wl_touch, wl_pointer, wl_keyboard objects not yet released).
     public var touchObjects = 0

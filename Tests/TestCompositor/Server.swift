@@ -63,6 +63,9 @@ final class Server: @unchecked Sendable {
     private(set) var capabilities: SeatCapabilities
     var configureState: (width: Int32, height: Int32, states: [UInt32])
     private var frameTimer: OpaquePointer?
+    /// The `.display` clock: vblank 0 (CLOCK_MONOTONIC ms) and the last vblank answered.
+    private var displayStart = 0.0
+    private var lastVblank = 0
 
     init(options: TestCompositorOptions, socketPath: String) throws {
         self.options = options
@@ -101,12 +104,58 @@ final class Server: @unchecked Sendable {
             }, Unmanaged.passUnretained(self).toOpaque())
             armFrameTimer()
         }
+        if case .display = options.framePacing {
+            displayStart = Self.monotonicMilliseconds()
+            frameTimer = wl_event_loop_add_timer(loop, { data in
+                guard let data else { return 0 }
+                Unmanaged<Server>.fromOpaque(data).takeUnretainedValue().vblankTimerFired()
+                return 0
+            }, Unmanaged.passUnretained(self).toOpaque())
+            armVblankTimer()
+        }
     }
 
     private func armFrameTimer() {
         if case .interval(let milliseconds) = options.framePacing, let frameTimer {
             wl_event_source_timer_update(frameTimer, Int32(max(1, milliseconds)))
         }
+    }
+
+    /// The `.display` clock's refresh interval and repaint window (ms).
+    private var displayClock: (interval: Double, window: Double)? {
+        guard case .display(let hz, let window) = options.framePacing, hz > 0 else { return nil }
+        return (1000 / hz, window)
+    }
+
+    /// Wakes at the next vblank (the timer has whole milliseconds: at or just after it).
+    private func armVblankTimer() {
+        guard let frameTimer, let (interval, _) = displayClock else { return }
+        let next = displayStart + Double(lastVblank + 1) * interval
+        let wait = (next - Self.monotonicMilliseconds()).rounded(.up)
+        wl_event_source_timer_update(frameTimer, Int32(max(1, wait)))
+    }
+
+    /// The latest vblank has passed: the callbacks of commits made before its deadline fire with
+    /// its time; later ones wait for the next. A late wake-up answers only the latest vblank.
+    private func vblankTimerFired() {
+        defer { armVblankTimer() }
+        guard let (interval, window) = displayClock else { return }
+        let vblankIndex = Int(((Self.monotonicMilliseconds() - displayStart) / interval).rounded(.down))
+        guard vblankIndex > lastVblank else { return }
+        lastVblank = vblankIndex
+        let vblank = displayStart + Double(vblankIndex) * interval
+        let due = waitingCallbacks.filter { $0.committedAt < vblank - window }
+        guard !due.isEmpty else { return }
+        waitingCallbacks.removeAll { $0.committedAt < vblank - window }
+        let time = UInt32(truncatingIfNeeded: Int(vblank.rounded(.down)))
+        record { observation in
+            observation.frameDones += due.map { FrameDone(committedAt: $0.committedAt, vblank: vblank, time: time) }
+        }
+        for callback in due {
+            wl_callback_send_done(callback.resource, time)
+            wl_resource_destroy(callback.resource)
+        }
+        wl_display_flush_clients(display)
     }
 
     /// Frees what the display no longer needs; the loop must have stopped.
@@ -288,6 +337,8 @@ final class Server: @unchecked Sendable {
             commit.index = observation.commits.count
             observation.commits.append(commit)
         }
+        let now = Self.monotonicMilliseconds()
+        for callback in frameCallbacks { callback.committedAt = now }
         waitingCallbacks += frameCallbacks
         if case .immediate = options.framePacing { sendFrameDone() }
     }
@@ -343,9 +394,14 @@ final class Server: @unchecked Sendable {
     }
 
     static func milliseconds() -> UInt32 {
+        UInt32(truncatingIfNeeded: Int(monotonicMilliseconds().rounded(.down)))
+    }
+
+    /// CLOCK_MONOTONIC in ms, the clock frame callbacks carry.
+    static func monotonicMilliseconds() -> Double {
         var now = timespec()
         clock_gettime(CLOCK_MONOTONIC, &now)
-        return UInt32(truncatingIfNeeded: Int(now.tv_sec) * 1000 + Int(now.tv_nsec) / 1_000_000)
+        return Double(now.tv_sec) * 1000 + Double(now.tv_nsec) / 1_000_000
     }
 
     func toplevelMapped(_ xdgSurface: XdgSurface) {

@@ -148,6 +148,8 @@ final class Surface: ResourceObject {
 /// A wl_callback waiting for `done`.
 final class FrameCallback: ResourceObject {
     weak var surface: Surface?
+    /// When (CLOCK_MONOTONIC ms) the commit that asked for it arrived.
+    var committedAt = 0.0
 
     override func destroyed() {
         surface?.forget(self)

@@ -53,7 +53,7 @@ struct RenderCommand: ParsableCommand {
         let sketchbook = try book.map { try loadBook(at: $0) } ?? Sketchbook()
         let replay = Replay(trace: parsed, options: .init(width: window.size.width, height: window.size.height, scale: window.scale.scale),
                             book: sketchbook)
-        try replay.run { _, _, _ in }
+        try replay.run()
         let session = replay.session
         if let turn {
             try hold(session) { $0.holdTurn(at: -turn * Double.pi) }

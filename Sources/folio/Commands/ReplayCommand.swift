@@ -25,8 +25,15 @@ struct ReplayCommand: ParsableCommand {
     @Option(parsing: .unconditional, help: ArgumentHelp("Render the screen at this moment of the trace, in ms.", valueName: "ms"))
     var at: Double?
 
-    @Flag(help: "Also write every frame as frame-NNNNN.png.")
+    @Flag(help: "Also write every frame presented as frame-NNNNN.png.")
     var frames = false
+
+    @Option(help: ArgumentHelp("The display's refresh rate, 30 to 240 Hz.", valueName: "hz"))
+    var refresh = 60.0
+
+    @Option(help: ArgumentHelp("How long before each vblank the display stops taking commits for it, in ms: 0 to less than one refresh.",
+                               valueName: "ms"))
+    var repaintWindow: Double?
 
     @OptionGroup var look: PageLookOptions
 
@@ -40,6 +47,20 @@ struct ReplayCommand: ParsableCommand {
     mutating func validate() throws {
         if let at, !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in ms, 0 or more") }
         if frames && out == nil { throw ValidationError("--frames needs --out DIR") }
+        _ = try display()
+    }
+
+    /// The display the trace plays on, from `--refresh` and `--repaint-window`.
+    private func display() throws(ValidationError) -> DisplayClock {
+        do throws(DisplayClock.InvalidClock) {
+            return try DisplayClock(refreshRate: refresh, repaintWindow: repaintWindow ?? DisplayClock.standard.repaintWindow)
+        } catch {
+            switch error.field {
+            case .refreshRate: throw ValidationError("--refresh \(error.requirement)")
+            case .repaintWindow where repaintWindow == nil: throw ValidationError("--repaint-window (7 ms unless given) \(error.requirement)")
+            case .repaintWindow: throw ValidationError("--repaint-window \(error.requirement)")
+            }
+        }
     }
 
     func run() throws {
@@ -49,7 +70,7 @@ struct ReplayCommand: ParsableCommand {
         let store = try book.map { try openBook(at: $0) }
         // Made if missing; a link, or a folder others can change, is refused before anything is written.
         if let out { try OutputFolder.prepare(out) }
-        let replay = Replay(trace: parsed, options: .init(width: window.size.width, height: window.size.height, scale: window.scale.scale, stopTime: at),
+        let replay = Replay(trace: parsed, options: .init(width: window.size.width, height: window.size.height, scale: window.scale.scale, stopTime: at, display: try display()),
                             book: store?.1 ?? Sketchbook())
         replay.session.pageOptions = look.renderOptions
         let settings = config.map { SettingsKeeper(file: SettingsFile(path: $0)) }
@@ -67,12 +88,17 @@ struct ReplayCommand: ParsableCommand {
                 break
             }
         }
-        try replay.run { index, _, _ in
-            if frames, let out {
-                try PNG.write(replay.screen, to: "\(out)/frame-\(String(format: "%05d", index)).png")
+        var log = FrameLog()
+        try replay.run(screens: frames) { shown, screen in
+            log.append(shown)
+            if let out, let screen {
+                try PNG.write(screen, to: "\(out)/frame-\(String(format: "%05d", shown.index)).png")
             }
         }
-        if let out { try PNG.write(replay.screen, to: "\(out)/final.png") }
+        if let out {
+            try PNG.write(replay.screen, to: "\(out)/final.png")
+            try AtomicFile.replace("\(out)/frames.jsonl", with: Data(log.text.utf8), mode: nil)
+        }
         if let (writer, _) = store {
             replay.session.finishActiveStroke()
             try writer.save(replay.session.book)

@@ -17,7 +17,7 @@ final class WindowSurface: FrameSurface {
     var isFrameInFlight: Bool { client.isFrameInFlight }
     var hasFreeBuffer: Bool { client.hasFreeBuffer }
 
-    func present(_ frame: Bitmap, damage: Region) throws {
+    func present(_ frame: Bitmap, damage: Region, input: Double?) throws {
         try client.present(frame, damage: damage)
     }
 

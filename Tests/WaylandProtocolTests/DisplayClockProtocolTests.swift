@@ -1,0 +1,59 @@
+import FolioGeometry
+import TestCompositor
+import XCTest
+
+/// The test compositor's `.display` clock: frame callbacks answered at vblanks, with their times,
+/// for commits made before each vblank's repaint deadline (as Weston's repaint window works).
+final class DisplayClockProtocolTests: XCTestCase {
+    /// Every answer keeps the model: the commit met that vblank's deadline, the vblanks lie on the
+    /// display's grid, and `done` carried the vblank's time.
+    private func checkModel(_ dones: [FrameDone], refreshHz: Double, window: Double,
+                            file: StaticString = #filePath, line: UInt = #line) throws {
+        let interval = 1000 / refreshHz
+        let first = try XCTUnwrap(dones.first, file: file, line: line)
+        for done in dones {
+            XCTAssertLessThan(done.committedAt, done.vblank - window, "committed before the deadline", file: file, line: line)
+            XCTAssertEqual(done.time, UInt32(truncatingIfNeeded: Int(done.vblank.rounded(.down))), file: file, line: line)
+            let refreshes = (done.vblank - first.vblank) / interval
+            XCTAssertEqual(refreshes, refreshes.rounded(), accuracy: 1e-6, "a vblank of the display", file: file, line: line)
+        }
+        for (a, b) in zip(dones, dones.dropFirst()) {
+            XCTAssertLessThanOrEqual(a.vblank, b.vblank, file: file, line: line)
+        }
+    }
+
+    /// weston-simple-shm draws at each frame callback: it commits just after a vblank, well before
+    /// the next deadline, so it is answered at every vblank.
+    func testAReferenceClientIsAnsweredAtEveryVblank() throws {
+        let client = try requireExecutable("/usr/bin/weston-simple-shm", for: "a reference shm client")
+        for (hz, window) in [(60.0, 7.0), (120, 3)] {
+            var options = TestCompositorOptions()
+            options.framePacing = .display(refreshHz: hz, repaintWindowMilliseconds: window)
+            let compositor = try TestCompositor(options: options)
+            defer { compositor.stop() }
+            let process = try compositor.launch(client)
+            defer { process.terminate() }
+            try compositor.waitForToplevel()
+            let observation = try compositor.wait(for: "30 frame callbacks at \(hz) Hz") { $0.frameDones.count >= 30 ? $0 : nil }
+            let dones = Array(observation.frameDones.prefix(30))
+            try checkModel(dones, refreshHz: hz, window: window)
+            // On a busy machine a client can miss a deadline now and then; most frames make the next vblank.
+            let steps = zip(dones, dones.dropFirst()).map { ($1.vblank - $0.vblank) * hz / 1000 }.sorted()
+            XCTAssertEqual(steps[steps.count / 2], 1, accuracy: 1e-6, "one frame per vblank: \(steps)")
+            XCTAssertTrue(observation.protocolErrors.isEmpty, "\(observation.protocolErrors)")
+        }
+    }
+
+    /// Folio under the clock: its stroke frames are answered at vblanks that follow the model,
+    /// and the ink arrives.
+    func testFolioDrawsUnderADisplayClock() throws {
+        let folio = try FolioUnderTest(pacing: .display(refreshHz: 60, repaintWindowMilliseconds: 7))
+        try folio.stroke(line(from: Point(x: 100, y: 100), to: Point(x: 300, y: 200), count: 10))
+        try folio.settle()
+        let observation = folio.compositor.observation
+        XCTAssertGreaterThanOrEqual(observation.frameDones.count, 5)
+        try checkModel(observation.frameDones, refreshHz: 60, window: 7)
+        XCTAssertTrue(observation.protocolErrors.isEmpty, "\(observation.protocolErrors)")
+        try folio.waitForImage("the stroke's end") { Ink.isInk($0.pixel(x: 298, y: 199)) }
+    }
+}
