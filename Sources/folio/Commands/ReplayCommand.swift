@@ -28,11 +28,11 @@ struct ReplayCommand: ParsableCommand {
     @Flag(help: "Also write every frame presented as frame-NNNNN.png.")
     var frames = false
 
-    @Option(help: ArgumentHelp("The display's refresh rate, 30 to 240 Hz.", valueName: "hz"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The display's refresh rate, 30 to 240 Hz.", valueName: "hz"))
     var refresh = 60.0
 
-    @Option(help: ArgumentHelp("How long before each vblank the display stops taking commits for it, in ms: 0 to less than one refresh.",
-                               valueName: "ms"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("How long before each vblank the display stops taking commits for it, in ms: 0 to less than one refresh.",
+                                                          valueName: "ms"))
     var repaintWindow: Double?
 
     @OptionGroup var look: PageLookOptions
