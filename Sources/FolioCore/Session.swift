@@ -401,7 +401,7 @@ public final class Session {
         case let (.folding(.pinch), .pinchChanged(rawScale)):
             if fold.track(rawScale) { damageWholeFrame() }
         case (.folding(.pinch), .pinchWithdrawn):
-            // The pages never moved: they close at once, with no unfold to play.
+            // The pages moved no further than a tap's fingers may: they close at once, unanimated.
             fold.close()
             state = .idle
             record("fold.withdrawn", at: time)
