@@ -49,14 +49,17 @@ let package = Package(
         .target(name: "CCRC32C", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         .target(name: "FolioSketchbook", dependencies: ["FolioGeometry", "FolioFiles", "CCRC32C"]),
         .target(name: "FolioGestures", dependencies: ["FolioGeometry", "FolioInput"]),
+        // The tool in use (ink with its chosen colour and width, or the eraser): one value the
+        // session owns and the toolbar, the settings and the session's input handling read.
+        .target(name: "FolioTools"),
         .target(name: "FolioLayers", dependencies: ["FolioGeometry"]),
         // The touch controls as data: layout, palette, shown/pressed/chosen state.
-        .target(name: "FolioToolbar", dependencies: ["FolioGeometry"]),
+        .target(name: "FolioToolbar", dependencies: ["FolioGeometry", "FolioTools"]),
         // config.toml: the settings a person keeps, read and written with TOMLKit.
-        .target(name: "FolioSettings", dependencies: ["FolioGeometry", "FolioFiles", "FolioToolbar", .product(name: "TOMLKit", package: "TOMLKit")]),
-        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "CPageKernels", "CPixman", "CPNG", "CCairo"]),
+        .target(name: "FolioSettings", dependencies: ["FolioGeometry", "FolioFiles", "FolioToolbar", "FolioTools", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "FolioTools", "CPageKernels", "CPixman", "CPNG", "CCairo"]),
         .target(name: "FolioCore", dependencies: [
-            "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender", "FolioToolbar",
+            "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender", "FolioToolbar", "FolioTools",
         ]),
         .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioGeometry", "FolioInput", "FolioPixels", "FolioSketchbook", "FolioToolbar"]),
         // Benchmark figures and the memory-copy floor they are compared with, as `folio bench` and
@@ -72,7 +75,7 @@ let package = Package(
         ]),
         .executableTarget(name: "folio", dependencies: [
             "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
-            "FolioToolbar", "FolioSettings", "FolioRandom", "FolioFiles", "CMalloc",
+            "FolioToolbar", "FolioTools", "FolioSettings", "FolioRandom", "FolioFiles", "CMalloc",
             "FolioLog", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -109,9 +112,9 @@ let package = Package(
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput", "FolioGeometry"]),
         .testTarget(name: "PageRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "CPageKernels", "FolioRandom"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioRandom"]),
-        .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioGeometry", "FolioLayers", "FolioToolbar", "FolioRandom", "FolioTestSupport"]),
-        .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioFiles", "FolioToolbar"]),
-        .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),
+        .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioGeometry", "FolioLayers", "FolioToolbar", "FolioTools", "FolioRandom", "FolioTestSupport"]),
+        .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioFiles", "FolioToolbar", "FolioTools"]),
+        .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioTools", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),
         .testTarget(name: "FolioLogTests", dependencies: ["FolioLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers", "FolioSketchbook", "FolioToolbar"]),

@@ -6,6 +6,7 @@ import FolioPixels
 import FolioRender
 import FolioSketchbook
 import FolioToolbar
+import FolioTools
 
 /// Folio without a screen: input in; edits, modes and frames out, the frames drawn by its
 /// `SessionDisplay`. The live Wayland app and `folio replay` both drive this one class, so a
@@ -42,6 +43,13 @@ public final class Session {
             display.toolbarNeedsFrame = true
             recognizer.controlAreas = toolbar.touchAreas
             if toolbar.isShown != oldValue.isShown { record(toolbar.isShown ? "toolbar.shown" : "toolbar.hidden", at: now) }
+        }
+    }
+    /// The tool in use and its ink: the one record of it. The toolbar marks it chosen, the
+    /// settings keep its ink, and each contact on the canvas takes its tool from it.
+    public private(set) var tools = ToolState() {
+        didSet {
+            if tools != oldValue { display.toolbarNeedsFrame = true }
         }
     }
     /// What the session draws with: the canvas, the page renderer, the toolbar's image.
@@ -174,7 +182,7 @@ public final class Session {
 
     /// Draws the toolbar as it is now (buffer pixels) and where it goes (logical px).
     public func renderToolbar() -> (image: Bitmap, origin: Point) {
-        display.renderToolbar(toolbar)
+        display.renderToolbar(toolbar, tools: tools)
     }
 
     /// Keeps the picture of the sheet on the easel with the book when it is big, and drops the
@@ -184,14 +192,23 @@ public final class Session {
     }
 
     /// The ink a new stroke is drawn with.
-    public var ink: InkStyle { InkStyle(width: toolbar.width, color: toolbar.color) }
+    public var ink: InkStyle {
+        let chosen = toolbar.palette.ink(tools.ink)
+        return InkStyle(width: chosen.width, color: chosen.color)
+    }
 
-    /// Replaces the palette and the chosen ink (from settings).
-    public func applyChoices(palette: Palette, colorIndex: Int, widthIndex: Int) {
+    /// Replaces the palette and the chosen ink (from settings; clamped to the palette).
+    public func applyChoices(palette: Palette, ink: InkChoice) {
         var updated = Toolbar(layout: toolbar.layout, palette: palette)
-        updated.choose(colorIndex: colorIndex, widthIndex: widthIndex)
         updated.disabled = toolbar.disabled
         toolbar = updated
+        tools.ink = Palette.clamped(ink)
+    }
+
+    /// Chooses the tool fingers and the mouse use from their next contact, as the toolbar's
+    /// controls do (the pen keeps its own rule: `Tool.used(by:)`).
+    public func choose(_ tool: Tool) {
+        tools.tool = tool
     }
 
     /// Settings: which gestures are on, and the fold's perspective distance (logical px,
@@ -221,6 +238,11 @@ public final class Session {
         get { recognizer.penOnly }
         set { recognizer.penOnly = newValue }
     }
+    /// Two-finger taps undo and three-finger taps redo (`gestures.tap_undo`).
+    public var tapUndo: Bool {
+        get { recognizer.taps }
+        set { recognizer.taps = newValue }
+    }
     /// While a pen's barrel button is held, the pen erases (`pen.barrel_button = "eraser"`).
     public var barrelButtonErases: Bool {
         get { recognizer.barrelButtonErases }
@@ -244,8 +266,7 @@ public final class Session {
         }
     }
 
-    /// Runs a command as if its key were pressed at `time` (ms): for touch controls such as the
-    /// toolbar (`.fingerErases` and `.fingerDraws` switch what a finger does).
+    /// Runs a command as if its key were pressed at `time` (ms).
     public func handle(_ command: Command, at time: Double) {
         now = max(now, time)
         transition(.command(command), at: time)
@@ -332,8 +353,11 @@ public final class Session {
         if case let .penStrokeMoved(sample) = gesture, case .drawing = state { return extendStroke(to: sample) }
         switch (state, gesture) {
         case let (_, .command(command)):
-            recognizer.note(command)
-            toolbar.isErasing = recognizer.fingerErases
+            perform(command)
+        case let (_, .tap(fingers)):
+            // A tap is the undo or redo control's step, nothing more.
+            guard let command: Command = fingers == 2 ? .undo : fingers == 3 ? .redo : nil else { break }
+            record(command == .undo ? "tap.undo" : "tap.redo", at: time)
             perform(command)
         case let (_, .penBarrel(pressed)):
             record(pressed ? "pen.barrel.pressed" : "pen.barrel.released", at: time)
@@ -348,14 +372,11 @@ public final class Session {
                 break
             }
         case let (.idle, .strokeBegan(p)):
-            beginStroke(at: PenSample(point: p), pen: false, time: time)
+            begin(tools.tool.used(by: .finger), at: PenSample(point: p), time: time)
         case let (.idle, .penStrokeBegan(sample)):
-            beginStroke(at: sample, pen: true, time: time)
+            begin(tools.tool.used(by: .pen), at: sample, time: time)
         case let (.idle, .eraseBegan(p)):
-            state = .erasing(EraserPass(last: p))
-            toolbar.hide()
-            record("erase.began", at: time)
-            erase(to: p)
+            begin(.eraser, at: PenSample(point: p), time: time)
         case let (.erasing, .strokeMoved(p)):
             erase(to: p)
         case (.erasing, .strokeEnded):
@@ -379,6 +400,11 @@ public final class Session {
             beginPinch(at: time)
         case let (.folding(.pinch), .pinchChanged(rawScale)):
             if fold.track(rawScale) { damageWholeFrame() }
+        case (.folding(.pinch), .pinchWithdrawn):
+            // The pages moved no further than a tap's fingers may: they close at once, unanimated.
+            fold.close()
+            state = .idle
+            record("fold.withdrawn", at: time)
         case (.folding(.pinch), .pinchEnded):
             state = .unfolding
             fold.release { [unowned self] in
@@ -470,16 +496,11 @@ public final class Session {
         case .deleteSheet: perform(Command.deleteSheet)
         case .export: perform(Command.export)
         case .fullscreen: perform(Command.toggleFullscreen)
-        case .eraser: chooseFingerTool()
+        case .eraser: _ = tools.choose(action)
         case .color, .width:
-            chooseFingerTool()
+            _ = tools.choose(action)
             onRequest?(.choicesChanged)
         }
-    }
-
-    /// The finger draws or erases as the toolbar now says (choosing an ink ends erasing).
-    private func chooseFingerTool() {
-        recognizer.note(toolbar.isErasing ? .fingerErases : .fingerDraws)
     }
 
     /// Controls that would do nothing look disabled: nothing to undo or redo, no sheet before
@@ -619,8 +640,22 @@ public final class Session {
 
     // MARK: - Strokes
 
-    private func beginStroke(at sample: PenSample, pen: Bool, time: Double) {
-        let live = LiveStroke(start: sample, style: ink, pressureCurve: pen && sample.pressure != nil ? pressureCurve : nil)
+    /// A contact at `sample` begins whatever `tool` does.
+    private func begin(_ tool: Tool, at sample: PenSample, time: Double) {
+        switch tool {
+        case .ink:
+            beginStroke(at: sample, time: time)
+        case .eraser:
+            state = .erasing(EraserPass(last: sample.point))
+            toolbar.hide()
+            record("erase.began", at: time)
+            erase(to: sample.point)
+        }
+    }
+
+    /// A stroke of the chosen ink; only a pen's samples carry pressure, and with it the curve.
+    private func beginStroke(at sample: PenSample, time: Double) {
+        let live = LiveStroke(start: sample, style: ink, pressureCurve: sample.pressure != nil ? pressureCurve : nil)
         toolbar.hide()
         state = .drawing(live)
         record("stroke.began", at: time)

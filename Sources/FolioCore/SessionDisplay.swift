@@ -4,6 +4,7 @@ import FolioPixels
 import FolioRender
 import FolioSketchbook
 import FolioToolbar
+import FolioTools
 
 /// What a `Session` draws with and what it has drawn since the last frame: the canvas, the page
 /// renderer and its frame, the picture of the sheet a turn shows, the toolbar's image. The
@@ -104,10 +105,11 @@ final class SessionDisplay {
         renderer.render(root, at: time, into: sceneFrame(), options: options)
     }
 
-    /// Draws the toolbar as it is now (buffer pixels) and where it goes (logical px).
-    func renderToolbar(_ toolbar: Toolbar) -> (image: Bitmap, origin: Point) {
+    /// Draws the toolbar as it is now, `tools` marked chosen (buffer pixels), and where it goes
+    /// (logical px).
+    func renderToolbar(_ toolbar: Toolbar, tools: ToolState) -> (image: Bitmap, origin: Point) {
         toolbarNeedsFrame = false
-        return (toolbarRenderer.render(toolbar), toolbar.layout.shownBounds.origin)
+        return (toolbarRenderer.render(toolbar, tools: tools), toolbar.layout.shownBounds.origin)
     }
 
     /// The whole frame changes.

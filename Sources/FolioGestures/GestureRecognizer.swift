@@ -3,12 +3,14 @@ import FolioInput
 
 /// What the recogniser makes of the input: strokes, pinches and commands.
 public enum Gesture: Hashable, Sendable {
+    /// A finger or the mouse touched the canvas: a stroke with the tool in use (the session's
+    /// `ToolState` says whether it draws or erases).
     case strokeBegan(at: Point)
     case strokeMoved(to: Point)
     /// A pen touched down (not its eraser end): a stroke whose samples carry the pen's pressure.
     case penStrokeBegan(PenSample)
     case penStrokeMoved(PenSample)
-    /// The eraser (the pen's eraser end, or a finger or the mouse in eraser mode) touched down:
+    /// The pen's eraser end (or the pen with a barrel button held) touched down:
     /// its `strokeMoved` points remove the strokes they cross, `strokeEnded` makes that one
     /// undoable edit and `strokeWithdrawn` puts them back (a pinch took the finger).
     case eraseBegan(at: Point)
@@ -20,6 +22,11 @@ public enum Gesture: Hashable, Sendable {
     /// `scale` is the raw ratio of finger distances (or the touchpad's scale), not yet clamped.
     case pinchChanged(scale: Double)
     case pinchEnded(cancelled: Bool)
+    /// The pinch was the start of a two- or three-finger tap: it never moved the pages, and they
+    /// close at once, unanimated. A `tap` follows when the last finger lifts.
+    case pinchWithdrawn
+    /// Two or three fingers tapped together (`TapTracker` says what counts as a tap).
+    case tap(fingers: Int)
     /// A finger or the mouse landed by an edge: it turns the page (forward from the right edge,
     /// backward from the left) and never draws.
     case turnBegan(edge: Edge, at: Point)
@@ -47,10 +54,6 @@ public enum Command: String, Hashable, Sendable {
     case nextSheet, previousSheet, newSheet, deleteSheet
     /// Exports the sheet on the easel as a PNG picture.
     case export
-    /// A finger or the mouse erases whole strokes from now on (the toolbar's eraser)…
-    case fingerErases
-    /// …or draws ink again.
-    case fingerDraws
 }
 
 /// Where a pen is and how it presses: `pressure` 0–1 when the tablet reports it.
@@ -90,12 +93,12 @@ public struct GestureRecognizer: Sendable {
     public var pinches = true
     /// Fingers never draw (nor erase); they still pinch and turn pages.
     public var penOnly = false
+    /// Setting: two- and three-finger taps (their pinch withdrawn when they lift).
+    public var taps = true
     /// Setting: while a barrel button is held the pen erases, as its eraser end does.
     public var barrelButtonErases = true
     /// The evdev codes of a stylus's barrel buttons: BTN_STYLUS and BTN_STYLUS2.
     public static let barrelButtons: Set<Int> = [0x14b, 0x14c]
-    /// A finger or the mouse erases instead of drawing (`Command.fingerErases`).
-    public private(set) var fingerErases = false
 
     private enum State: Hashable, Sendable {
         case idle
@@ -126,6 +129,7 @@ public struct GestureRecognizer: Sendable {
     private var palms: Set<Int32> = []
     private var pendingTablet: [InputEvent] = []
     private var pen = PenState()
+    private var tap = TapTracker()
 
     /// The tablet tool as the frames so far have left it.
     private struct PenState: Hashable, Sendable {
@@ -162,6 +166,7 @@ public struct GestureRecognizer: Sendable {
             pending.removeAll()
             return applyTouchFrame(frame, time: time)
         case .touchCancel:
+            tap.spoil()
             pending.removeAll()
             touches.removeAll()
             palms.removeAll()
@@ -190,7 +195,7 @@ public struct GestureRecognizer: Sendable {
                     return [.controlPressed(at: pointer)]
                 }
                 state = .drawingPointer
-                return [fingerErases ? .eraseBegan(at: pointer) : .strokeBegan(at: pointer)]
+                return [.strokeBegan(at: pointer)]
             }
             if !pressed, state == .drawingPointer {
                 state = .idle
@@ -366,16 +371,6 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
-    /// Acts on the commands that change how input is read (the finger's tool); every command
-    /// still goes on to the session.
-    public mutating func note(_ command: Command) {
-        switch command {
-        case .fingerErases: fingerErases = true
-        case .fingerDraws: fingerErases = false
-        default: break
-        }
-    }
-
     private mutating func applyTouchFrame(_ frame: [InputEvent], time: Double) -> [Gesture] {
         var gestures: [Gesture] = []
         var pinchMoved = false
@@ -383,6 +378,7 @@ public struct GestureRecognizer: Sendable {
         // takes its stroke back.
         for case let .touchShape(id, major, _) in frame where major > Self.palmContact {
             palms.insert(id)
+            tap.spoil()
             if case .drawingTouch(id, _) = state {
                 state = .holdingTouch(id: id)
                 gestures.append(.strokeWithdrawn)
@@ -391,11 +387,13 @@ public struct GestureRecognizer: Sendable {
         for event in frame {
             switch event {
             case let .touchDown(id, p):
+                tap.landed(id, at: p, time: time, newGroup: touches.isEmpty)
                 touches[id] = p
                 gestures += touchBegan(id: id, time: time)
             case let .touchMotion(id, p):
                 guard touches[id] != nil else { continue }  // unknown id: ignored
                 touches[id] = p
+                tap.moved(id, to: p)
                 // Every point of the drawing finger counts, however the compositor batched them.
                 if case .drawingTouch(id, _) = state, p != lastDrawn {
                     lastDrawn = p
@@ -410,7 +408,8 @@ public struct GestureRecognizer: Sendable {
                 if pinchMoved { gestures += pinchMotion() }
                 touches[id] = nil
                 palms.remove(id)
-                gestures += touchEnded(id: id)
+                gestures += touchEnded(id: id, time: time)
+                if let fingers = tap.lifted(at: time, remaining: touches.count) { gestures.append(.tap(fingers: fingers)) }
             default:
                 continue
             }
@@ -442,7 +441,7 @@ public struct GestureRecognizer: Sendable {
             }
             state = .drawingTouch(id: id, began: time)
             lastDrawn = p
-            return [fingerErases ? .eraseBegan(at: p) : .strokeBegan(at: p)]
+            return [.strokeBegan(at: p)]
         case let .holdingTouch(first):
             guard pinches, let a = touches[first], let b = touches[id] else { return [] }
             // Two fingers pinch whatever else is going on; a pen stroke under way ends first.
@@ -473,14 +472,16 @@ public struct GestureRecognizer: Sendable {
         }
     }
 
-    private mutating func touchEnded(id: Int32) -> [Gesture] {
+    private mutating func touchEnded(id: Int32, time: Double) -> [Gesture] {
         switch state {
         case let .drawingTouch(first, _) where first == id:
             state = .idle
             return [.strokeEnded]
         case let .pinchingTouch(first, second, _) where first == id || second == id:
             state = touches.isEmpty ? .idle : .waitingForLift
-            return [.pinchEnded(cancelled: false)]
+            // A pinch is withdrawn as a tap's only as its first finger lifts, so a pinch that
+            // moves, or is held, folds exactly as it would with taps off.
+            return [taps && tap.takePinch(at: time) ? .pinchWithdrawn : .pinchEnded(cancelled: false)]
         case let .turningTouch(turning) where turning == id:
             state = touches.isEmpty ? .idle : .waitingForLift
             return [.turnEnded(cancelled: false)]

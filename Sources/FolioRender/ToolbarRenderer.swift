@@ -3,6 +3,7 @@ import FolioGeometry
 import FolioPixels
 import FolioSketchbook
 import FolioToolbar
+import FolioTools
 
 /// Draws the toolbar: the handle, the bar and its controls' icons, and an export's confirmation,
 /// as vector shapes through the ink rasteriser and pixman fills (no image files, no fonts), at
@@ -32,8 +33,9 @@ public final class ToolbarRenderer {
         self.scale = scale.isFinite && scale > 0 ? scale : 1
     }
 
-    /// The toolbar as it is, in an image of its shown bounds (reused while the size holds).
-    public func render(_ toolbar: Toolbar) -> Bitmap {
+    /// The toolbar as it is, with `tools` marked chosen, in an image of its shown bounds (reused
+    /// while the size holds).
+    public func render(_ toolbar: Toolbar, tools: ToolState) -> Bitmap {
         let layout = toolbar.layout
         let bounds = layout.shownBounds
         origin = bounds.origin
@@ -50,7 +52,7 @@ public final class ToolbarRenderer {
             roundedRect(layout.bar, radius: 14, color: Self.edgeColor, into: target)
             roundedRect(layout.bar.insetBy(dx: 1, dy: 1), radius: 13, color: Self.barColor, into: target)
             for slot in layout.controls {
-                drawControl(slot, toolbar: toolbar, into: target)
+                drawControl(slot, toolbar: toolbar, tools: tools, into: target)
             }
         }
         drawHandle(layout.handle, toolbar: toolbar, into: target)
@@ -80,7 +82,7 @@ public final class ToolbarRenderer {
                  width: 3, color: Self.iconColor, into: target)
     }
 
-    private func drawControl(_ slot: ControlSlot, toolbar: Toolbar, into target: Bitmap) {
+    private func drawControl(_ slot: ControlSlot, toolbar: Toolbar, tools: ToolState, into target: Bitmap) {
         let r = slot.rect
         let c = Point(x: (r.minX + r.maxX) / 2, y: (r.minY + r.maxY) / 2)
         let enabled = !toolbar.disabled.contains(slot.action)
@@ -94,19 +96,19 @@ public final class ToolbarRenderer {
         switch slot.action {
         case let .color(index):
             let ink = toolbar.palette.colors[index]
-            if index == toolbar.colorIndex {
+            if index == tools.ink.colorIndex {
                 circle(c, radius: 19, width: 3, color: Self.iconColor, into: target)
             }
             dot(c, diameter: 28, color: ink, into: target)
         case let .width(index):
-            if index == toolbar.widthIndex, toolbar.pressed != slot.action {
+            if index == tools.ink.widthIndex, toolbar.pressed != slot.action {
                 roundedRect(r.insetBy(dx: 2, dy: 2), radius: 10, color: Self.chosenColor, into: target)
             }
             // The width itself, up to what fits in the target.
             let shown = min(toolbar.palette.widths[index], 26)
-            polyline([c + Point(x: -12, y: 0), c + Point(x: 12, y: 0)], width: shown, color: toolbar.color, into: target)
+            polyline([c + Point(x: -12, y: 0), c + Point(x: 12, y: 0)], width: shown, color: toolbar.palette.ink(tools.ink).color, into: target)
         case .eraser:
-            if toolbar.isErasing, toolbar.pressed != slot.action {
+            if tools.tool == .eraser, toolbar.pressed != slot.action {
                 roundedRect(r.insetBy(dx: 2, dy: 2), radius: 10, color: Self.chosenColor, into: target)
             }
             // A block eraser lying at a slant, its rubbed end drawn apart, on the line it leaves.

@@ -1,4 +1,5 @@
 import FolioToolbar
+import FolioTools
 
 /// What a person sets once and keeps: the ink chosen last, the palette, the fold's perspective,
 /// which gestures are on, and pen-only. Every value has a range; `SettingsFile` reads and writes
@@ -9,14 +10,15 @@ public struct Settings: Hashable, Sendable {
     public static let standardPerspective = 2000.0
 
     public var palette = Palette.standard
-    /// The ink chosen last, as indices into the palette.
-    public var colorIndex = 0
-    public var widthIndex = 1
+    /// The ink chosen last (the session's `ToolState.ink` when written back).
+    public var ink = InkChoice()
     public var perspective = Settings.standardPerspective
     /// A touch by the left or right edge turns the page.
     public var edgeTurn = true
     /// Two fingers (or a touchpad pinch) fold the book.
     public var pinch = true
+    /// A two-finger tap undoes, a three-finger tap redoes.
+    public var tapUndo = true
     /// Fingers do not draw (for pens); kept for the pen's input.
     public var penOnly = false
     /// What holding a pen's barrel button does.

@@ -75,8 +75,8 @@ public struct SettingsFile: Sendable {
 
         [ink]
         # The ink chosen last: one of the palette's colours and widths.
-        color = \(hex(s.palette.colors[s.colorIndex]))
-        width = \(number(s.palette.widths[s.widthIndex]))
+        color = \(hex(s.palette.ink(s.ink).color))
+        width = \(number(s.palette.ink(s.ink).width))
 
         [palette]
         # Six colours ("#RRGGBB") and three widths (logical px, 0.5-64).
@@ -91,6 +91,8 @@ public struct SettingsFile: Sendable {
         # Turn the page from the left and right edges; fold with two fingers or a touchpad pinch.
         edge_turn = \(s.edgeTurn)
         pinch = \(s.pinch)
+        # A two-finger tap undoes, a three-finger tap redoes.
+        tap_undo = \(s.tapUndo)
 
         [pen]
         # Only a pen draws; fingers still pinch and turn.
@@ -150,7 +152,7 @@ private struct Reader {
 
     static let known: [String: Set<String>] = [
         "ink": ["color", "width"], "palette": ["colors", "widths"], "fold": ["perspective"],
-        "gestures": ["edge_turn", "pinch"], "pen": ["pen_only", "barrel_button"],
+        "gestures": ["edge_turn", "pinch", "tap_undo"], "pen": ["pen_only", "barrel_button"],
     ]
 
     mutating func report(_ key: String, _ message: String) {
@@ -192,14 +194,14 @@ private struct Reader {
         s.palette = Palette(colors: colors, widths: widths)
         if let ink = value("ink", "color") {
             if let rgb = ink.string.flatMap(HexColor.parse), let index = s.palette.colors.firstIndex(of: rgb) {
-                s.colorIndex = index
+                s.ink.colorIndex = index
             } else {
                 report("ink.color", "ink.color must be one of palette.colors; using the first")
             }
         }
         if let ink = value("ink", "width") {
             if let width = Self.number(ink), let index = s.palette.widths.firstIndex(of: width) {
-                s.widthIndex = index
+                s.ink.widthIndex = index
             } else {
                 report("ink.width", "ink.width must be one of palette.widths; using the middle one")
             }
@@ -213,6 +215,7 @@ private struct Reader {
         }
         s.edgeTurn = flag("gestures", "edge_turn", default: true)
         s.pinch = flag("gestures", "pinch", default: true)
+        s.tapUndo = flag("gestures", "tap_undo", default: true)
         s.penOnly = flag("pen", "pen_only", default: false)
         if let button = value("pen", "barrel_button") {
             if let name = button.string, let choice = BarrelButton(rawValue: name) {

@@ -1,8 +1,8 @@
 import FolioGeometry
 
-/// The toolbar's state: shown or hidden, the control under a finger, what is disabled, the
-/// chosen ink, and the brief confirmation after an export. A value; the session owns one and
-/// feeds it what happens, and the renderer draws it.
+/// The toolbar's state: shown or hidden, the control under a finger, what is disabled, and the
+/// brief confirmation after an export. A value; the session owns one and feeds it what happens,
+/// and the renderer draws it with the session's `ToolState` (which ink and tool are chosen).
 public struct Toolbar: Hashable, Sendable {
     /// Shown, the bar hides itself after this long (ms) without a touch on it.
     public static let autoHideDelay = 4000.0
@@ -17,12 +17,6 @@ public struct Toolbar: Hashable, Sendable {
     /// Whether the handle is pressed.
     public private(set) var handlePressed = false
     public var disabled: Set<ControlAction> = []
-    /// The chosen ink: indices into the palette.
-    public private(set) var colorIndex = 0
-    public private(set) var widthIndex = 1
-    /// Whether a finger erases (the eraser control is marked chosen); the session keeps it in
-    /// step with its input, which the keyboard and traces can switch too.
-    public var isErasing = false
     /// The confirmation on screen, if any: whether the export worked, and until when (ms).
     public private(set) var notice: Notice?
     /// When the bar was last touched or shown (ms): it hides `autoHideDelay` later.
@@ -44,10 +38,6 @@ public struct Toolbar: Hashable, Sendable {
         self.palette = palette
     }
 
-    /// The ink the next stroke is drawn with.
-    public var color: UInt32 { palette.colors[colorIndex] }
-    public var width: Double { palette.widths[widthIndex] }
-
     /// The areas where a touch belongs to the toolbar rather than the canvas.
     public var touchAreas: [Rect] { isShown ? [layout.handle, layout.bar].filter { !$0.isEmpty } : [layout.handle] }
 
@@ -55,12 +45,6 @@ public struct Toolbar: Hashable, Sendable {
         self.layout = layout
         pressed = nil
         handlePressed = false
-    }
-
-    /// Chooses colour and width by index (clamped to the palette).
-    public mutating func choose(colorIndex: Int, widthIndex: Int) {
-        self.colorIndex = min(max(colorIndex, 0), Palette.colorCount - 1)
-        self.widthIndex = min(max(widthIndex, 0), Palette.widthCount - 1)
     }
 
     /// A finger or the mouse pressed at `p`, on the toolbar's areas.
@@ -87,16 +71,6 @@ public struct Toolbar: Hashable, Sendable {
             return .handle
         }
         guard let action = pressed, layout.control(at: p)?.action == action, !disabled.contains(action) else { return nil }
-        switch action {
-        case let .color(index):
-            colorIndex = index
-            isErasing = false
-        case let .width(index):
-            widthIndex = index
-            isErasing = false
-        case .eraser: isErasing.toggle()
-        default: break
-        }
         return .control(action)
     }
 

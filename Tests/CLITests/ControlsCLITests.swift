@@ -140,4 +140,34 @@ extension CLITests {
         XCTAssertEqual(lines.count, 2, second.stderr)
         XCTAssertEqual(try String(contentsOfFile: config, encoding: .utf8), bad)
     }
+
+    /// `gestures.tap_undo = false` in the file `--config` names: a two-finger tap is a pinch again.
+    func testReplayHonoursTapUndoFromTheConfig() throws {
+        let trace = try write("tap.jsonl", """
+        {"t": 0, "kind": "touch.down", "id": 1, "x": 200, "y": 200}
+        {"t": 0, "kind": "touch.frame"}
+        {"t": 16, "kind": "touch.motion", "id": 1, "x": 260, "y": 230}
+        {"t": 16, "kind": "touch.frame"}
+        {"t": 32, "kind": "touch.up", "id": 1}
+        {"t": 32, "kind": "touch.frame"}
+        {"t": 500, "kind": "touch.down", "id": 2, "x": 400, "y": 300}
+        {"t": 500, "kind": "touch.down", "id": 3, "x": 500, "y": 300}
+        {"t": 500, "kind": "touch.frame"}
+        {"t": 600, "kind": "touch.up", "id": 2}
+        {"t": 600, "kind": "touch.up", "id": 3}
+        {"t": 600, "kind": "touch.frame"}
+        """)
+        func events(_ config: String) throws -> [String] {
+            let path = folder.appendingPathComponent("tap.toml").path
+            try Data(config.utf8).write(to: URL(fileURLWithPath: path))
+            let result = try run(["replay", trace, "--size", "800x600", "--config", path])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let summary = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+            return (summary?["events"] as? [[String: Any]] ?? []).compactMap { $0["event"] as? String }
+        }
+        let on = try events("[gestures]\ntap_undo = true\n")
+        XCTAssertTrue(on.contains("tap.undo") && !on.contains("fold.ended"), "\(on)")
+        let off = try events("[gestures]\ntap_undo = false\n")
+        XCTAssertTrue(off.contains("fold.ended") && !off.contains("tap.undo"), "\(off)")
+    }
 }

@@ -4,6 +4,7 @@ import FolioGestures
 import FolioInput
 import FolioSketchbook
 import FolioRandom
+import FolioTools
 import XCTest
 
 /// Pen, eraser, palms and fingers mixed at random, with values at the edges of what a compositor
@@ -41,7 +42,7 @@ final class PenFuzzTests: XCTestCase {
                 case 13: event = random.next(2) == 0 ? .touchUp(id: Int32(random.next(3))) : .touchFrame
                 case 14: event = .key(pick(keys), pressed: true)
                 default:
-                    session.handle(random.next(2) == 0 ? .fingerErases : .fingerDraws, at: time)
+                    session.choose(random.next(2) == 0 ? .eraser : .ink)
                     continue
                 }
                 session.handle(event, at: time)

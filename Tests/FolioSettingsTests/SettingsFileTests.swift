@@ -1,6 +1,7 @@
 import Foundation
 import FolioFiles
 import FolioToolbar
+import FolioTools
 import XCTest
 @testable import FolioSettings
 
@@ -19,11 +20,11 @@ final class SettingsFileTests: XCTestCase {
     func testRoundTripPrivatelyAndAtomically() throws {
         var settings = Settings()
         settings.palette = Palette(colors: [0x112233, 0x0000FF, 0xABCDEF, 0x000000, 0xFF0000, 0x00FF00], widths: [2, 4.5, 20])
-        settings.colorIndex = 2
-        settings.widthIndex = 0
+        settings.ink = InkChoice(colorIndex: 2, widthIndex: 0)
         settings.perspective = 3500
         settings.edgeTurn = false
         settings.pinch = false
+        settings.tapUndo = false
         settings.penOnly = true
         settings.barrelButton = .none
         let file = SettingsFile(path: folder.appendingPathComponent("folio/config.toml").path)
@@ -68,14 +69,28 @@ final class SettingsFileTests: XCTestCase {
             "config.toml:12: gestures.pinch must be true or false; using true",
             "config.toml:16: pen.barrel_button must be \"eraser\" or \"none\"; using \"eraser\"",
         ])
-        XCTAssertEqual(settings.colorIndex, 0)
-        XCTAssertEqual(settings.widthIndex, 1, "6 (an integer) is the middle width")
+        XCTAssertEqual(settings.ink.colorIndex, 0)
+        XCTAssertEqual(settings.ink.widthIndex, 1, "6 (an integer) is the middle width")
         XCTAssertEqual(settings.palette, .standard)
         XCTAssertEqual(settings.perspective, 2000)
         XCTAssertTrue(settings.pinch)
         XCTAssertFalse(settings.edgeTurn, "good values beside bad ones still count")
         XCTAssertEqual(settings.barrelButton, .eraser)
         XCTAssertEqual(SettingsFile.parse("[pen]\nbarrel_button = \"none\"\n", name: "c.toml").settings.barrelButton, .none)
+    }
+
+    /// `gestures.tap_undo`: on unless set false, written back as read, and anything but a
+    /// boolean is one line and the default.
+    func testTapUndoIsOnByDefaultAndRoundTrips() {
+        XCTAssertTrue(Settings().tapUndo)
+        XCTAssertTrue(SettingsFile.render(Settings()).contains("tap_undo = true"))
+        let off = SettingsFile.parse("[gestures]\ntap_undo = false\n", name: "c.toml")
+        XCTAssertEqual(off.problems, [])
+        XCTAssertFalse(off.settings.tapUndo)
+        XCTAssertEqual(SettingsFile.parse(SettingsFile.render(off.settings), name: "c.toml").settings, off.settings)
+        let bad = SettingsFile.parse("[gestures]\ntap_undo = 1\n", name: "c.toml")
+        XCTAssertEqual(bad.problems, ["c.toml:2: gestures.tap_undo must be true or false; using true"])
+        XCTAssertTrue(bad.settings.tapUndo)
     }
 
     func testUnknownKeysAndTablesAreReportedAndIgnored() {

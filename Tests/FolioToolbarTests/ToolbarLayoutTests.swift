@@ -1,6 +1,7 @@
 import FolioGeometry
 import XCTest
 @testable import FolioToolbar
+import FolioTools
 
 final class ToolbarLayoutTests: XCTestCase {
     private let names = ["undo", "redo", "color.1", "color.2", "color.3", "color.4", "color.5", "color.6",
@@ -62,6 +63,7 @@ final class ToolbarLayoutTests: XCTestCase {
 
     func testTapsChooseInkAndDisabledControlsDoNothing() {
         var toolbar = Toolbar(layout: ToolbarLayout(width: 1280, height: 800))
+        var tools = ToolState()
         let handle = toolbar.layout.handle
         let centre = { (r: Rect) in Point(x: r.minX + r.width / 2, y: r.minY + r.height / 2) }
         toolbar.press(at: centre(handle), time: 0)
@@ -71,14 +73,15 @@ final class ToolbarLayoutTests: XCTestCase {
         toolbar.press(at: red, time: 20)
         XCTAssertEqual(toolbar.pressed, .color(2))
         XCTAssertEqual(toolbar.release(at: red, cancelled: false, time: 30), .control(.color(2)))
-        XCTAssertEqual(toolbar.color, Palette.standardColors[2])
+        XCTAssertTrue(tools.choose(.color(2)))
+        XCTAssertEqual(toolbar.palette.ink(tools.ink).color, Palette.standardColors[2])
         // Lifting elsewhere, or a press taken into a pinch, is no tap.
         let wide = centre(toolbar.layout.slot(for: .width(2))!.rect)
         toolbar.press(at: wide, time: 40)
         XCTAssertNil(toolbar.release(at: red, cancelled: false, time: 50))
         toolbar.press(at: wide, time: 60)
         XCTAssertNil(toolbar.release(at: wide, cancelled: true, time: 70))
-        XCTAssertEqual(toolbar.width, 6)
+        XCTAssertEqual(toolbar.palette.ink(tools.ink).width, 6)
         toolbar.disabled = [.undo]
         let undo = centre(toolbar.layout.slot(for: .undo)!.rect)
         toolbar.press(at: undo, time: 80)

@@ -4,16 +4,19 @@ import FolioRender
 import Foundation
 import XCTest
 @testable import FolioToolbar
+import FolioTools
 
 /// The toolbar drawn at buffer scales 1, 2 and 1.5. Set FOLIO_TOOLBAR_RENDERS=DIR to keep the
 /// PNGs and look at them.
 final class ToolbarRenderTests: XCTestCase {
+    /// The third colour and the widest width chosen.
+    private let tools = ToolState(ink: InkChoice(colorIndex: 2, widthIndex: 2))
+
     private func shownToolbar(scale: Double) -> Toolbar {
         var toolbar = Toolbar(layout: ToolbarLayout(width: 1280, height: 800, scale: scale))
         let handle = toolbar.layout.handle
         toolbar.press(at: Point(x: handle.minX + 10, y: handle.minY + 10), time: 0)
         _ = toolbar.release(at: Point(x: handle.minX + 10, y: handle.minY + 10), cancelled: false, time: 0)
-        toolbar.choose(colorIndex: 2, widthIndex: 2)
         toolbar.disabled = [.undo, .previousSheet]
         return toolbar
     }
@@ -29,7 +32,7 @@ final class ToolbarRenderTests: XCTestCase {
     func testTheToolbarAtScalesOneTwoAndOneAndAHalf() throws {
         for scale in [1.0, 2.0, 1.5, 1.25] {
             let toolbar = shownToolbar(scale: scale)
-            let image = ToolbarRenderer(scale: scale).render(toolbar)
+            let image = ToolbarRenderer(scale: scale).render(toolbar, tools: tools)
             try keep(image, "toolbar-\(scale)")
             let bounds = toolbar.layout.shownBounds
             XCTAssertEqual(image.width, Int((bounds.width * scale).rounded()))
@@ -52,7 +55,7 @@ final class ToolbarRenderTests: XCTestCase {
             XCTAssertEqual(pixel(centre(.width(2)) + Point(x: 0, y: -18)), argb(0xD8D8D8))
             XCTAssertEqual(pixel(centre(.width(0)) + Point(x: 0, y: -18)), argb(0xEEEEEE))
             // The width samples are drawn in the chosen colour, as wide as they are.
-            XCTAssertEqual(pixel(centre(.width(2)) + Point(x: 0, y: 5)), argb(toolbar.color))
+            XCTAssertEqual(pixel(centre(.width(2)) + Point(x: 0, y: 5)), argb(toolbar.palette.colors[2]))
             XCTAssertEqual(pixel(centre(.width(0)) + Point(x: 0, y: 5)), argb(0xEEEEEE))
             // Disabled icons are drawn light, enabled ones dark.
             XCTAssertEqual(darkest(image, toolbar, .undo), 0xB4, "undo is disabled at scale \(scale)")
@@ -74,14 +77,14 @@ final class ToolbarRenderTests: XCTestCase {
         var toolbar = Toolbar(layout: ToolbarLayout(width: 1280, height: 800))
         let bounds = toolbar.layout.shownBounds
         let renderer = ToolbarRenderer(scale: 1)
-        var image = renderer.render(toolbar)
+        var image = renderer.render(toolbar, tools: ToolState())
         try keep(image, "toolbar-hidden")
         let bar = toolbar.layout.bar
         XCTAssertEqual(image.pixel(x: Int(bar.minX - bounds.minX) + 30, y: 30), 0, "no bar while hidden")
         let handle = toolbar.layout.handle
         XCTAssertEqual(image.pixel(x: Int(handle.minX - bounds.minX) + 20, y: Int(handle.maxY - bounds.minY) - 5), 0xFFEE_EEEE)
         toolbar.showNotice(succeeded: true, at: 0)
-        image = renderer.render(toolbar)
+        image = renderer.render(toolbar, tools: ToolState())
         try keep(image, "toolbar-exported")
         // The tab turns green with a white tick; the bar's controls are not covered.
         XCTAssertEqual(image.pixel(x: Int(handle.minX - bounds.minX) + 20, y: Int(handle.maxY - bounds.minY) - 5), 0xFF1E_8E3E)

@@ -4,6 +4,7 @@ import FolioInput
 import FolioSketchbook
 import FolioLayers
 import FolioToolbar
+import FolioTools
 import XCTest
 @testable import FolioReplay
 
@@ -82,12 +83,12 @@ final class ToolbarReplayTests: XCTestCase {
     func testTheEraserRemovesTheCrossedStrokeUndoRestoresItAndAnInkEndsErasing() throws {
         let erased = try replay(["stroke 200", "stroke 300", "tap handle", "tap eraser", "stroke 200"])
         XCTAssertEqual(erased.session.book.sheet.strokes.map { $0.points.first?.y }, [300])
-        XCTAssertTrue(erased.session.toolbar.isErasing)
+        XCTAssertEqual(erased.session.tools.tool, .eraser)
         XCTAssertEqual(names(erased).filter { $0 == "stroke.began" }.count, 2, "the eraser's pass drew nothing")
         let restored = try replay(["stroke 200", "stroke 300", "tap handle", "tap eraser", "stroke 200", "tap handle", "tap undo"])
         XCTAssertEqual(restored.session.book.sheet.strokes.count, 2)
         let drawing = try replay(["stroke 200", "tap handle", "tap eraser", "tap color.2", "stroke 300"])
-        XCTAssertFalse(drawing.session.toolbar.isErasing)
+        XCTAssertEqual(drawing.session.tools.tool, .ink)
         XCTAssertEqual(drawing.session.book.sheet.strokes.map { $0.points.first?.y }, [200, 300])
         let toggled = try replay(["stroke 200", "tap handle", "tap eraser", "tap eraser", "stroke 200"])
         XCTAssertEqual(toggled.session.book.sheet.strokes.count, 2, "a second tap on the eraser draws again")
@@ -189,7 +190,7 @@ final class ToolbarReplayTests: XCTestCase {
         let names = names(replay)
         XCTAssertTrue(names.contains("fold.began") && names.contains("unfold.completed"), "\(names)")
         XCTAssertFalse(names.contains("control.color.3"), "the press went into the pinch")
-        XCTAssertEqual(replay.session.toolbar.color, Palette.standardColors[0])
+        XCTAssertEqual(replay.session.ink.color, Palette.standardColors[0])
     }
 
     func testAPageTurnFromTheEdgeAtTheToolbarsHeightStillTurns() throws {

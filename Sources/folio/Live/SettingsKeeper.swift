@@ -32,16 +32,16 @@ final class SettingsKeeper {
     }
 
     func apply(to session: Session) {
-        session.applyChoices(palette: settings.palette, colorIndex: settings.colorIndex, widthIndex: settings.widthIndex)
+        session.applyChoices(palette: settings.palette, ink: settings.ink)
         session.configure(edgeTurn: settings.edgeTurn, pinch: settings.pinch, foldPerspective: settings.perspective)
         session.penOnly = settings.penOnly
         session.barrelButtonErases = settings.barrelButton == .eraser
+        session.tapUndo = settings.tapUndo
     }
 
     /// The toolbar's colour or width changed: written back.
     func choicesChanged(in session: Session) {
-        settings.colorIndex = session.toolbar.colorIndex
-        settings.widthIndex = session.toolbar.widthIndex
+        settings.ink = session.tools.ink
         guard writable else {
             if !toldNotWritten { warn("\(file.path) has problems (said above), so the toolbar's choices are not written to it") }
             toldNotWritten = true
