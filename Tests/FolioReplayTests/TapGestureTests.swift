@@ -14,7 +14,7 @@ final class TapGestureTests: XCTestCase {
     private func replay(_ lines: [String], tapUndo: Bool = true, width: Int = 640, height: Int = 400) throws -> Replay {
         let replay = Replay(trace: try Trace(parsing: lines.joined(separator: "\n")), options: .init(width: width, height: height))
         replay.session.tapUndo = tapUndo
-        try replay.run { _, _, _ in }
+        try replay.run()
         return replay
     }
 
