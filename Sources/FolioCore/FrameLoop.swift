@@ -12,10 +12,14 @@ public protocol FrameSurface: AnyObject {
     var isFrameInFlight: Bool { get }
     /// A buffer is free to draw into (the compositor has released one).
     var hasFreeBuffer: Bool { get }
-    /// Commits `frame` with `damage` (buffer pixels) and asks for a frame callback. `input` is
-    /// the time (ms) of the newest input event drawn into it, nil before any: what the frame
-    /// shows, for measuring how long input takes to reach the screen.
-    func present(_ frame: Bitmap, damage: Region, input: Double?) throws
+    /// A free buffer of `width`×`height` (buffer pixels) to draw the next frame into, and what it
+    /// lacks; nil when every buffer is busy. A buffer the compositor holds is never handed out.
+    func acquireBuffer(width: Int, height: Int) throws -> FrameTarget?
+    /// Commits the buffer last acquired, the frame drawn into it changing `damage` (buffer
+    /// pixels), and asks for a frame callback. `input` is the time (ms) of the newest input event
+    /// drawn into it, nil before any: what the frame shows, for measuring how long input takes to
+    /// reach the screen.
+    func present(damage: Region, input: Double?) throws
     /// Asks for a frame callback without a new buffer, to keep an animation clock ticking.
     func requestFrame()
     /// Asks for one frame callback once `milliseconds` have passed, without a buffer, replacing
@@ -101,9 +105,10 @@ public final class FrameLoop {
         if session.needsFrame {
             guard surface.hasFreeBuffer else { return }  // the next release draws
             let start = ContinuousClock.now
+            guard let target = try surface.acquireBuffer(width: session.pixelWidth, height: session.pixelHeight) else { return }
             let input = newestInput
-            let damage = session.renderFrame()
-            try surface.present(session.frame, damage: damage, input: input)
+            let damage = session.renderFrame(into: target)
+            try surface.present(damage: damage, input: input)
             onFramePresented?(ContinuousClock.now - start)
         } else if session.isAnimating {
             surface.requestFrame()

@@ -162,6 +162,12 @@ public final class Session {
         display.renderFrame(shownScene)
     }
 
+    /// Draws the frame straight into `target` (a buffer the compositor will read), bringing up to
+    /// date what it lacks, and returns the buffer pixels that changed since the last frame.
+    public func renderFrame(into target: FrameTarget) -> Region {
+        display.renderFrame(shownScene, into: target)
+    }
+
     /// The page scene on screen, at the animation clock's time; nil while the flat canvas shows.
     private var shownScene: SessionDisplay.Scene? {
         if mode.isTurning { return .turn(turn.scene, at: transaction.now) }

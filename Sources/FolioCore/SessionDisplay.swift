@@ -31,6 +31,9 @@ final class SessionDisplay {
     /// Made on the first fold or turn and kept (they are large): the renderer and the frame it draws.
     private var sceneRendererStorage: PageRenderer?
     private var sceneFrameStorage: Bitmap?
+    /// Where the newest scene frame was drawn: a buffer given by `renderFrame(_:into:)`, else
+    /// the scene frame of our own.
+    private var shownSceneFrame: Bitmap?
 
     /// Drawing for a window of `width`×`height` logical pixels at `scale` (already fitted).
     init(width: Int, height: Int, scale: Double, pictures: SheetPictureCache?) {
@@ -43,6 +46,7 @@ final class SessionDisplay {
     /// renderer; the scene renderer and frame follow on their next use.
     func resize(width: Int, height: Int, scale: Double) {
         canvas = CanvasRenderer(width: width, height: height, scale: scale)
+        shownSceneFrame = nil
         toolbarRenderer = ToolbarRenderer(scale: scale)
         toolbarNeedsFrame = true
     }
@@ -60,8 +64,8 @@ final class SessionDisplay {
     /// Whether a new frame would differ from the last one rendered.
     var needsFrame: Bool { !damage.isEmpty }
 
-    /// The frame the screen shows: the scenes' when the curtain is up, else the canvas's.
-    func frame(curtainUp: Bool) -> Bitmap { curtainUp ? sceneFrame() : canvas.frame }
+    /// The frame the screen shows: the newest scene frame when the curtain is up, else the canvas's.
+    func frame(curtainUp: Bool) -> Bitmap { curtainUp ? shownSceneFrame ?? sceneFrame() : canvas.frame }
 
     /// A page scene on screen, and the time (ms) on its clock it is shown at.
     enum Scene {
@@ -76,15 +80,33 @@ final class SessionDisplay {
     func renderFrame(_ scene: Scene?) -> Region {
         defer { damage = Region.empty }
         guard !damage.isEmpty else { return damage }
-        switch scene {
-        case let .fold(root, time):
-            sceneRenderer().render(root, at: time, into: sceneFrame(), options: options)
-        case let .turn(turn, time):
-            sceneRenderer().render(turn, at: time, into: sceneFrame(), options: options)
-        case nil:
-            break
+        if let scene { render(scene, into: sceneFrame()) }
+        return damage
+    }
+
+    /// Draws the frame into `target`, a buffer the compositor will read: a scene is drawn whole
+    /// (the renderer writes every pixel); the canvas's pixels are copied where the frame changed
+    /// and where the buffer lacks the frames before. Returns the buffer pixels that changed since
+    /// the last frame.
+    func renderFrame(_ scene: Scene?, into target: FrameTarget) -> Region {
+        defer { damage = Region.empty }
+        guard !damage.isEmpty || !target.missing.isEmpty else { return damage }
+        if let scene {
+            render(scene, into: target.bitmap)
+        } else {
+            for rect in target.missing.union(damage).rectangles { target.bitmap.copy(rect, from: canvas.frame) }
         }
         return damage
+    }
+
+    private func render(_ scene: Scene, into target: Bitmap) {
+        switch scene {
+        case let .fold(root, time):
+            sceneRenderer().render(root, at: time, into: target, options: options)
+        case let .turn(turn, time):
+            sceneRenderer().render(turn, at: time, into: target, options: options)
+        }
+        shownSceneFrame = target
     }
 
     /// Takes the pages of the tree under `root` into the renderer (once per gesture: it is slow).

@@ -14,6 +14,9 @@ public final class Bitmap {
     public let image: OpaquePointer
     public let pixels: UnsafeMutableRawPointer
     private let ownsPixels: Bool
+    /// Keeps the memory of a wrapped bitmap alive (a shm mapping), so a bitmap kept after its
+    /// buffer pool is gone still points at mapped memory.
+    private let memoryOwner: AnyObject?
 
     /// A new bitmap of its own memory, filled with `color` (0xAARRGGBB, premultiplied).
     public init(width: Int, height: Int, color: UInt32 = 0) {
@@ -25,17 +28,20 @@ public final class Bitmap {
         guard let memory = aligned_alloc(64, (bytes + 63) & ~63) else { fatalError("out of memory for a \(width)x\(height) bitmap") }
         pixels = memory
         ownsPixels = true
+        memoryOwner = nil
         image = Bitmap.makeImage(width: width, height: height, pixels: memory, stride: stride)
         if color == 0 { memset(memory, 0, bytes) } else { fill(color) }
     }
 
-    /// A bitmap over memory someone else owns (a shm buffer); the memory must outlive it.
-    public init(wrapping pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int) {
+    /// A bitmap over memory someone else owns (a shm buffer): the memory must outlive it, which
+    /// `owner`, kept as long as the bitmap, can see to.
+    public init(wrapping pixels: UnsafeMutableRawPointer, width: Int, height: Int, stride: Int, owner: AnyObject? = nil) {
         self.width = width
         self.height = height
         self.stride = stride
         self.pixels = pixels
         ownsPixels = false
+        memoryOwner = owner
         image = Bitmap.makeImage(width: width, height: height, pixels: pixels, stride: stride)
     }
 

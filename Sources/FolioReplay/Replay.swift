@@ -49,7 +49,8 @@ public final class Replay {
 
     /// Runs the trace: events at their times, display vblanks at the clock's, in time order (an
     /// event at a vblank's instant first). `onFrame` sees every frame presented, at its vblank;
-    /// with `screens`, with the screen it showed (its buffer and the toolbar as of its commit).
+    /// with `screens`, with the screen it showed (the buffer committed, as the client drew it, and
+    /// the toolbar as of its commit).
     public func run(screens: Bool = false, onFrame: (SimulatedCompositor.Presentation, Bitmap?) throws -> Void = { _, _ in }) throws {
         // The screen of the commit waiting for its vblank (one frame in flight).
         var committedScreen: Bitmap?
@@ -60,7 +61,9 @@ public final class Replay {
             if compositor.framesPresented > presented, let shown = compositor.lastPresentation {
                 try onFrame(shown, committedScreen)
             }
-            if screens, compositor.framesCommitted > committed { committedScreen = screen }
+            if screens, compositor.framesCommitted > committed {
+                committedScreen = compositor.committedScreen(scale: session.scale.factor)
+            }
         }
         let events = trace.events
         let stop = options.stopTime ?? .infinity

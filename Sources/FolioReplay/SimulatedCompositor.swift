@@ -6,7 +6,8 @@ import FolioPixels
 /// (`DisplayClock`): a commit made before a vblank's repaint deadline is presented at that vblank,
 /// a later one at the next. A commit's frame callback fires at the vblank that presents it, as a
 /// real compositor's does, and a presented buffer stays busy (on screen) until a newer buffer is
-/// presented. It is strict as a compositor is: a commit the live rules forbid (before configure,
+/// presented. Its buffers are real, as the live app's pool is: the client draws straight into
+/// them, so what a commit shows is what that buffer holds. It is strict as a compositor is: a commit the live rules forbid (before configure,
 /// with a frame in flight, with no buffer free) is an error, not a frame.
 public final class SimulatedCompositor: FrameSurface {
     public struct ProtocolViolation: Error, CustomStringConvertible {
@@ -26,8 +27,15 @@ public final class SimulatedCompositor: FrameSurface {
     /// a frame request.
     private struct Commit {
         let time: Double
-        let hasBuffer: Bool
+        let buffer: BufferID?
         let input: Double?
+        var hasBuffer: Bool { buffer != nil }
+    }
+
+    /// A buffer of the chain of one size (`generation` counts the sizes).
+    private struct BufferID: Equatable {
+        let generation: Int
+        let index: Int
     }
 
     public let clock: DisplayClock
@@ -50,8 +58,17 @@ public final class SimulatedCompositor: FrameSurface {
     private var vblanks = 0
     /// The commit (one frame in flight) its vblank has not taken yet.
     private var pending: Commit?
-    /// Whether a buffer is on screen (busy until a newer one is presented).
-    private var isShowingBuffer = false
+    /// The buffer on screen (busy until a newer one is presented).
+    private var shown: BufferID?
+    private var isShowingBuffer: Bool { shown != nil }
+    /// The buffers of the current size, which are busy, and what each lacks.
+    private var chain: SwapChain?
+    private var buffers: [Bitmap] = []
+    private var generation = 0
+    /// The buffer handed out for the frame being drawn, committed by the next `present`.
+    private var acquired: BufferID?
+    /// The newest buffer committed.
+    private var committedBuffer: Bitmap?
     /// When the client's timer asks for a frame callback (`requestFrame(after:)`), if it is armed.
     private var wakeAt: Double?
 
@@ -96,7 +113,7 @@ public final class SimulatedCompositor: FrameSurface {
         // The client's timer went off since the last refresh: it committed a frame request then.
         if let wake = wakeAt, wake <= vblank {
             wakeAt = nil
-            if isConfigured, pending == nil { pending = Commit(time: wake, hasBuffer: false, input: nil) }
+            if isConfigured, pending == nil { pending = Commit(time: wake, buffer: nil, input: nil) }
         }
         guard let commit = pending, clock.reaches(commit.time, vblank: vblank) else { return nil }
         var presentation: Presentation?
@@ -106,20 +123,46 @@ public final class SimulatedCompositor: FrameSurface {
             framesPresented += 1
             // The buffer it replaces comes back first, while the frame is still in flight: the
             // client draws at the callback, from the state at the vblank.
-            if isShowingBuffer { try loop.bufferReleased() }
-            isShowingBuffer = true
+            let replaced = shown
+            shown = commit.buffer
+            if let replaced {
+                if replaced.generation == generation { chain?.released(replaced.index) }
+                try loop.bufferReleased()
+            }
         }
         pending = nil
         try loop.frameCallback(at: vblank)
         return presentation
     }
 
-    public func present(_ frame: Bitmap, damage: Region, input: Double?) throws {
+    public func acquireBuffer(width: Int, height: Int) throws -> FrameTarget? {
+        guard isConfigured else { throw ProtocolViolation(description: "a buffer asked for before the first configure") }
+        if chain?.width != width || chain?.height != height {
+            // A new size: new buffers, lacking everything; the old ones are dropped as they come back.
+            chain = SwapChain(width: width, height: height, capacity: bufferCount)
+            buffers = []
+            generation += 1
+        }
+        guard hasFreeBuffer, var next = chain, let index = next.acquire() else { return nil }
+        chain = next
+        if index == buffers.count { buffers.append(Bitmap(width: width, height: height)) }
+        acquired = BufferID(generation: generation, index: index)
+        return FrameTarget(bitmap: buffers[index], missing: next.missing(index))
+    }
+
+    public func present(damage: Region, input: Double?) throws {
         guard isConfigured else { throw ProtocolViolation(description: "a buffer committed before the first configure") }
         guard !isFrameInFlight else { throw ProtocolViolation(description: "a frame committed while one is in flight") }
         guard hasFreeBuffer else { throw ProtocolViolation(description: "a frame drawn while every buffer is busy") }
+        guard let buffer = acquired, buffer.generation == generation, var next = chain else {
+            throw ProtocolViolation(description: "a frame committed without a buffer drawn into")
+        }
+        acquired = nil
+        next.committed(buffer.index, damage: damage)
+        chain = next
+        committedBuffer = buffers[buffer.index]
         framesCommitted += 1
-        pending = Commit(time: now, hasBuffer: true, input: input)
+        pending = Commit(time: now, buffer: buffer, input: input)
     }
 
     /// The toolbar's layer as last committed: a copy of its image, and where it sits (logical px).
@@ -132,6 +175,12 @@ public final class SimulatedCompositor: FrameSurface {
         copy.copy(image.bounds, from: image)
         toolbar = (copy, origin)
         toolbarCommits += 1
+    }
+
+    /// What the newest commit shows: its buffer (at `scale` buffer pixels per logical pixel) with
+    /// the toolbar's layer over it; nil before the first.
+    public func committedScreen(scale: Double) -> Bitmap? {
+        committedBuffer.map { screen($0, scale: scale) }
     }
 
     /// What the screen shows: `frame` (at `scale` buffer pixels per logical pixel) with the
@@ -147,7 +196,7 @@ public final class SimulatedCompositor: FrameSurface {
 
     public func requestFrame() {
         guard isConfigured, !isFrameInFlight else { return }
-        pending = Commit(time: now, hasBuffer: false, input: nil)
+        pending = Commit(time: now, buffer: nil, input: nil)
     }
 
     public func requestFrame(after milliseconds: Double) {

@@ -1,4 +1,5 @@
 import CWaylandClient
+import FolioPixels
 
 /// The pointer's image over Folio: a small pen-tip ring drawn in code (no cursor theme needed),
 /// at the window's buffer scale, its hotspot in the centre where the ink lands.
@@ -35,7 +36,7 @@ final class Cursor {
         let pixels = Self.size * scale
         guard let pool = try? BufferPool(shm: shm, width: pixels, height: pixels, capacity: 1),
               let buffer = pool.acquire() else { return }
-        let bitmap = buffer.bitmap
+        let bitmap = pool.bitmaps[buffer]
         let centre = Double(pixels) / 2, radius = 5.0 * Double(scale), line = 1.5 * Double(scale)
         for y in 0..<pixels {
             for x in 0..<pixels {
@@ -53,10 +54,9 @@ final class Cursor {
             }
         }
         wl_surface_set_buffer_scale(surface, Int32(scale))
-        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        wl_surface_attach(surface, pool.commit(buffer, damage: Region(bitmap.bounds)), 0, 0)
         wl_surface_damage_buffer(surface, 0, 0, Int32(pixels), Int32(pixels))
         wl_surface_commit(surface)
-        buffer.busy = true
         self.pool = pool
         self.scale = scale
     }

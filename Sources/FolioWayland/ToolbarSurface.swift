@@ -60,7 +60,7 @@ final class ToolbarSurface {
             waiting = (image, origin, scale)
             return
         }
-        buffer.bitmap.copy(image.bounds, from: image)
+        pool.bitmaps[buffer].copy(image.bounds, from: image)
         let x = Int32(origin.x.rounded()), y = Int32(origin.y.rounded())
         if position?.x != x || position?.y != y {
             wl_subsurface_set_position(subsurface, x, y)
@@ -73,9 +73,8 @@ final class ToolbarSurface {
             bufferScale = Int32(scale.rounded())
             wl_surface_set_buffer_scale(surface, bufferScale)
         }
-        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        wl_surface_attach(surface, pool.commit(buffer, damage: Region(image.bounds)), 0, 0)
         wl_surface_damage_buffer(surface, 0, 0, Int32(image.width), Int32(image.height))
-        buffer.busy = true
         wl_surface_commit(surface)
     }
 }

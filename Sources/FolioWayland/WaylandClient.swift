@@ -120,9 +120,15 @@ public final class WaylandClient {
     /// Whether a buffer is free for `present` (the compositor has released one).
     public var hasFreeBuffer: Bool { window.hasFreeBuffer }
 
-    /// Commits `frame` with `damage` (buffer pixels) and asks for the next frame callback.
-    public func present(_ frame: Bitmap, damage: Region) throws {
-        try window.present(frame, damage: damage)
+    /// A free buffer of `width`×`height` to draw the next frame straight into, and the pixels
+    /// it lacks relative to the newest frame; nil when every buffer is busy.
+    public func acquireBuffer(width: Int, height: Int) throws -> (bitmap: Bitmap, missing: Region)? {
+        try window.acquireBuffer(width: width, height: height)
+    }
+
+    /// Commits the buffer last acquired with `damage` (buffer pixels) and asks for the next frame callback.
+    public func present(damage: Region) throws {
+        try window.present(damage: damage)
     }
 
     /// Shows the toolbar above the window, on a surface of its own (logical `origin`). Without

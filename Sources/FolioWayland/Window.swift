@@ -51,8 +51,8 @@ public final class Window {
     private var committedBufferScale: BufferScale = 1
     private var committedDestination: (width: Int, height: Int)?
 
-    /// Damage of a frame that found no buffer to go into: added to the next one's.
-    private var undelivered = Region.empty
+    /// The buffer handed out for the frame being drawn, committed by the next `present`.
+    private var acquired: Int?
 
     private var pendingSize: (width: Int, height: Int)?
     /// The largest size the compositor suggests (xdg_toplevel v4 configure_bounds), if any.
@@ -246,30 +246,34 @@ public final class Window {
         pool?.canAcquire ?? true
     }
 
-    /// Commits `frame` (buffer pixels: the logical size times `scale`, rounded): copies into a free buffer
-    /// the pixels it lacks, damages only `damage`, and asks for a frame callback.
-    func present(_ frame: Bitmap, damage: Region) throws {
-        if pool?.width != frame.width || pool?.height != frame.height {
+    /// A free buffer of `width`×`height` (the logical size times `scale`, rounded) for the next
+    /// frame to be drawn straight into, and the pixels it lacks relative to the newest frame
+    /// committed (they must be brought up to date with it); nil when every buffer is busy. A new
+    /// size makes a new pool, whose buffers lack everything.
+    func acquireBuffer(width: Int, height: Int) throws -> (bitmap: Bitmap, missing: Region)? {
+        if pool?.width != width || pool?.height != height {
             pool = nil
-            let pool = try BufferPool(shm: shm, width: frame.width, height: frame.height)
+            let pool = try BufferPool(shm: shm, width: width, height: height)
             pool.onRelease = { [unowned self] in onBufferReleased?() }
             self.pool = pool
         }
-        let changed = damage.union(undelivered).intersection(frame.bounds)
-        guard let pool, let buffer = pool.acquire() else {
-            undelivered = changed
-            return
-        }
-        undelivered = Region.empty
-        pool.frameChanged(changed)
-        for rect in buffer.missing.rectangles { buffer.bitmap.copy(rect, from: frame) }
-        buffer.missing = Region.empty
+        guard let pool, let index = pool.acquire() else { return nil }
+        acquired = index
+        return (pool.bitmaps[index], pool.chain.missing(index))
+    }
+
+    /// Commits the buffer last acquired, now holding the new frame, with only `damage` (what
+    /// differs from the frame before) declared, and asks for a frame callback.
+    func present(damage: Region) throws {
+        guard let pool, let index = acquired else { throw WaylandError.system("a frame committed without a buffer drawn into") }
+        acquired = nil
+        let changed = damage.intersection(pool.chain.bounds)
+        let buffer = pool.commit(index, damage: changed)
         applyScale()
-        wl_surface_attach(surface, buffer.proxy, 0, 0)
+        wl_surface_attach(surface, buffer, 0, 0)
         for rect in Self.damageRectangles(changed) {
             wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         }
-        buffer.busy = true
         requestFrameCallback()
         wl_surface_commit(surface)
     }

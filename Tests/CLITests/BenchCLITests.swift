@@ -19,6 +19,18 @@ extension CLITests {
         XCTAssertGreaterThan(figures.last?["p50_ms"] as? Double ?? 0, 0)
     }
 
+    func testBenchTimesFoldAndTurnFramesEndToEnd() throws {
+        let result = try run(["bench", "--only", "frame.", "--size", "1280x800", "--threads", "1", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let figures = try XCTUnwrap(object?["results"] as? [[String: Any]])
+        XCTAssertEqual(figures.compactMap { $0["name"] as? String }, ["floor.memcpy", "frame.fold", "frame.flip"])
+        for figure in figures.dropFirst() {
+            XCTAssertEqual(figure["threads"] as? Int, 1)
+            XCTAssertGreaterThan(figure["p50_ms"] as? Double ?? 0, 0)
+        }
+    }
+
     func testBenchRefusesAScaleOutsideItsRange() throws {
         let result = try run(["bench", "--only", "flip.frame", "--size", "1280x800", "--scale", "9"])
         XCTAssertEqual(result.status, 64)

@@ -22,13 +22,23 @@ private final class ScriptedSurface: FrameSurface {
     /// The delays (ms) of `requestFrame(after:)` calls, in order.
     private(set) var wakeRequests: [Double] = []
 
-    func present(_ frame: Bitmap, damage: Region, input: Double?) throws {
+    /// The buffer handed out for the frame being drawn: a new one each time, lacking everything.
+    private var acquired: Bitmap?
+
+    func acquireBuffer(width: Int, height: Int) throws -> FrameTarget? {
+        guard hasFreeBuffer else { return nil }
+        let buffer = Bitmap(width: width, height: height, color: 0xFF12_3456)
+        acquired = buffer
+        return FrameTarget(bitmap: buffer, missing: Region(buffer.bounds))
+    }
+
+    func present(damage: Region, input: Double?) throws {
         XCTAssertTrue(isConfigured, "committed before configure")
         XCTAssertFalse(isFrameInFlight, "committed with a frame in flight")
         XCTAssertTrue(hasFreeBuffer, "drew with every buffer busy")
-        let copy = Bitmap(width: frame.width, height: frame.height)
-        copy.copy(frame.bounds, from: frame)
-        frames.append(copy)
+        let frame = try XCTUnwrap(acquired, "committed without a buffer drawn into")
+        acquired = nil
+        frames.append(frame)
         inputs.append(input)
         freeBuffers -= 1
         isFrameInFlight = true

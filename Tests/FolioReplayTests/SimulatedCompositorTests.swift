@@ -42,7 +42,8 @@ final class SimulatedCompositorTests: XCTestCase {
         while compositor.nextRefresh < time { try compositor.refresh(loop) }
         compositor.advance(to: time)
         XCTAssertFalse(compositor.isFrameInFlight)
-        try compositor.present(Bitmap(width: 64, height: 48), damage: .empty, input: time)
+        XCTAssertNotNil(try compositor.acquireBuffer(width: 64, height: 48))
+        try compositor.present(damage: .empty, input: time)
         while true {
             if let shown = try compositor.refresh(loop) {
                 XCTAssertEqual(loop.session.now, shown.presented, "the frame callback carries the vblank's time")
@@ -81,9 +82,11 @@ final class SimulatedCompositorTests: XCTestCase {
         let (compositor, loop) = try display(.standard)
         XCTAssertTrue(compositor.hasFreeBuffer, "one buffer on screen, one free")
         compositor.advance(to: 30)
-        try compositor.present(Bitmap(width: 64, height: 48), damage: .empty, input: nil)
+        XCTAssertNotNil(try compositor.acquireBuffer(width: 64, height: 48))
+        try compositor.present(damage: .empty, input: nil)
         XCTAssertFalse(compositor.hasFreeBuffer, "one on screen, one waiting for its vblank")
-        XCTAssertThrowsError(try compositor.present(Bitmap(width: 64, height: 48), damage: .empty, input: nil),
+        XCTAssertNil(try compositor.acquireBuffer(width: 64, height: 48), "no buffer is handed out while every one is busy")
+        XCTAssertThrowsError(try compositor.present(damage: .empty, input: nil),
                              "a second commit with a frame in flight is a protocol error")
         XCTAssertNil(try compositor.refresh(loop), "30 ms is after the deadline of the vblank at 33.3")
         XCTAssertFalse(compositor.hasFreeBuffer)

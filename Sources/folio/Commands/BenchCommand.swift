@@ -82,6 +82,11 @@ struct BenchCommand: ParsableCommand {
                                               progress: progress.isEmpty ? TurnBenchmarks.progress : progress).filter { wanted($0.name) }
             }
         }
+        if wanted("frame.") {
+            for s in scales {
+                results += try FrameBenchmarks.run(sizes: sizes, scale: s, threads: threadCounts).filter { wanted($0.name) }
+            }
+        }
         if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
         report(results, json: json)
     }

@@ -17,8 +17,12 @@ final class WindowSurface: FrameSurface {
     var isFrameInFlight: Bool { client.isFrameInFlight }
     var hasFreeBuffer: Bool { client.hasFreeBuffer }
 
-    func present(_ frame: Bitmap, damage: Region, input: Double?) throws {
-        try client.present(frame, damage: damage)
+    func acquireBuffer(width: Int, height: Int) throws -> FrameTarget? {
+        try client.acquireBuffer(width: width, height: height).map { FrameTarget(bitmap: $0.bitmap, missing: $0.missing) }
+    }
+
+    func present(damage: Region, input: Double?) throws {
+        try client.present(damage: damage)
     }
 
     func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws {
