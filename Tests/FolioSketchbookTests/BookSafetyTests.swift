@@ -45,6 +45,17 @@ final class BookSafetyTests: XCTestCase {
         return url
     }
 
+    func testAFolderThatCannotBeMadeIsOneLineInTheSystemsWords() throws {
+        let blocker = scratch.appendingPathComponent("shelf")
+        try Data("a file where a folder goes".utf8).write(to: blocker)
+        let nested = BookStore(directory: blocker.appendingPathComponent("inner/book"))
+        XCTAssertThrowsError(try nested.openForWriting()) {
+            let message = "\($0)"
+            XCTAssertTrue(message.hasSuffix("cannot create the folder: Not a directory"), message)
+            XCTAssertFalse(message.contains("NSCocoaErrorDomain") || message.contains("\n"), message)
+        }
+    }
+
     func testFoldersAre0700AndFiles0600UnderAnyUmask() throws {
         for mask: mode_t in [0o022, 0o077, 0o000] {
             let previous = umask(mask)

@@ -185,9 +185,9 @@ public struct BookStore: Sendable {
     private func createFolder() throws {
         let path = directory.path
         do {
-            try FileManager.default.createDirectory(at: directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Folders.make(directory.deletingLastPathComponent().path)
         } catch {
-            throw BookError.io(path: path, reason: "cannot create the folder: \(error.localizedDescription)")
+            throw BookError.io(path: path, reason: error.reason)
         }
         if mkdir(path, 0o700) == 0 {
             // chmod, not mkdir's mode alone: the umask may have removed bits.
