@@ -58,13 +58,15 @@ static void kept_rows(const folio_page_shadow *shadow, int32_t row, int32_t n, i
     }
 }
 
-/* (m·k + 2¹⁴) >> 15 with m = (127 − f)·t + f·b ≤ 32385 and k ≤ 258 (as twice k here, ≤ 516): a product
- * of two 16-bit values, rounded to at most 255. */
+/* (m·k + 2¹⁴) >> 15 with m = (127 − f)·t + f·b ≤ 32385 and k ≤ 258, in 16-bit steps: m·k split as
+ * (m >> 7)·k·128 + (m & 127)·k, each part under 2¹⁶, and the sum of the first part and the second
+ * part's rounded 128ths stays under 2¹⁶ too (at most 65404). */
 static void sample_bytes(const uint8_t *restrict t, const uint8_t *restrict b, const uint16_t *restrict f,
-                         const uint16_t *restrict k2, int32_t n, uint8_t *restrict out) {
+                         const uint16_t *restrict k, int32_t n, uint8_t *restrict out) {
     for (int32_t c = 0; c < n; c++) {
-        uint16_t m = (uint16_t)((127 - f[c]) * t[c] + f[c] * b[c]);
-        out[c] = (uint8_t)(((uint32_t)m * k2[c] + 32768) >> 16);
+        const uint16_t m = (uint16_t)((127 - f[c]) * t[c] + f[c] * b[c]);
+        const uint16_t high = (uint16_t)((m >> 7) * k[c]), low = (uint16_t)((m & 127) * k[c]);
+        out[c] = (uint8_t)((uint16_t)(high + ((uint16_t)(low + 16384) >> 7)) >> 8);
     }
 }
 
@@ -75,7 +77,7 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
     int32_t kept[chunk];
     const int32_t scale = folio_light_scale(light);
     if (!shadow) {
-        const uint64_t lit = spread(2 * (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light), 2 * FOLIO_UNLIT);
+        const uint64_t lit = spread((uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light), FOLIO_UNLIT);
         for (int32_t i = 0; i < chunk; i++) put_lanes(factors, i, lit);
     }
     int64_t position = v;
@@ -91,7 +93,7 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
             kept_rows(shadow, row + i0, n, kept);
             for (int32_t i = 0; i < n; i++) {
                 const int32_t k = (kept[i] * scale + (1 << 19)) >> 20;
-                put_lanes(factors, i, spread(2 * (uint32_t)k, 2 * FOLIO_UNLIT));
+                put_lanes(factors, i, spread((uint32_t)k, FOLIO_UNLIT));
             }
         }
         sample_bytes((const uint8_t *)top, (const uint8_t *)bottom, weights, factors, n * 4, (uint8_t *)(out + i0));
