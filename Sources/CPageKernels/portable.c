@@ -12,6 +12,9 @@
  */
 enum { chunk = 64 };
 
+/* The row kernels' columns per pass: rows of 2 KiB, long enough for the hardware prefetchers. */
+enum { span = 512 };
+
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the byte loops take a pixel's bytes as B, G, R, A: little-endian only"
 #endif
@@ -100,7 +103,9 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
     }
 }
 
-/* (c·k + 2¹⁴) >> 15 with k ≤ 32767 (as twice k here): a product of two 16-bit values, at most 255. */
+/* (c·k + 2¹⁴) >> 15 with k ≤ 32767 (as twice k here): a product of two 16-bit values, at most 255.
+ * The callers make alpha opaque with byte stores after it: reading the pixels back to or it in
+ * would wait on the stores just made. */
 static void darken_bytes(const uint8_t *restrict p, const uint16_t *restrict k2, int32_t n, uint8_t *restrict out) {
     for (int32_t c = 0; c < n; c++) out[c] = (uint8_t)(((uint32_t)p[c] * k2[c] + 32768) >> 16);
 }
@@ -117,16 +122,15 @@ static void darken(const uint32_t *source, uint32_t flat, const folio_page_shado
             const uint32_t k2 = 2 * (uint32_t)folio_darken_factor(kept[i]);
             put_lanes(factors, i, spread(k2, k2));
         }
-        const uint32_t *p = source ? source + i0 : pixels;
         if (!source) for (int32_t i = 0; i < n; i++) pixels[i] = flat;
-        darken_bytes((const uint8_t *)p, factors, n * 4, (uint8_t *)(out + i0));
-        for (int32_t i = 0; i < n; i++) out[i0 + i] |= FOLIO_OPAQUE;
+        uint8_t *to = (uint8_t *)(out + i0);
+        darken_bytes((const uint8_t *)(source ? source + i0 : pixels), factors, n * 4, to);
+        for (int32_t i = 0; i < n; i++) to[4 * i + 3] = 0xFF;
     }
 }
 
-/* Sixteen rows at a time: gathered into a row-major block first, so the frame takes whole rows of
- * wide stores (a pixel at a time, its lines' fetches wait in the store queue); the block's rows
- * past it, the next call's, are asked into cache on the way. */
+/* Sixteen rows at a time, gathered into a row-major block first, so the frame takes whole rows of
+ * wide stores rather than a pixel at a time. */
 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
                        int32_t out_stride) {
     enum { band = 16, width = 64 };
@@ -153,24 +157,55 @@ static void copy_rows(const uint32_t *source, int32_t source_stride, int32_t col
     }
 }
 
+/* A span of columns at a time: their light factors laid out once, then each row lit as the sampler
+ * lights a tap of weight 0 (both taps the pixel itself). */
 static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
                           const uint16_t *lights, uint32_t *out, int32_t out_stride) {
-    for (int32_t y = 0; y < rows; y++) {
-        const uint32_t *from = source + (int64_t)y * source_stride;
-        uint32_t *to = out + (int64_t)y * out_stride;
-        for (int32_t c = 0; c < columns; c++) to[c] = folio_lit_one(from[c], folio_sample_light(FOLIO_SHADOW_FULL, lights[c]));
+    static const uint16_t unweighted[span * 4];
+    uint16_t factors[span * 4];
+    for (int32_t c0 = 0; c0 < columns; c0 += span) {
+        const int32_t n = columns - c0 < span ? columns - c0 : span;
+        for (int32_t c = 0; c < n; c++) {
+            put_lanes(factors, c, spread((uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c]), FOLIO_UNLIT));
+        }
+        for (int32_t y = 0; y < rows; y++) {
+            const uint8_t *from = (const uint8_t *)(source + (int64_t)y * source_stride + c0);
+            sample_bytes(from, from, unweighted, factors, n * 4, (uint8_t *)(out + (int64_t)y * out_stride + c0));
+        }
     }
 }
 
+/* A span of columns at a time. A row's grid rows and weight are the same in every column, so each
+ * column's grid pair is read once per cell, and a row costs one multiply a column for its factor. */
 static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, const uint16_t *grid,
                         int32_t grid_stride, int32_t cell_shift, int32_t margin, int32_t row, uint32_t *out,
                         int32_t out_stride) {
-    for (int32_t y = 0; y < rows; y++) {
-        const uint32_t *from = source + (int64_t)y * source_stride;
-        uint32_t *to = out + (int64_t)y * out_stride;
-        for (int32_t c = 0; c < columns; c++) {
-            folio_page_shadow shadow = {grid + (int64_t)c * grid_stride, cell_shift, margin};
-            to[c] = folio_darken_one(from[c], folio_kept(&shadow, row + y));
+    const int32_t mask = (1 << cell_shift) - 1, up = 8 - cell_shift, base = 128 >> cell_shift;
+    int32_t first[span], difference[span];
+    uint16_t factors[span * 4];
+    for (int32_t c0 = 0; c0 < columns; c0 += span) {
+        const int32_t n = columns - c0 < span ? columns - c0 : span;
+        int32_t cell = 0, loaded = 0;
+        for (int32_t y = 0; y < rows; y++) {
+            const int32_t r = row + y - ((mask + 1) >> 1), g = (r >> cell_shift) + margin;
+            if (!loaded || g != cell) {
+                for (int32_t c = 0; c < n; c++) {
+                    const uint16_t *column = grid + (int64_t)(c0 + c) * grid_stride;
+                    first[c] = column[g];
+                    difference[c] = column[g + 1] - column[g];
+                }
+                cell = g;
+                loaded = 1;
+            }
+            const int32_t w = ((r & mask) << up) + base;
+            for (int32_t c = 0; c < n; c++) {
+                const int32_t kept = FOLIO_SHADOW_FULL - (first[c] + ((difference[c] * w + 128) >> 8));
+                const uint32_t k2 = 2 * (uint32_t)folio_darken_factor(kept);
+                put_lanes(factors, c, spread(k2, k2));
+            }
+            uint8_t *to = (uint8_t *)(out + (int64_t)y * out_stride + c0);
+            darken_bytes((const uint8_t *)(source + (int64_t)y * source_stride + c0), factors, n * 4, to);
+            for (int32_t c = 0; c < n; c++) to[4 * c + 3] = 0xFF;
         }
     }
 }
