@@ -28,6 +28,14 @@ static inline void put_lanes(uint16_t *restrict lanes, int32_t i, uint64_t value
     memcpy(lanes + 4 * (int64_t)i, &value, sizeof value);
 }
 
+/* The same as four stores, for loops the compiler vectorises (a 64-bit multiply is slow in vectors). */
+static inline void put_four(uint16_t *restrict lanes, int32_t i, uint16_t colour, uint16_t alpha) {
+    lanes[4 * i] = colour;
+    lanes[4 * i + 1] = colour;
+    lanes[4 * i + 2] = colour;
+    lanes[4 * i + 3] = alpha;
+}
+
 /* (keep·a + take·b + 64) >> 7, keep + take = 128: at most 128·255 + 64, so 16-bit lanes hold it. */
 static void blend_bytes(const uint8_t *restrict a, const uint8_t *restrict b, int32_t n, uint8_t keep, uint8_t take,
                         uint8_t *restrict out) {
@@ -95,8 +103,7 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
         if (shadow) {
             kept_rows(shadow, row + i0, n, kept);
             for (int32_t i = 0; i < n; i++) {
-                const int32_t k = (kept[i] * scale + (1 << 19)) >> 20;
-                put_lanes(factors, i, spread((uint32_t)k, FOLIO_UNLIT));
+                put_four(factors, i, (uint16_t)((kept[i] * scale + (1 << 19)) >> 20), FOLIO_UNLIT);
             }
         }
         sample_bytes((const uint8_t *)top, (const uint8_t *)bottom, weights, factors, n * 4, (uint8_t *)(out + i0));
@@ -119,8 +126,8 @@ static void darken(const uint32_t *source, uint32_t flat, const folio_page_shado
         const int32_t n = count - i0 < chunk ? count - i0 : chunk;
         kept_rows(shadow, row + i0, n, kept);
         for (int32_t i = 0; i < n; i++) {
-            const uint32_t k2 = 2 * (uint32_t)folio_darken_factor(kept[i]);
-            put_lanes(factors, i, spread(k2, k2));
+            const uint16_t k2 = (uint16_t)(2 * folio_darken_factor(kept[i]));
+            put_four(factors, i, k2, k2);
         }
         if (!source) for (int32_t i = 0; i < n; i++) pixels[i] = flat;
         uint8_t *to = (uint8_t *)(out + i0);
@@ -166,7 +173,7 @@ static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t
     for (int32_t c0 = 0; c0 < columns; c0 += span) {
         const int32_t n = columns - c0 < span ? columns - c0 : span;
         for (int32_t c = 0; c < n; c++) {
-            put_lanes(factors, c, spread((uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c]), FOLIO_UNLIT));
+            put_four(factors, c, (uint16_t)folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c]), FOLIO_UNLIT);
         }
         for (int32_t y = 0; y < rows; y++) {
             const uint8_t *from = (const uint8_t *)(source + (int64_t)y * source_stride + c0);
@@ -200,8 +207,8 @@ static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t c
             const int32_t w = ((r & mask) << up) + base;
             for (int32_t c = 0; c < n; c++) {
                 const int32_t kept = FOLIO_SHADOW_FULL - (first[c] + ((difference[c] * w + 128) >> 8));
-                const uint32_t k2 = 2 * (uint32_t)folio_darken_factor(kept);
-                put_lanes(factors, c, spread(k2, k2));
+                const uint16_t k2 = (uint16_t)(2 * folio_darken_factor(kept));
+                put_four(factors, c, k2, k2);
             }
             uint8_t *to = (uint8_t *)(out + (int64_t)y * out_stride + c0);
             darken_bytes((const uint8_t *)(source + (int64_t)y * source_stride + c0), factors, n * 4, to);
