@@ -5,84 +5,155 @@
 
 /*
  * The portable kernels run the one-pixel arithmetic of scalar_kernels.h byte by byte over small
- * chunks: per-pixel values (positions, weights, light) are spread to each byte first, so the byte
- * loops are plain and the compiler vectorises them for whatever CPU this is built for.
+ * chunks: per-pixel values (taps, weights, light) are laid out per byte first, so the byte loops
+ * are plain and the compiler vectorises them for whatever CPU this is built for. Every product in
+ * the byte loops is of two 16-bit values, so they vectorise as 16-bit multiplies (a 32-bit
+ * multiply is slow or missing on many vector units).
  */
 enum { chunk = 64 };
+
+/* The row kernels' columns per pass: rows of 2 KiB, long enough for the hardware prefetchers. */
+enum { span = 512 };
 
 #if __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
 #error "the byte loops take a pixel's bytes as B, G, R, A: little-endian only"
 #endif
 
+/* A 16-bit value in each of a pixel's four byte lanes, alpha's apart. */
+static inline uint64_t spread(uint32_t colour, uint32_t alpha) {
+    return (uint64_t)colour * 0x0000000100010001ull + ((uint64_t)alpha << 48);
+}
+
+static inline void put_lanes(uint16_t *restrict lanes, int32_t i, uint64_t value) {
+    memcpy(lanes + 4 * (int64_t)i, &value, sizeof value);
+}
+
+/* The same as four stores, for loops the compiler vectorises (a 64-bit multiply is slow in vectors). */
+static inline void put_four(uint16_t *restrict lanes, int32_t i, uint16_t colour, uint16_t alpha) {
+    lanes[4 * i] = colour;
+    lanes[4 * i + 1] = colour;
+    lanes[4 * i + 2] = colour;
+    lanes[4 * i + 3] = alpha;
+}
+
+/* (keep·a + take·b + 64) >> 7, keep + take = 128: at most 128·255 + 64, so 16-bit lanes hold it. */
+static void blend_bytes(const uint8_t *restrict a, const uint8_t *restrict b, int32_t n, uint8_t keep, uint8_t take,
+                        uint8_t *restrict out) {
+    for (int32_t k = 0; k < n; k++) out[k] = (uint8_t)((uint16_t)(a[k] * keep + b[k] * take + 64) >> 7);
+}
+
 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                   const uint32_t *ahead, const uint32_t *ahead2) {
-    const uint8_t *pa = (const uint8_t *)a, *pb = (const uint8_t *)b;
-    uint8_t *po = (uint8_t *)out;
-    /* At most 128·255 + 64: 16-bit lanes hold every step. */
-    uint16_t keep = (uint16_t)(128 - weight), take = (uint16_t)weight;
     for (int32_t i = 0; i < count; i += 16) {
         if (ahead) __builtin_prefetch(ahead + i);
         if (ahead2) __builtin_prefetch(ahead2 + i);
     }
-    for (int64_t k = 0; k < (int64_t)count * 4; k++) {
-        uint16_t sum = (uint16_t)(keep * pa[k] + take * pb[k] + 64);
-        po[k] = (uint8_t)(sum >> 7);
+    blend_bytes((const uint8_t *)a, (const uint8_t *)b, count * 4, (uint8_t)(128 - weight), (uint8_t)weight,
+                (uint8_t *)out);
+}
+
+/* The light a shadow keeps (folio_kept) at rows row…row + n − 1, cell by cell: a cell's rows share
+ * its grid pair, and their weights step by 2^(8 − shift) a row. folio_kept's rounding multiply by
+ * 128·w is the same as (d·w + 128) >> 8. */
+static void kept_rows(const folio_page_shadow *shadow, int32_t row, int32_t n, int32_t *restrict kept) {
+    const int32_t shift = shadow->cell_shift, mask = (1 << shift) - 1, up = 8 - shift, base = 128 >> shift;
+    const int32_t margin = shadow->margin;
+    const uint16_t *darkening = shadow->darkening;
+    for (int32_t i = 0; i < n;) {
+        const int32_t r = row + i - (1 << (shift - 1)), g = (r >> shift) + margin;
+        int32_t end = i + mask + 1 - (r & mask);
+        if (end > n) end = n;
+        const int32_t a = darkening[g], d = darkening[g + 1] - a, w = ((r & mask) << up) + base - (i << up);
+        for (int32_t j = i; j < end; j++) kept[j] = FOLIO_SHADOW_FULL - (a + ((d * (w + (j << up)) + 128) >> 8));
+        i = end;
+    }
+}
+
+/* (m·k + 2¹⁴) >> 15 with m = (127 − f)·t + f·b ≤ 32385 and k ≤ 258, in 16-bit steps: m·k split as
+ * (m >> 7)·k·128 + (m & 127)·k, each part under 2¹⁶, and the sum of the first part and the second
+ * part's rounded 128ths stays under 2¹⁶ too (at most 65404). */
+static void sample_bytes(const uint8_t *restrict t, const uint8_t *restrict b, const uint16_t *restrict f,
+                         const uint16_t *restrict k, int32_t n, uint8_t *restrict out) {
+    for (int32_t c = 0; c < n; c++) {
+        const uint16_t m = (uint16_t)((127 - f[c]) * t[c] + f[c] * b[c]);
+        const uint16_t high = (uint16_t)((m >> 7) * k[c]), low = (uint16_t)((m & 127) * k[c]);
+        out[c] = (uint8_t)((uint16_t)(high + ((uint16_t)(low + 16384) >> 7)) >> 8);
     }
 }
 
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
                    int32_t row, uint16_t light, uint32_t *out) {
     uint32_t top[chunk], bottom[chunk];
-    int16_t weight[chunk * 4];
-    int32_t factor[chunk * 4];
-    const int32_t lit = folio_sample_light(FOLIO_SHADOW_FULL, light);
+    uint16_t weights[chunk * 4], factors[chunk * 4];
+    int32_t kept[chunk];
+    const int32_t scale = folio_light_scale(light);
+    if (!shadow) {
+        const uint64_t lit = spread((uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light), FOLIO_UNLIT);
+        for (int32_t i = 0; i < chunk; i++) put_lanes(factors, i, lit);
+    }
+    int64_t position = v;
     for (int32_t i0 = 0; i0 < count; i0 += chunk) {
-        int32_t n = count - i0 < chunk ? count - i0 : chunk;
-        for (int32_t i = 0; i < n; i++) {
-            int64_t position = v + (int64_t)(i0 + i) * dv;
-            int32_t j = (int32_t)(position >> 32), f = (int32_t)(position >> 25) & 0x7F;
-            int32_t k = shadow ? folio_sample_light(folio_kept(shadow, row + i0 + i), light) : lit;
-            top[i] = column[j];
-            bottom[i] = column[j + 1];
-            for (int c = 0; c < 4; c++) {
-                weight[4 * i + c] = (int16_t)f;
-                factor[4 * i + c] = c == 3 ? FOLIO_UNLIT : k;
+        const int32_t n = count - i0 < chunk ? count - i0 : chunk;
+        for (int32_t i = 0; i < n; i++, position += dv) {
+            const uint32_t *taps = column + (position >> 32);
+            top[i] = taps[0];
+            bottom[i] = taps[1];
+            put_lanes(weights, i, spread((uint32_t)(position >> 25) & 0x7F, (uint32_t)(position >> 25) & 0x7F));
+        }
+        if (shadow) {
+            kept_rows(shadow, row + i0, n, kept);
+            for (int32_t i = 0; i < n; i++) {
+                put_four(factors, i, (uint16_t)((kept[i] * scale + (1 << 19)) >> 20), FOLIO_UNLIT);
             }
         }
-        const uint8_t *t = (const uint8_t *)top, *b = (const uint8_t *)bottom;
-        uint8_t *o = (uint8_t *)(out + i0);
-        /* (127 − f)·top + f·bottom ≤ 32385, times k ≤ 258: at most 255 after the shift. */
-        for (int32_t k = 0; k < n * 4; k++) {
-            int16_t madd = (int16_t)((127 - weight[k]) * t[k] + weight[k] * b[k]);
-            o[k] = (uint8_t)((madd * factor[k] + 16384) >> 15);
-        }
+        sample_bytes((const uint8_t *)top, (const uint8_t *)bottom, weights, factors, n * 4, (uint8_t *)(out + i0));
     }
+}
+
+/* (c·k + 2¹⁴) >> 15 with k ≤ 32767 (as twice k here): a product of two 16-bit values, at most 255.
+ * The callers make alpha opaque with byte stores after it: reading the pixels back to or it in
+ * would wait on the stores just made. */
+static void darken_bytes(const uint8_t *restrict p, const uint16_t *restrict k2, int32_t n, uint8_t *restrict out) {
+    for (int32_t c = 0; c < n; c++) out[c] = (uint8_t)(((uint32_t)p[c] * k2[c] + 32768) >> 16);
 }
 
 static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row, int32_t count,
                    uint32_t *out) {
     uint32_t pixels[chunk];
-    int32_t factor[chunk * 4];
+    uint16_t factors[chunk * 4];
+    int32_t kept[chunk];
     for (int32_t i0 = 0; i0 < count; i0 += chunk) {
-        int32_t n = count - i0 < chunk ? count - i0 : chunk;
+        const int32_t n = count - i0 < chunk ? count - i0 : chunk;
+        kept_rows(shadow, row + i0, n, kept);
         for (int32_t i = 0; i < n; i++) {
-            int32_t k = folio_darken_factor(folio_kept(shadow, row + i0 + i));
-            pixels[i] = source ? source[i0 + i] : flat;
-            for (int c = 0; c < 4; c++) factor[4 * i + c] = k;
+            const uint16_t k2 = (uint16_t)(2 * folio_darken_factor(kept[i]));
+            put_four(factors, i, k2, k2);
         }
-        const uint8_t *p = (const uint8_t *)pixels;
-        uint8_t *o = (uint8_t *)(out + i0);
-        /* c·k ≤ 255·32767: at most 254 after the shift. */
-        for (int32_t k = 0; k < n * 4; k++) o[k] = (uint8_t)((p[k] * factor[k] + 16384) >> 15);
-        for (int32_t i = 0; i < n; i++) out[i0 + i] |= FOLIO_OPAQUE;
+        if (!source) for (int32_t i = 0; i < n; i++) pixels[i] = flat;
+        uint8_t *to = (uint8_t *)(out + i0);
+        darken_bytes((const uint8_t *)(source ? source + i0 : pixels), factors, n * 4, to);
+        for (int32_t i = 0; i < n; i++) to[4 * i + 3] = 0xFF;
     }
 }
 
+/* Sixteen rows at a time, gathered into a row-major block first, so the frame takes whole rows of
+ * wide stores rather than a pixel at a time. */
 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
                        int32_t out_stride) {
-    for (int32_t y = 0; y < rows; y++) {
-        uint32_t *row = out + (int64_t)y * out_stride;
-        for (int32_t c = 0; c < columns; c++) row[c] = tile[(int64_t)c * tile_stride + y];
+    enum { band = 16, width = 64 };
+    uint32_t block[band * width];
+    for (int32_t y0 = 0; y0 < rows; y0 += band) {
+        const int32_t h = rows - y0 < band ? rows - y0 : band;
+        for (int32_t c0 = 0; c0 < columns; c0 += width) {
+            const int32_t w = columns - c0 < width ? columns - c0 : width;
+            for (int32_t c = 0; c < w; c++) {
+                const uint32_t *from = tile + (int64_t)(c0 + c) * tile_stride + y0;
+                for (int32_t y = 0; y < h; y++) block[y * width + c] = from[y];
+            }
+            for (int32_t y = 0; y < h; y++) {
+                memcpy(out + (int64_t)(y0 + y) * out_stride + c0, block + y * width, (size_t)w * sizeof(uint32_t));
+            }
+        }
     }
 }
 
@@ -93,24 +164,55 @@ static void copy_rows(const uint32_t *source, int32_t source_stride, int32_t col
     }
 }
 
+/* A span of columns at a time: their light factors laid out once, then each row lit as the sampler
+ * lights a tap of weight 0 (both taps the pixel itself). */
 static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
                           const uint16_t *lights, uint32_t *out, int32_t out_stride) {
-    for (int32_t y = 0; y < rows; y++) {
-        const uint32_t *from = source + (int64_t)y * source_stride;
-        uint32_t *to = out + (int64_t)y * out_stride;
-        for (int32_t c = 0; c < columns; c++) to[c] = folio_lit_one(from[c], folio_sample_light(FOLIO_SHADOW_FULL, lights[c]));
+    static const uint16_t unweighted[span * 4];
+    uint16_t factors[span * 4];
+    for (int32_t c0 = 0; c0 < columns; c0 += span) {
+        const int32_t n = columns - c0 < span ? columns - c0 : span;
+        for (int32_t c = 0; c < n; c++) {
+            put_four(factors, c, (uint16_t)folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c]), FOLIO_UNLIT);
+        }
+        for (int32_t y = 0; y < rows; y++) {
+            const uint8_t *from = (const uint8_t *)(source + (int64_t)y * source_stride + c0);
+            sample_bytes(from, from, unweighted, factors, n * 4, (uint8_t *)(out + (int64_t)y * out_stride + c0));
+        }
     }
 }
 
+/* A span of columns at a time. A row's grid rows and weight are the same in every column, so each
+ * column's grid pair is read once per cell, and a row costs one multiply a column for its factor. */
 static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, const uint16_t *grid,
                         int32_t grid_stride, int32_t cell_shift, int32_t margin, int32_t row, uint32_t *out,
                         int32_t out_stride) {
-    for (int32_t y = 0; y < rows; y++) {
-        const uint32_t *from = source + (int64_t)y * source_stride;
-        uint32_t *to = out + (int64_t)y * out_stride;
-        for (int32_t c = 0; c < columns; c++) {
-            folio_page_shadow shadow = {grid + (int64_t)c * grid_stride, cell_shift, margin};
-            to[c] = folio_darken_one(from[c], folio_kept(&shadow, row + y));
+    const int32_t mask = (1 << cell_shift) - 1, up = 8 - cell_shift, base = 128 >> cell_shift;
+    int32_t first[span], difference[span];
+    uint16_t factors[span * 4];
+    for (int32_t c0 = 0; c0 < columns; c0 += span) {
+        const int32_t n = columns - c0 < span ? columns - c0 : span;
+        int32_t cell = 0, loaded = 0;
+        for (int32_t y = 0; y < rows; y++) {
+            const int32_t r = row + y - ((mask + 1) >> 1), g = (r >> cell_shift) + margin;
+            if (!loaded || g != cell) {
+                for (int32_t c = 0; c < n; c++) {
+                    const uint16_t *column = grid + (int64_t)(c0 + c) * grid_stride;
+                    first[c] = column[g];
+                    difference[c] = column[g + 1] - column[g];
+                }
+                cell = g;
+                loaded = 1;
+            }
+            const int32_t w = ((r & mask) << up) + base;
+            for (int32_t c = 0; c < n; c++) {
+                const int32_t kept = FOLIO_SHADOW_FULL - (first[c] + ((difference[c] * w + 128) >> 8));
+                const uint16_t k2 = (uint16_t)(2 * folio_darken_factor(kept));
+                put_four(factors, c, k2, k2);
+            }
+            uint8_t *to = (uint8_t *)(out + (int64_t)y * out_stride + c0);
+            darken_bytes((const uint8_t *)(source + (int64_t)y * source_stride + c0), factors, n * 4, to);
+            for (int32_t c = 0; c < n; c++) to[4 * c + 3] = 0xFF;
         }
     }
 }
