@@ -8,13 +8,13 @@ import FolioGeometry
 /// (docs/prediction.md). Pressure is held, not predicted.
 public struct InkPredictor: Sendable, Equatable {
     /// How far back (ms) samples are fitted.
-    public static let window = 40.0
+    public static let window = 32.0
     /// A newest sample older than this (ms) at the time asked for: the pen rests; nothing is predicted.
     public static let staleAfter = 50.0
     /// Fewer samples than this in the window predict nothing.
     public static let fewestSamples = 3
     /// The path's turn across the window (radians) from which the horizon shrinks, and at which none is left.
-    public static let turnDamping = (Double.pi / 3)...(2 * Double.pi / 3)
+    public static let turnDamping = (Double.pi / 2)...(5 * Double.pi / 6)
 
     private struct Sample: Sendable, Equatable {
         let time: Double
