@@ -115,6 +115,27 @@ final class PredictedInkTests: XCTestCase {
         }
     }
 
+    func testWithoutFeedbackTheVblankIsReckonedFromFrameCallbacks() throws {
+        // Callbacks 16.67 ms apart, the last at 100: a frame drawn at 105 is seen at 116.67, one
+        // drawn at 120 at 133.33; the window is taken as half a refresh.
+        let interval = 1000.0 / 60
+        let soon = try XCTUnwrap(PresentationForecast.fromCallbacks(lastCallback: 100, interval: interval, now: 105))
+        XCTAssertEqual(soon.time, 100 + interval, accuracy: 1e-9)
+        XCTAssertEqual(soon.horizonCap, 1.5 * interval, accuracy: 1e-9)
+        XCTAssertEqual(try XCTUnwrap(PresentationForecast.fromCallbacks(lastCallback: 100, interval: interval, now: 120)).time,
+                       100 + 2 * interval, accuracy: 1e-9)
+        XCTAssertNil(PresentationForecast.fromCallbacks(lastCallback: 100, interval: 0, now: 120))
+    }
+
+    func testTheSimulatedDisplayForecastsTheVblankACommitMakes() {
+        let compositor = SimulatedCompositor()
+        compositor.advance(to: 500)  // past 493, the deadline of the vblank at 500
+        XCTAssertEqual(compositor.presentationForecast?.time ?? 0, 1000.0 * 31 / 60, accuracy: 1e-9)
+        XCTAssertEqual(compositor.presentationForecast?.horizonCap ?? 0, 1000.0 / 60 + 7, accuracy: 1e-9)
+        compositor.advance(to: 505)  // before 509.67, the deadline of the vblank at 516.67
+        XCTAssertEqual(compositor.presentationForecast?.time ?? 0, 1000.0 * 31 / 60, accuracy: 1e-9)
+    }
+
     func testPredictedInkIsErasedWhenTheStrokeIsWithdrawn() throws {
         // A second finger withdraws a young stroke (a pinch begins): nothing of it may stay.
         let samples = (0..<4).map { i in (t: 10 + Double(i) * 8, p: Point(x: 300 + Double(i) * 8, y: 240)) }
