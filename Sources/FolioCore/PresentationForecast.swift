@@ -15,12 +15,13 @@ public struct PresentationForecast: Equatable, Sendable {
     /// One refresh and the repaint window: the longest a sample waits to be seen when frames keep up.
     public var horizonCap: Double { refreshInterval + repaintWindow }
 
-    /// From frame callbacks alone (no presentation feedback): the first vblank after `now`, the
-    /// callbacks `interval` apart from the one at `lastCallback`; the repaint window taken as half
-    /// a refresh, as the compositor does not say.
+    /// From frame callbacks alone: the first vblank after `now`, vblanks `interval` apart from
+    /// the callback's time `lastCallback` (a vblank passed, or one to come when the window
+    /// predicts presentation from feedback); the repaint window taken as half a refresh, as the
+    /// compositor does not say.
     public static func fromCallbacks(lastCallback: Double, interval: Double, now: Double) -> Self? {
         guard interval > 0, interval.isFinite, lastCallback.isFinite, now.isFinite else { return nil }
-        let refreshes = max(1, ((now - lastCallback) / interval).rounded(.down) + 1)
+        let refreshes = ((now - lastCallback) / interval).rounded(.down) + 1
         return Self(time: lastCallback + refreshes * interval, refreshInterval: interval, repaintWindow: interval / 2)
     }
 }

@@ -124,6 +124,9 @@ final class PredictedInkTests: XCTestCase {
         XCTAssertEqual(soon.horizonCap, 1.5 * interval, accuracy: 1e-9)
         XCTAssertEqual(try XCTUnwrap(PresentationForecast.fromCallbacks(lastCallback: 100, interval: interval, now: 120)).time,
                        100 + 2 * interval, accuracy: 1e-9)
+        // A callback stamped with the vblank to come (the window's presentation feedback): that vblank.
+        XCTAssertEqual(try XCTUnwrap(PresentationForecast.fromCallbacks(lastCallback: 100, interval: interval, now: 95)).time,
+                       100, accuracy: 1e-9)
         XCTAssertNil(PresentationForecast.fromCallbacks(lastCallback: 100, interval: 0, now: 120))
     }
 
