@@ -66,7 +66,7 @@ public struct InkPredictor: Sendable, Equatable {
         guard horizon > 0 else { return nil }
         var move = velocity * horizon + acceleration * (horizon * horizon / 2)
         // Never backwards (a pen slowing down), never faster than the fastest step in the window.
-        guard move.x * velocity.x + move.y * velocity.y > 0 else { return nil }
+        guard move.x.isFinite, move.y.isFinite, move.x * velocity.x + move.y * velocity.y > 0 else { return nil }
         let length = (move.x * move.x + move.y * move.y).squareRoot()
         let reach = fastestStep() * horizon
         if length > reach { move = move * (reach / length) }

@@ -139,6 +139,19 @@ final class PredictedInkTests: XCTestCase {
         XCTAssertEqual(compositor.presentationForecast?.time ?? 0, 1000.0 * 31 / 60, accuracy: 1e-9)
     }
 
+    func testAJumpFarAwayLeavesNoPredictedInk() throws {
+        // A sample a million px away a microsecond after the last (as far as a trace may say),
+        // then the finger goes on: however fast that step, nothing traps and nothing predicted stays.
+        var samples = (0..<6).map { i in (t: 10 + Double(i) * 4, p: Point(x: 300 + Double(i) * 4, y: 240)) }
+        samples.append((t: 30.001, p: Point(x: 1e6, y: -1e6)))
+        samples.append((t: 38, p: Point(x: 340, y: 240)))
+        let text = trace(.finger, samples)
+        let on = try replay(text, prediction: true)
+        let off = try replay(text, prediction: false)
+        XCTAssertEqual(on.session.book, off.session.book)
+        XCTAssertEqual(differingPixels(on.screen, off.screen), 0)
+    }
+
     func testPredictedInkIsErasedWhenTheStrokeIsWithdrawn() throws {
         // A second finger withdraws a young stroke (a pinch begins): nothing of it may stay.
         let samples = (0..<4).map { i in (t: 10 + Double(i) * 8, p: Point(x: 300 + Double(i) * 8, y: 240)) }
