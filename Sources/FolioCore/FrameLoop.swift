@@ -74,7 +74,7 @@ public final class FrameLoop {
     /// shows the session's state for good.
     public var isIdle: Bool {
         !session.needsFrame && !session.toolbarNeedsFrame && !session.isAnimating && session.nextChange == nil
-            && !surface.isFrameInFlight
+            && !session.showsPredictedInk && !surface.isFrameInFlight
     }
 
     /// An input event that happened at `time` (ms).
@@ -127,13 +127,11 @@ public final class FrameLoop {
             try surface.presentToolbar(toolbar.image, at: toolbar.origin, barShown: session.toolbar.isShown)
         }
         guard !surface.isFrameInFlight else { return }
-        if session.needsFrame {
+        if session.needsFrame || session.showsPredictedInk {
             guard surface.hasFreeBuffer else { return }  // the next release draws
             let start = ContinuousClock.now
             guard let target = try surface.acquireBuffer(width: session.pixelWidth, height: session.pixelHeight) else { return }
-            if session.isDrawing, let forecast = forecast() {
-                session.predictInk(presentedAt: forecast.time, horizonCap: forecast.horizonCap)
-            }
+            if session.isDrawing { session.predictInk(for: forecast()) }
             let input = newestInput
             let damage = session.renderFrame(into: target)
             try surface.present(damage: damage, input: input)

@@ -258,17 +258,21 @@ public final class Session {
     /// when the frame is seen (`ink.prediction`); never saved, exported or left after the stroke.
     public var predictsInk = true
 
-    /// Draws the live stroke's predicted ink for a frame to be presented at `time` (ms), looking
-    /// no more than `horizonCap` ms past the newest sample: called by whoever paces frames, just
-    /// before a frame is drawn. Nothing happens unless a stroke is live and predicted ink is on.
-    public func predictInk(presentedAt time: Double, horizonCap: Double) {
+    /// Draws the live stroke's predicted ink for a frame to be presented as `forecast` says (nil:
+    /// not known, and nothing is predicted): called by whoever paces frames, just before a frame
+    /// is drawn. Nothing happens unless a stroke is live and predicted ink is on.
+    public func predictInk(for forecast: PresentationForecast?) {
         guard predictsInk, case let .drawing(live) = state, let end = live.stroke.points.last else { return }
         // No prediction now still erases the one drawn before.
-        let predicted = live.predictor.predict(at: time, horizonCap: horizonCap).map {
+        let predicted = forecast.flatMap { live.predictor.predict(at: $0.time, horizonCap: $0.horizonCap) }.map {
             PredictedInk(from: end, to: $0, width: live.endWidth)
         }
         display.drawLive(live, changed: .null, predicted: predicted)
     }
+
+    /// The frame shows predicted ink: the next frame draws it again for its own vblank, or erases
+    /// it once the samples are too old (a pen resting), even with no new input.
+    public var showsPredictedInk: Bool { display.canvas.showsPrediction }
 
     /// How far from the eraser's centre line a stroke is crossed (logical px).
     public static let eraserRadius = 6.0

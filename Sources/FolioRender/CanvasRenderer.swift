@@ -25,6 +25,8 @@ public final class CanvasRenderer {
     /// Where the predicted ink shown now may have painted, in buffer pixels (within `liveDamage`,
     /// so whatever withdraws or bakes the live stroke erases it too).
     private var predictedArea = PixelRect.empty
+    /// Whether the frame shows predicted ink (the next frame must draw it again or erase it).
+    public var showsPrediction: Bool { !predictedArea.isEmpty }
     /// The live stroke's finished part, rasterised once, so a redraw costs the damage and the end.
     private let live = LiveInk()
     /// Polygons of ink rasterised so far, live and baked: tests hold it to the ink drawn.

@@ -56,8 +56,8 @@ final class PredictedInkTests: XCTestCase {
         return lines.joined(separator: "\n")
     }
 
-    private func replay(_ text: String, prediction: Bool, scale: BufferScale = 1) throws -> Replay {
-        let replay = Replay(trace: try Trace(parsing: text), options: .init(width: 640, height: 480, scale: scale))
+    private func replay(_ text: String, prediction: Bool, scale: BufferScale = 1, stopTime: Double? = nil) throws -> Replay {
+        let replay = Replay(trace: try Trace(parsing: text), options: .init(width: 640, height: 480, scale: scale, stopTime: stopTime))
         replay.session.predictsInk = prediction
         try replay.run()
         return replay
@@ -97,11 +97,12 @@ final class PredictedInkTests: XCTestCase {
 
     func testALiveFrameShowsInkPastTheNewestSampleOnlyWithPrediction() throws {
         for device in Device.allCases {
-            // Straight right at 1 px/ms, a sample every 8 ms; the trace stops with the stroke down.
+            // Straight right at 1 px/ms, a sample every 8 ms; the replay stops at the vblank that
+            // shows the newest sample (242), the stroke still down.
             let samples = (0..<30).map { i in (t: 10 + Double(i) * 8, p: Point(x: 100 + Double(i) * 8, y: 240)) }
             let text = trace(device, samples, lift: false)
-            let on = try replay(text, prediction: true)
-            let off = try replay(text, prediction: false)
+            let on = try replay(text, prediction: true, stopTime: 250)
+            let off = try replay(text, prediction: false, stopTime: 250)
             XCTAssertTrue(on.session.isDrawing, "\(device)")
             guard let newest = samples.last?.p else { return }
             // Past the newest sample's ink (its round end reaches half the width, 3 px), ahead on its line.
@@ -112,6 +113,23 @@ final class PredictedInkTests: XCTestCase {
             for x in stride(from: 110, to: Int(newest.x) - 8, by: 10) {
                 XCTAssertEqual(on.session.frame.pixel(x: x, y: y), off.session.frame.pixel(x: x, y: y), "\(device) at x = \(x)")
             }
+        }
+    }
+
+    func testPredictedInkGoesWhenThePenRestsWithoutNewSamples() throws {
+        for device in Device.allCases {
+            // Fast to the right, then the pen stays down and still: no more samples come.
+            let samples = (0..<30).map { i in (t: 10 + Double(i) * 4, p: Point(x: 100 + Double(i) * 6, y: 240)) }
+            let text = trace(device, samples, lift: false)
+            let options = Replay.Options(width: 640, height: 480, stopTime: 400)
+            let on = Replay(trace: try Trace(parsing: text), options: options)
+            try on.run()
+            let off = Replay(trace: try Trace(parsing: text), options: options)
+            off.session.predictsInk = false
+            try off.run()
+            XCTAssertTrue(on.session.isDrawing, "\(device)")
+            XCTAssertFalse(on.session.showsPredictedInk, "\(device)")
+            XCTAssertEqual(differingPixels(on.screen, off.screen), 0, "\(device): the resting pen's ink ends where it is")
         }
     }
 
