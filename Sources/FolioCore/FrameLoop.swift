@@ -25,10 +25,17 @@ public protocol FrameSurface: AnyObject {
     /// Asks for one frame callback once `milliseconds` have passed, without a buffer, replacing
     /// an earlier such request: the clock sleeps until then rather than ticking every refresh.
     func requestFrame(after milliseconds: Double)
+    /// When a buffer committed now would be presented; nil when the surface cannot tell (the frame
+    /// loop then reckons from frame callbacks).
+    var presentationForecast: PresentationForecast? { get }
     /// Shows the toolbar's new `image` (buffer pixels) with its top-left at `origin` (logical
     /// px), on a layer of its own above the frame: the frame beneath is not drawn again.
     /// `barShown` says whether the bar is up, not just its handle.
     func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws
+}
+
+extension FrameSurface {
+    public var presentationForecast: PresentationForecast? { nil }
 }
 
 /// The one place that decides when a `Session` is drawn and committed: the live app (a Wayland
@@ -47,6 +54,13 @@ public final class FrameLoop {
     /// The time (ms) of the newest input event handled so far: the next frame drawn contains it.
     public private(set) var newestInput: Double?
 
+    /// The newest frame callback's time and the shortest gap seen between two (ms): the refresh,
+    /// where the surface gives no forecast of its own.
+    private var lastCallback: Double?
+    private var callbackInterval: Double?
+    /// Gaps between frame callbacks taken for a refresh (ms): 250 Hz to 10 Hz.
+    private static let refreshIntervals = 4.0...100.0
+
     /// Told after each commit how long rendering and committing the frame took (replay's frame
     /// statistics). The fold preparation at the first frame is not counted: the app pays it once.
     public var onFramePresented: ((Duration) -> Void)?
@@ -60,7 +74,7 @@ public final class FrameLoop {
     /// shows the session's state for good.
     public var isIdle: Bool {
         !session.needsFrame && !session.toolbarNeedsFrame && !session.isAnimating && session.nextChange == nil
-            && !surface.isFrameInFlight
+            && !session.showsPredictedInk && !surface.isFrameInFlight
     }
 
     /// An input event that happened at `time` (ms).
@@ -84,6 +98,10 @@ public final class FrameLoop {
             session.prepareToFold()
             foldPreparedAt = time
         }
+        if let last = lastCallback, Self.refreshIntervals.contains(time - last) {
+            callbackInterval = min(callbackInterval ?? .infinity, time - last)
+        }
+        lastCallback = time
         session.advance(to: time)
         // A wake-up that came early (clocks differ a little) is asked for again.
         wakeRequested = nil
@@ -95,6 +113,13 @@ public final class FrameLoop {
         try drawIfReady()
     }
 
+    /// When the frame drawn now will be seen: the surface's word, else reckoned from frame callbacks.
+    private func forecast() -> PresentationForecast? {
+        if let forecast = surface.presentationForecast { return forecast }
+        guard let lastCallback, let callbackInterval else { return nil }
+        return PresentationForecast.fromCallbacks(lastCallback: lastCallback, interval: callbackInterval, now: session.now)
+    }
+
     private func drawIfReady() throws {
         guard surface.isConfigured else { return }
         if session.toolbarNeedsFrame {
@@ -102,10 +127,11 @@ public final class FrameLoop {
             try surface.presentToolbar(toolbar.image, at: toolbar.origin, barShown: session.toolbar.isShown)
         }
         guard !surface.isFrameInFlight else { return }
-        if session.needsFrame {
+        if session.needsFrame || session.showsPredictedInk {
             guard surface.hasFreeBuffer else { return }  // the next release draws
             let start = ContinuousClock.now
             guard let target = try surface.acquireBuffer(width: session.pixelWidth, height: session.pixelHeight) else { return }
+            if session.isDrawing { session.predictInk(for: forecast()) }
             let input = newestInput
             let damage = session.renderFrame(into: target)
             try surface.present(damage: damage, input: input)

@@ -10,9 +10,12 @@ struct LiveStroke {
     private var pressureSmoother: InkSmoother?
     /// The curve widths follow, for a pen that reports pressure; nil for the fixed width.
     let pressureCurve: PressureCurve?
+    /// Where the pen is heading, from the raw samples and their times: for predicted ink only.
+    private(set) var predictor = InkPredictor()
 
-    init(start: PenSample, style: InkStyle, pressureCurve: PressureCurve?) {
+    init(start: PenSample, at time: Double, style: InkStyle, pressureCurve: PressureCurve?) {
         stroke = Stroke(points: [start.point], style: style)
+        predictor.add(start.point, at: time)
         smoother = InkSmoother(start: start.point)
         if let pressureCurve, let pressure = start.pressure.map(Stroke.kept(pressure:)) {
             self.pressureCurve = pressureCurve
@@ -31,9 +34,17 @@ struct LiveStroke {
     var pressurePath: [PathElement] { pressureSmoother?.path ?? [] }
     var pressureTail: PathElement? { pressureSmoother?.tail }
 
-    /// Adds a point; returns the logical area whose ink may differ (old tail, new segment, new tail).
-    mutating func add(_ sample: PenSample) -> Rect {
+    /// The width the ink has at its end now: a pen's held pressure, or the fixed width.
+    var endWidth: Double {
+        guard let pressureCurve else { return stroke.style.width }
+        return pressureCurve.width(at: stroke.pressures?.last ?? 0)
+    }
+
+    /// Adds a point that came at `time` (ms); returns the logical area whose ink may differ (old
+    /// tail, new segment, new tail).
+    mutating func add(_ sample: PenSample, at time: Double) -> Rect {
         let p = sample.point
+        predictor.add(p, at: time)
         // Every changed piece starts at the end of the finished path; a pen's outline, at the
         // start of its last step into that end (the joint at the end moves with what follows).
         var changed = smoother.path.last.map { Rect(origin: $0.endPoint, size: .zero) } ?? .null

@@ -254,6 +254,26 @@ public final class Session {
         get { recognizer.barrelButtonErases }
         set { recognizer.barrelButtonErases = newValue }
     }
+    /// Live strokes are drawn ahead of their newest sample, to where the pen is predicted to be
+    /// when the frame is seen (`ink.prediction`); never saved, exported or left after the stroke.
+    public var predictsInk = true
+
+    /// Draws the live stroke's predicted ink for a frame to be presented as `forecast` says (nil:
+    /// not known, and nothing is predicted): called by whoever paces frames, just before a frame
+    /// is drawn. Nothing happens unless a stroke is live and predicted ink is on.
+    public func predictInk(for forecast: PresentationForecast?) {
+        guard predictsInk, case let .drawing(live) = state, let end = live.stroke.points.last else { return }
+        // No prediction now still erases the one drawn before.
+        let predicted = forecast.flatMap { live.predictor.predict(at: $0.time, horizonCap: $0.horizonCap) }.map {
+            PredictedInk(from: end, to: $0, width: live.endWidth)
+        }
+        display.drawLive(live, changed: .null, predicted: predicted)
+    }
+
+    /// The frame shows predicted ink: the next frame draws it again for its own vblank, or erases
+    /// it once the samples are too old (a pen resting), even with no new input.
+    public var showsPredictedInk: Bool { display.canvas.showsPrediction }
+
     /// How far from the eraser's centre line a stroke is crossed (logical px).
     public static let eraserRadius = 6.0
 
@@ -355,8 +375,8 @@ public final class Session {
     private func transition(_ gesture: Gesture, at time: Double) {
         // Here, not in the switch: its subject holds a copy of `state`, and with it the live
         // stroke's points, so adding a point there copied the whole stroke.
-        if case let .strokeMoved(p) = gesture, case .drawing = state { return extendStroke(to: PenSample(point: p)) }
-        if case let .penStrokeMoved(sample) = gesture, case .drawing = state { return extendStroke(to: sample) }
+        if case let .strokeMoved(p) = gesture, case .drawing = state { return extendStroke(to: PenSample(point: p), at: time) }
+        if case let .penStrokeMoved(sample) = gesture, case .drawing = state { return extendStroke(to: sample, at: time) }
         switch (state, gesture) {
         case let (_, .command(command)):
             perform(command)
@@ -661,17 +681,17 @@ public final class Session {
 
     /// A stroke of the chosen ink; only a pen's samples carry pressure, and with it the curve.
     private func beginStroke(at sample: PenSample, time: Double) {
-        let live = LiveStroke(start: sample, style: ink, pressureCurve: sample.pressure != nil ? pressureCurve : nil)
+        let live = LiveStroke(start: sample, at: time, style: ink, pressureCurve: sample.pressure != nil ? pressureCurve : nil)
         toolbar.hide()
         state = .drawing(live)
         record("stroke.began", at: time)
         display.drawLive(live, changed: live.stroke.bounds)
     }
 
-    private func extendStroke(to sample: PenSample) {
+    private func extendStroke(to sample: PenSample, at time: Double) {
         guard case var .drawing(live) = state else { return }
         state = .idle  // hands the stroke's storage over, so adding a point does not copy it
-        let changed = live.add(sample)
+        let changed = live.add(sample, at: time)
         state = .drawing(live)
         display.drawLive(live, changed: changed)
     }

@@ -161,11 +161,12 @@ final class SessionDisplay {
         damage.formUnion(canvas.rebuild(strokes: strokes))
     }
 
-    /// Draws the live stroke over the canvas where `changed` (logical px) says it may differ.
-    func drawLive(_ live: LiveStroke, changed: Rect) {
+    /// Draws the live stroke over the canvas where `changed` (logical px) says it may differ, with
+    /// `predicted` ink past its end in place of any drawn before.
+    func drawLive(_ live: LiveStroke, changed: Rect, predicted: PredictedInk? = nil) {
         damage.formUnion(canvas.drawLive(live.path, tail: live.tail, style: live.stroke.style, changed: changed,
                                          pressures: live.pressurePath, pressureTail: live.pressureTail,
-                                         curve: live.pressureCurve))
+                                         curve: live.pressureCurve, predicted: predicted))
     }
 
     /// Bakes a finished stroke into the canvas.

@@ -22,6 +22,11 @@ public final class CanvasRenderer {
     private let ink = InkRasterizer()
     /// What the live stroke covered in `frame` when last drawn, in buffer pixels.
     private var liveDamage = PixelRect.empty
+    /// Where the predicted ink shown now may have painted, in buffer pixels (within `liveDamage`,
+    /// so whatever withdraws or bakes the live stroke erases it too).
+    private var predictedArea = PixelRect.empty
+    /// Whether the frame shows predicted ink (the next frame must draw it again or erase it).
+    public var showsPrediction: Bool { !predictedArea.isEmpty }
     /// The live stroke's finished part, rasterised once, so a redraw costs the damage and the end.
     private let live = LiveInk()
     /// Polygons of ink rasterised so far, live and baked: tests hold it to the ink drawn.
@@ -58,21 +63,30 @@ public final class CanvasRenderer {
         self.strokes = strokes
         frame.copy(baked.bounds, from: baked)
         liveDamage = PixelRect.empty
+        predictedArea = PixelRect.empty
         return frame.bounds
     }
 
     /// Redraws the live stroke (its smoothed `path` and provisional `tail`) where it changed:
     /// `changed` is the logical area whose ink differs from the last frame (the new segment and
     /// the old and new tails). A pen's stroke gives its smoothed `pressures` (and their tail)
-    /// and the `curve` that makes them widths. Returns the damage.
+    /// and the `curve` that makes them widths. `predicted` ink is drawn past the end, replacing
+    /// what was predicted before (nil erases it). Returns the damage.
     @discardableResult
     public func drawLive(_ path: [PathElement], tail: PathElement?, style: InkStyle, changed: Rect,
-                         pressures: [PathElement] = [], pressureTail: PathElement? = nil, curve: PressureCurve? = nil) -> PixelRect {
-        let damage = PixelRect(covering: changed, scale: scale).intersection(frame.bounds)
+                         pressures: [PathElement] = [], pressureTail: PathElement? = nil, curve: PressureCurve? = nil,
+                         predicted: PredictedInk? = nil) -> PixelRect {
+        let newPrediction = predicted.map { PixelRect(covering: $0.bounds, scale: scale).intersection(frame.bounds) } ?? .empty
+        let damage = PixelRect(covering: changed, scale: scale).intersection(frame.bounds).union(predictedArea).union(newPrediction)
         guard !damage.isEmpty else { return damage }
         frame.copy(damage, from: baked)
         live.draw(path, tail: tail, style: style, pressures: pressures, pressureTail: pressureTail, curve: curve, ink: ink,
                   into: frame, scale: scale, clip: damage)
+        if let predicted, !newPrediction.isEmpty {
+            ink.draw([.move(to: predicted.from), .line(to: predicted.to)], style: InkStyle(width: predicted.width, color: style.color),
+                     into: frame, scale: scale, clip: newPrediction)
+        }
+        predictedArea = newPrediction
         liveDamage = liveDamage.union(damage)
         return damage
     }
@@ -84,6 +98,7 @@ public final class CanvasRenderer {
         let damage = liveDamage
         frame.copy(damage, from: baked)
         liveDamage = PixelRect.empty
+        predictedArea = PixelRect.empty
         return damage
     }
 
@@ -98,6 +113,7 @@ public final class CanvasRenderer {
         let damage = area.union(liveDamage)
         frame.copy(damage, from: baked)
         liveDamage = PixelRect.empty
+        predictedArea = PixelRect.empty
         return damage
     }
 
@@ -114,6 +130,7 @@ public final class CanvasRenderer {
             let damage = tile.area.union(liveDamage)
             frame.copy(damage, from: baked)
             liveDamage = PixelRect.empty
+        predictedArea = PixelRect.empty
             return damage
         }
         if new.count == strokes.count + 1, let last = new.last, new.dropLast() == strokes[...] {
@@ -154,6 +171,7 @@ public final class CanvasRenderer {
         undoTiles = UndoTiles(picture.tiles)
         live.reset()
         liveDamage = PixelRect.empty
+        predictedArea = PixelRect.empty
         for stroke in strokes[covered...] { bake(stroke) }
         frame.copy(baked.bounds, from: baked)
         return true

@@ -135,6 +135,13 @@ public final class SimulatedCompositor: FrameSurface {
         return presentation
     }
 
+    /// The vblank a commit made now reaches: the first whose repaint deadline is still ahead.
+    public var presentationForecast: PresentationForecast? {
+        var index = max(vblanks + 1, clock.vblankIndex(atOrBefore: now) + 1)
+        while !clock.reaches(now, vblank: clock.vblank(index)) { index += 1 }
+        return PresentationForecast(time: clock.vblank(index), refreshInterval: clock.interval, repaintWindow: clock.repaintWindow)
+    }
+
     public func acquireBuffer(width: Int, height: Int) throws -> FrameTarget? {
         guard isConfigured else { throw ProtocolViolation(description: "a buffer asked for before the first configure") }
         if chain?.width != width || chain?.height != height {

@@ -21,6 +21,8 @@ public struct Settings: Hashable, Sendable {
     public var tapUndo = true
     /// Fingers do not draw (for pens); kept for the pen's input.
     public var penOnly = false
+    /// Live strokes are drawn ahead to where the pen is predicted to be when the frame is seen.
+    public var prediction = true
     /// What holding a pen's barrel button does.
     public var barrelButton = BarrelButton.eraser
 

@@ -77,6 +77,8 @@ public struct SettingsFile: Sendable {
         # The ink chosen last: one of the palette's colours and widths.
         color = \(hex(s.palette.ink(s.ink).color))
         width = \(number(s.palette.ink(s.ink).width))
+        # Draw a live stroke ahead to where the pen will be when the frame is seen (never kept).
+        prediction = \(s.prediction)
 
         [palette]
         # Six colours ("#RRGGBB") and three widths (logical px, 0.5-64).
@@ -151,7 +153,7 @@ private struct Reader {
     }
 
     static let known: [String: Set<String>] = [
-        "ink": ["color", "width"], "palette": ["colors", "widths"], "fold": ["perspective"],
+        "ink": ["color", "width", "prediction"], "palette": ["colors", "widths"], "fold": ["perspective"],
         "gestures": ["edge_turn", "pinch", "tap_undo"], "pen": ["pen_only", "barrel_button"],
     ]
 
@@ -206,6 +208,7 @@ private struct Reader {
                 report("ink.width", "ink.width must be one of palette.widths; using the middle one")
             }
         }
+        s.prediction = flag("ink", "prediction", default: true)
         if let d = value("fold", "perspective") {
             if let v = Self.number(d), Settings.perspectiveRange.contains(v) {
                 s.perspective = v

@@ -170,4 +170,27 @@ extension CLITests {
         let off = try events("[gestures]\ntap_undo = false\n")
         XCTAssertTrue(off.contains("fold.ended") && !off.contains("tap.undo"), "\(off)")
     }
+
+    /// `ink.prediction = false` in the file `--config` names: a frame mid-stroke shows no ink past
+    /// the newest sample; the screen after the stroke is the same either way.
+    func testReplayHonoursInkPredictionFromTheConfig() throws {
+        var lines: [String] = []
+        for i in 0...30 {
+            let kind = i == 0 ? "touch.down" : "touch.motion"
+            lines.append("{\"t\": \(i * 8), \"kind\": \"\(kind)\", \"id\": 1, \"x\": \(200 + i * 8), \"y\": 300}")
+            lines.append("{\"t\": \(i * 8), \"kind\": \"touch.frame\"}")
+        }
+        lines += ["{\"t\": 260, \"kind\": \"touch.up\", \"id\": 1}", "{\"t\": 260, \"kind\": \"touch.frame\"}"]
+        let trace = try write("line.jsonl", lines.joined(separator: "\n"))
+        func finalPNG(_ config: String, at: String?) throws -> Data {
+            let path = folder.appendingPathComponent("predict.toml").path
+            try Data(config.utf8).write(to: URL(fileURLWithPath: path))
+            let out = folder.appendingPathComponent("out-\(UUID().uuidString)").path
+            let result = try run(["replay", trace, "--size", "800x600", "--config", path, "--out", out] + (at.map { ["--at", $0] } ?? []))
+            XCTAssertEqual(result.status, 0, result.stderr)
+            return try Data(contentsOf: URL(fileURLWithPath: out + "/final.png"))
+        }
+        XCTAssertNotEqual(try finalPNG("[ink]\nprediction = true\n", at: "200"), try finalPNG("[ink]\nprediction = false\n", at: "200"))
+        XCTAssertEqual(try finalPNG("[ink]\nprediction = true\n", at: nil), try finalPNG("[ink]\nprediction = false\n", at: nil))
+    }
 }

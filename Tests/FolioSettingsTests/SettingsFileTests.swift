@@ -93,6 +93,18 @@ final class SettingsFileTests: XCTestCase {
         XCTAssertTrue(bad.settings.tapUndo)
     }
 
+    func testInkPredictionIsOnByDefaultAndRoundTrips() {
+        XCTAssertTrue(Settings().prediction)
+        XCTAssertTrue(SettingsFile.render(Settings()).contains("prediction = true"))
+        let off = SettingsFile.parse("[ink]\nprediction = false\n", name: "c.toml")
+        XCTAssertEqual(off.problems, [])
+        XCTAssertFalse(off.settings.prediction)
+        XCTAssertEqual(SettingsFile.parse(SettingsFile.render(off.settings), name: "c.toml").settings, off.settings)
+        let bad = SettingsFile.parse("[ink]\nprediction = \"no\"\n", name: "c.toml")
+        XCTAssertEqual(bad.problems, ["c.toml:2: ink.prediction must be true or false; using true"])
+        XCTAssertTrue(bad.settings.prediction)
+    }
+
     func testUnknownKeysAndTablesAreReportedAndIgnored() {
         let text = """
         theme = "dark"

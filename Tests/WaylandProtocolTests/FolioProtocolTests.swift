@@ -63,8 +63,9 @@ final class FolioProtocolTests: XCTestCase {
         XCTAssertTrue(last == settled, "the damaged regions add up to the buffer's content")
     }
 
+    /// Predicted ink is off: it reaches past the stroke's end, as far as the pen was heading.
     func testStrokeFramesDamageOnlyTheStroke() throws {
-        let folio = try FolioUnderTest()
+        let folio = try FolioUnderTest(settings: "[ink]\nprediction = false\n")
         try folio.settle()
         let start = folio.compositor.lastCommitIndex
         try folio.stroke(strokePoints)

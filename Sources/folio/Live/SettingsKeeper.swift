@@ -37,6 +37,7 @@ final class SettingsKeeper {
         session.penOnly = settings.penOnly
         session.barrelButtonErases = settings.barrelButton == .eraser
         session.tapUndo = settings.tapUndo
+        session.predictsInk = settings.prediction
     }
 
     /// The toolbar's colour or width changed: written back.

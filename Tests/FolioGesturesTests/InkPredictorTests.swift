@@ -1,0 +1,80 @@
+import FolioGeometry
+import XCTest
+@testable import FolioGestures
+
+/// The predictor extrapolates smooth motion closely and stays bounded where motion is not smooth.
+final class InkPredictorTests: XCTestCase {
+    /// Samples every `step` ms from `t0` at the points `path` gives for each time.
+    private func predictor(times: StrideThrough<Double>, _ path: (Double) -> Point) -> InkPredictor {
+        var predictor = InkPredictor()
+        for t in times { predictor.add(path(t), at: t) }
+        return predictor
+    }
+
+    func testAStraightLineAtConstantSpeedIsPredictedClosely() {
+        // 1 px/ms diagonally, a sample every 4 ms (a 240 Hz touch screen).
+        let line = { (t: Double) in Point(x: 100 + 0.6 * t, y: 50 + 0.8 * t) }
+        let p = predictor(times: stride(from: 0, through: 100, by: 4), line)
+        let predicted = p.predict(at: 116, horizonCap: 23.67)
+        XCTAssertNotNil(predicted)
+        XCTAssertEqual(predicted?.distance(to: line(116)) ?? .infinity, 0, accuracy: 0.01)
+    }
+
+    func testAGentleCurveIsPredictedWithinAPixel() {
+        // A circle of radius 200 px at 1 px/ms: 5 ms of arc turn less than 2°.
+        let circle = { (t: Double) in Point(x: 300 + 200 * cos(t / 200), y: 300 + 200 * sin(t / 200)) }
+        let p = predictor(times: stride(from: 0, through: 200, by: 5), circle)
+        let predicted = p.predict(at: 216, horizonCap: 23.67)
+        XCTAssertLessThan(predicted?.distance(to: circle(216)) ?? .infinity, 1)
+    }
+
+    func testTheHorizonIsCapped() {
+        let line = { (t: Double) in Point(x: t, y: 0) }
+        let p = predictor(times: stride(from: 0, through: 100, by: 4), line)
+        // 40 ms ahead asked, 20 ms allowed: the point 20 ms on.
+        XCTAssertEqual(p.predict(at: 140, horizonCap: 20)?.x ?? .infinity, 120, accuracy: 0.01)
+        XCTAssertNil(p.predict(at: 100, horizonCap: 20), "nothing ahead of the newest sample")
+        XCTAssertNil(p.predict(at: 100 + InkPredictor.staleAfter + 1, horizonCap: 20), "the pen has rested too long")
+    }
+
+    func testNothingIsPredictedAfterALift() {
+        var p = predictor(times: stride(from: 0, through: 100, by: 4)) { Point(x: $0, y: 0) }
+        XCTAssertNotNil(p.predict(at: 110, horizonCap: 20))
+        p.lift()
+        XCTAssertNil(p.predict(at: 110, horizonCap: 20))
+        p.add(Point(x: 104, y: 0), at: 104)
+        XCTAssertNil(p.predict(at: 110, horizonCap: 20), "samples after a lift start nothing")
+    }
+
+    func testTooFewSamplesPredictNothing() {
+        var p = InkPredictor()
+        p.add(Point(x: 0, y: 0), at: 0)
+        p.add(Point(x: 4, y: 0), at: 4)
+        XCTAssertNil(p.predict(at: 10, horizonCap: 20))
+        p.add(Point(x: 8, y: 0), at: 8)
+        XCTAssertNotNil(p.predict(at: 10, horizonCap: 20))
+    }
+
+    func testASharpTurnIsBounded() {
+        // Right at 1 px/ms, then straight down: a hairpin's corner inside the window.
+        let corner = { (t: Double) in t <= 80 ? Point(x: t, y: 0) : Point(x: 80, y: t - 80) }
+        for newest in stride(from: 84.0, through: 120, by: 4) {
+            let p = predictor(times: stride(from: 0, through: newest, by: 4), corner)
+            guard let predicted = p.predict(at: newest + 20, horizonCap: 20) else { continue }
+            // Never further than the fastest step allows, however the fit bends.
+            XCTAssertLessThanOrEqual(predicted.distance(to: corner(newest)), 20 + 1e-9, "newest sample at \(newest)")
+        }
+        // Just past a reversal the fit's turn is over 120°: nothing is predicted.
+        let reversal = { (t: Double) in Point(x: t <= 80 ? t : 160 - t, y: 0) }
+        XCTAssertNil(predictor(times: stride(from: 0, through: 100, by: 4), reversal).predict(at: 120, horizonCap: 20))
+    }
+
+    func testAPenComingToRestIsNotPredictedBackwards() {
+        // Slowing hard: the fit's deceleration would carry the point back.
+        let braking = { (t: Double) in Point(x: 2 * t - 0.0125 * t * t, y: 0) }
+        let p = predictor(times: stride(from: 40, through: 80, by: 4), braking)
+        if let predicted = p.predict(at: 100, horizonCap: 20) {
+            XCTAssertGreaterThanOrEqual(predicted.x, braking(80).x)
+        }
+    }
+}
