@@ -77,8 +77,3 @@ public enum AtomicFile {
         throw FileWriteError(path: target, kind: .failed, reason: "every temporary name tried in \(folder) was taken")
     }
 }
-
-/// strerror(3)'s words for the current errno.
-func errnoText() -> String {
-    String(cString: strerror(errno))
-}

@@ -26,31 +26,19 @@ public func readRegularFile(_ path: String) throws(FileReadError) -> [UInt8]? {
     var status = stat()
     guard stat(path, &status) == 0 else {
         if errno == ENOENT { return nil }
-        throw FileReadError(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
+        throw FileReadError(path: path, reason: "cannot be read: \(errnoText())")
     }
     try requireRegular(status, path)
     let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
-    guard fd >= 0 else { throw FileReadError(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
+    guard fd >= 0 else { throw FileReadError(path: path, reason: "cannot be read: \(errnoText())") }
     defer { close(fd) }
-    guard fstat(fd, &status) == 0 else { throw FileReadError(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))") }
+    guard fstat(fd, &status) == 0 else { throw FileReadError(path: path, reason: "cannot be read: \(errnoText())") }
     try requireRegular(status, path)
-    var bytes = [UInt8](repeating: 0, count: max(Int(status.st_size), 0))
-    var filled = 0
-    while true {
-        if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 4))) }
-        let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-            guard let base = buffer.baseAddress else { return 0 }
-            return read(fd, base + filled, buffer.count - filled)
-        }
-        if count < 0 {
-            if errno == EINTR { continue }
-            throw FileReadError(path: path, reason: "cannot be read: \(String(cString: strerror(errno)))")
-        }
-        if count == 0 { break }
-        filled += count
+    do {
+        return try readFully(fd, sizeHint: Int(status.st_size))
+    } catch {
+        throw FileReadError(path: path, reason: "cannot be read: \(error.words)")
     }
-    bytes.removeSubrange(filled...)
-    return bytes
 }
 
 private func requireRegular(_ status: stat, _ path: String) throws(FileReadError) {

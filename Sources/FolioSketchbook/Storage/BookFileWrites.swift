@@ -12,7 +12,3 @@ extension BookError {
 func isLink(_ status: stat) -> Bool {
     status.st_mode & S_IFMT == S_IFLNK
 }
-
-func errnoText() -> String {
-    String(cString: strerror(errno))
-}

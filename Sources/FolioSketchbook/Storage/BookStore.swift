@@ -99,23 +99,11 @@ public struct BookStore: Sendable {
         var status = stat()
         guard fstat(fd, &status) == 0 else { throw BookError.io(path: path, reason: "cannot read: fstat: \(errnoText())") }
         guard status.st_mode & S_IFMT == S_IFREG else { throw BookError.io(path: path, reason: "cannot read: not a regular file") }
-        var bytes = [UInt8](repeating: 0, count: Int(status.st_size))
-        var filled = 0
-        while true {
-            if filled == bytes.count { bytes.append(contentsOf: repeatElement(0, count: max(4096, bytes.count / 4))) }
-            let count = bytes.withUnsafeMutableBytes { buffer -> Int in
-                guard let base = buffer.baseAddress else { return 0 }
-                return read(fd, base + filled, buffer.count - filled)
-            }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw BookError.io(path: path, reason: "cannot read: \(errnoText())")
-            }
-            if count == 0 { break }
-            filled += count
+        do {
+            return try readFully(fd, sizeHint: Int(status.st_size))
+        } catch {
+            throw BookError.io(path: path, reason: "cannot read: \(error.words)")
         }
-        bytes.removeSubrange(filled...)
-        return bytes
     }
 
     /// The book the bytes of a `book.folio` hold (a torn last record left out), or `.damaged`
