@@ -14,6 +14,11 @@ public struct FileIdentity: Hashable, Sendable {
     public init?(_ path: String) {
         var status = stat()
         guard stat(path, &status) == 0 else { return nil }
+        self.init(status)
+    }
+
+    /// The file `status` describes.
+    public init(_ status: stat) {
         device = UInt64(status.st_dev)
         inode = UInt64(status.st_ino)
     }

@@ -1,3 +1,4 @@
+import FolioFiles
 import Foundation
 import FolioSketchbook
 
@@ -42,15 +43,13 @@ enum PictureBytes {
 /// Which file a damaged picture was: said once, however often the sheet is shown again, and
 /// again only when another file takes its place.
 struct PictureFileIdentity: Hashable, Sendable {
-    var device: UInt64
-    var inode: UInt64
+    var file: FileIdentity
     var size: Int64
     var modified: Int64
     var modifiedNanoseconds: Int
 
     init(_ status: stat) {
-        device = UInt64(status.st_dev)
-        inode = UInt64(status.st_ino)
+        file = FileIdentity(status)
         size = Int64(status.st_size)
         modified = Int64(status.st_mtim.tv_sec)
         modifiedNanoseconds = Int(status.st_mtim.tv_nsec)
