@@ -4,19 +4,11 @@ import XCTest
 @testable import FolioGestures
 
 /// Touches and presses landing by the left or right edge turn pages and never draw.
-final class EdgeTurnTests: XCTestCase {
-    private var recognizer = GestureRecognizer()
-
+final class EdgeTurnTests: RecognizerTestCase {
     override func setUp() {
-        recognizer = GestureRecognizer()
+        super.setUp()
         recognizer.width = 1280
     }
-
-    private func feed(_ time: Double, _ events: InputEvent...) -> [Gesture] {
-        events.flatMap { recognizer.handle($0, time: time) }
-    }
-
-    private func p(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
 
     func testATouchByTheRightEdgeTurnsForward() {
         XCTAssertEqual(feed(0, .touchDown(id: 1, at: p(1260, 300)), .touchFrame), [.turnBegan(edge: .right, at: p(1260, 300))])

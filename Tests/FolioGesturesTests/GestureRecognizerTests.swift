@@ -3,20 +3,7 @@ import FolioInput
 import XCTest
 @testable import FolioGestures
 
-final class GestureRecognizerTests: XCTestCase {
-    private var recognizer = GestureRecognizer()
-
-    override func setUp() {
-        recognizer = GestureRecognizer()
-    }
-
-    /// Feeds events at `time`; returns the gestures they produced.
-    private func feed(_ time: Double, _ events: InputEvent...) -> [Gesture] {
-        events.flatMap { recognizer.handle($0, time: time) }
-    }
-
-    private func p(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
-
+final class GestureRecognizerTests: RecognizerTestCase {
     func testOneFingerDrawsAStroke() {
         XCTAssertEqual(feed(0, .touchDown(id: 1, at: p(10, 10)), .touchFrame), [.strokeBegan(at: p(10, 10))])
         XCTAssertEqual(feed(16, .touchMotion(id: 1, to: p(20, 12)), .touchFrame), [.strokeMoved(to: p(20, 12))])

@@ -5,19 +5,7 @@ import XCTest
 
 /// Two- and three-finger taps: recognised when the last finger lifts, never at the cost of a
 /// pinch (which still begins the moment the second finger lands).
-final class TapTests: XCTestCase {
-    private var recognizer = GestureRecognizer()
-
-    override func setUp() {
-        recognizer = GestureRecognizer()
-    }
-
-    private func feed(_ time: Double, _ events: InputEvent...) -> [Gesture] {
-        events.flatMap { recognizer.handle($0, time: time) }
-    }
-
-    private func p(_ x: Double, _ y: Double) -> Point { Point(x: x, y: y) }
-
+final class TapTests: RecognizerTestCase {
     func testATwoFingerTapWithdrawsItsPinchAndTaps() {
         XCTAssertEqual(feed(0, .touchDown(id: 1, at: p(400, 300)), .touchFrame), [.strokeBegan(at: p(400, 300))])
         XCTAssertEqual(feed(20, .touchDown(id: 2, at: p(500, 300)), .touchFrame), [.strokeWithdrawn, .pinchBegan],
