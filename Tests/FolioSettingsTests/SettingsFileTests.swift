@@ -82,27 +82,26 @@ final class SettingsFileTests: XCTestCase {
     /// `gestures.tap_undo`: on unless set false, written back as read, and anything but a
     /// boolean is one line and the default.
     func testTapUndoIsOnByDefaultAndRoundTrips() {
-        XCTAssertTrue(Settings().tapUndo)
-        XCTAssertTrue(SettingsFile.render(Settings()).contains("tap_undo = true"))
-        let off = SettingsFile.parse("[gestures]\ntap_undo = false\n", name: "c.toml")
-        XCTAssertEqual(off.problems, [])
-        XCTAssertFalse(off.settings.tapUndo)
-        XCTAssertEqual(SettingsFile.parse(SettingsFile.render(off.settings), name: "c.toml").settings, off.settings)
-        let bad = SettingsFile.parse("[gestures]\ntap_undo = 1\n", name: "c.toml")
-        XCTAssertEqual(bad.problems, ["c.toml:2: gestures.tap_undo must be true or false; using true"])
-        XCTAssertTrue(bad.settings.tapUndo)
+        assertOnByDefaultAndRoundTrips("gestures", "tap_undo", \.tapUndo, bad: "1")
     }
 
     func testInkPredictionIsOnByDefaultAndRoundTrips() {
-        XCTAssertTrue(Settings().prediction)
-        XCTAssertTrue(SettingsFile.render(Settings()).contains("prediction = true"))
-        let off = SettingsFile.parse("[ink]\nprediction = false\n", name: "c.toml")
-        XCTAssertEqual(off.problems, [])
-        XCTAssertFalse(off.settings.prediction)
-        XCTAssertEqual(SettingsFile.parse(SettingsFile.render(off.settings), name: "c.toml").settings, off.settings)
-        let bad = SettingsFile.parse("[ink]\nprediction = \"no\"\n", name: "c.toml")
-        XCTAssertEqual(bad.problems, ["c.toml:2: ink.prediction must be true or false; using true"])
-        XCTAssertTrue(bad.settings.prediction)
+        assertOnByDefaultAndRoundTrips("ink", "prediction", \.prediction, bad: "\"no\"")
+    }
+
+    /// The boolean `table.key` (read into `flag`) is on by default and in the file written, off
+    /// when set false and written back so, and `bad` is one problem line and the default.
+    private func assertOnByDefaultAndRoundTrips(_ table: String, _ key: String, _ flag: KeyPath<Settings, Bool>, bad: String,
+                                                file: StaticString = #filePath, line: UInt = #line) {
+        XCTAssertTrue(Settings()[keyPath: flag], file: file, line: line)
+        XCTAssertTrue(SettingsFile.render(Settings()).contains("\(key) = true"), file: file, line: line)
+        let off = SettingsFile.parse("[\(table)]\n\(key) = false\n", name: "c.toml")
+        XCTAssertEqual(off.problems, [], file: file, line: line)
+        XCTAssertFalse(off.settings[keyPath: flag], file: file, line: line)
+        XCTAssertEqual(SettingsFile.parse(SettingsFile.render(off.settings), name: "c.toml").settings, off.settings, file: file, line: line)
+        let wrong = SettingsFile.parse("[\(table)]\n\(key) = \(bad)\n", name: "c.toml")
+        XCTAssertEqual(wrong.problems, ["c.toml:2: \(table).\(key) must be true or false; using true"], file: file, line: line)
+        XCTAssertTrue(wrong.settings[keyPath: flag], file: file, line: line)
     }
 
     func testUnknownKeysAndTablesAreReportedAndIgnored() {
