@@ -36,6 +36,11 @@ final class CLITests: XCTestCase {
         process.executableURL = Self.folio
         process.arguments = arguments
         process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+        return try collect(process)
+    }
+
+    /// Runs `process` to its end with its output and errors collected.
+    func collect(_ process: Process) throws -> Result {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err

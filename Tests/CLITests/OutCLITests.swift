@@ -13,16 +13,8 @@ extension CLITests {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "ulimit -f \(blocks) && exec \"$0\" \"$@\"", Self.folio.path] + arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let errors = PipeReader.start(err.fileHandleForReading)
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = errors.wait()
-        process.waitUntilExit()
-        return (Result(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                       stderr: String(decoding: stderr, as: UTF8.self)), process.terminationReason)
+        let result = try collect(process)
+        return (result, process.terminationReason)
     }
 
     private func names(in path: String) throws -> [String] {
@@ -158,16 +150,12 @@ extension CLITests {
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "unshare -m sh -c 'mount --bind \"$1\" \"$2\" || exit 99; exec \"$0\" export --book \"$1\" --sheet 1 --png \"$2/book.folio\"' \"$0\" \"$@\"",
                              Self.folio.path, book, mount]
-        let err = Pipe()
-        process.standardError = err
-        try process.run()
-        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        if process.terminationStatus == 99 || stderr.hasPrefix("unshare:") {
-            throw XCTSkip("SKIPPED: no private mount namespace here (unshare -m needs root): \(stderr)")
+        let result = try collect(process)
+        if result.status == 99 || result.stderr.hasPrefix("unshare:") {
+            throw XCTSkip("SKIPPED: no private mount namespace here (unshare -m needs root): \(result.stderr)")
         }
-        XCTAssertEqual(stderr, "folio: \(mount)/book.folio is inside the book folder \(book); export somewhere else\n")
-        XCTAssertNotEqual(process.terminationStatus, 0)
+        XCTAssertEqual(result.stderr, "folio: \(mount)/book.folio is inside the book folder \(book); export somewhere else\n")
+        XCTAssertNotEqual(result.status, 0)
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: book + "/book.folio")), saved)
         XCTAssertEqual(try names(in: book), [".folio.lock", "book.folio"])
     }
