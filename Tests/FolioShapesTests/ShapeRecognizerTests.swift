@@ -27,6 +27,7 @@ final class ShapeRecognizerTests: XCTestCase {
         ]
         for (index, (kind, draw)) in cases.enumerated() {
             let tally = kinds(50, seed: 0x5A9E + UInt64(index), draw)
+            print("hold to shape: 50 wobbly \(kind.rawValue)s snapped as \(tally.sorted { $0.key < $1.key })")
             XCTAssertGreaterThanOrEqual(tally[kind.rawValue] ?? 0, 48, "\(kind): \(tally)")
             XCTAssertEqual(tally.filter { $0.key != kind.rawValue && $0.key != "none" }.values.reduce(0, +), 0,
                            "\(kind) taken for another shape: \(tally)")
