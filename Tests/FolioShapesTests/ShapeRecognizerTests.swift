@@ -87,6 +87,22 @@ final class ShapeRecognizerTests: XCTestCase {
             return Point(x: 300 + 100 * sin(t), y: 300 + 100 * sin(t) * cos(t))
         }
         XCTAssertNil(ShapeRecognizer.recognize(eight))
+        let twice = (0...200).map { k -> Point in
+            let t = Double(k) / 200 * 4 * .pi
+            return Point(x: 300 + 100 * cos(t), y: 300 + 100 * sin(t))
+        }
+        XCTAssertNil(ShapeRecognizer.recognize(twice), "a loop drawn twice round")
+    }
+
+    /// A loop and then as long a tail: where it came back was not its end, and it is no circle.
+    func testALoopWithALongTailIsLeftAlone() {
+        let loop = (0...100).map { k -> Point in
+            let t = Double(k) / 100 * 2 * .pi
+            return Point(x: 300 + 100 * cos(t), y: 300 + 100 * sin(t))
+        }
+        let tail = (1...100).map { Point(x: 400 + 6.3 * Double($0), y: 300 + 0.5 * Double($0)) }
+        XCTAssertNotNil(ShapeRecognizer.recognize(loop), "the loop alone is a circle")
+        XCTAssertNil(ShapeRecognizer.recognize(loop + tail))
     }
 }
 
