@@ -58,9 +58,9 @@ struct LiveStroke {
         return true
     }
 
-    /// The held end of a snapped stroke moved to `p`; returns the logical area whose ink may differ.
-    mutating func drag(to p: Point) -> Rect {
-        snapped?.drag(to: p) ?? .null
+    /// The held end of a snapped stroke moved to `p`: the shape follows.
+    mutating func drag(to p: Point) {
+        snapped?.drag(to: p)
     }
 
     /// Adds a point that came at `time` (ms); returns the logical area whose ink may differ (old

@@ -180,7 +180,8 @@ public final class Session {
     public var isAnimating: Bool { transaction.isAnimating }
 
     /// When (ms) the screen changes with no input and no animation: the toolbar hiding after a
-    /// while, or its confirmation going. The frame loop sleeps until then instead of ticking.
+    /// while, its confirmation going, or a held stroke snapping to its shape. The frame loop
+    /// sleeps until then instead of ticking.
     public var nextChange: Double? { [toolbar.deadline, holdDeadline].compactMap { $0 }.min() }
 
     /// Whether the toolbar looks different from its last `renderToolbar()`.
@@ -695,7 +696,8 @@ public final class Session {
     private func extendStroke(to sample: PenSample, at time: Double) {
         guard case var .drawing(live) = state else { return }
         state = .idle  // hands the stroke's storage over, so adding a point does not copy it
-        let changed = live.snapped == nil ? live.add(sample, at: time) : live.drag(to: sample.point)
+        var changed = Rect.null
+        if live.snapped == nil { changed = live.add(sample, at: time) } else { live.drag(to: sample.point) }
         state = .drawing(live)
         display.drawLive(live, changed: changed)
     }

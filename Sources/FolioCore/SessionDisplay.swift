@@ -162,7 +162,7 @@ final class SessionDisplay {
     }
 
     /// Draws the live stroke over the canvas where `changed` (logical px) says it may differ, with
-    /// `predicted` ink past its end in place of any drawn before.
+    /// `predicted` ink past its end in place of any drawn before; a snapped stroke, its shape whole.
     func drawLive(_ live: LiveStroke, changed: Rect, predicted: PredictedInk? = nil) {
         if let shape = live.snapped?.stroke { return drawShape(shape) }
         damage.formUnion(canvas.drawLive(live.path, tail: live.tail, style: live.stroke.style, changed: changed,

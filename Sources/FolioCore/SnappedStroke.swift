@@ -22,11 +22,9 @@ struct SnappedStroke {
         stroke = Self.stroke(shape, like: freehand)
     }
 
-    /// The held end moved to `p`: the shape follows; returns the logical area whose ink may differ.
-    mutating func drag(to p: Point) -> Rect {
-        let before = stroke.bounds
+    /// The held end moved to `p`: the shape follows.
+    mutating func drag(to p: Point) {
         stroke = Self.stroke(shape.dragged(from: grip, to: p), like: freehand)
-        return before.union(stroke.bounds)
     }
 
     /// `shape`'s outline as a stroke in `freehand`'s ink. A pen's pressure (and tilt) keeps its
