@@ -38,6 +38,11 @@ final class KWinTouchTests: XCTestCase {
         try runScenario("tap-undo", artifacts: "kwin-tap-undo")
     }
 
+    /// A wobbly circle whose finger rests (sending nothing) snaps to a true circle on Folio's own clock.
+    func testAHeldCircleSnapsUnderKWin() throws {
+        try runScenario("hold-shape", artifacts: "kwin-hold-shape")
+    }
+
     func testBuffersAndInkAtScaleOneAndAHalfUnderKWin() throws {
         try runScenario("scale", artifacts: "kwin-scale-1.5", scale: "1.5")
     }
