@@ -58,9 +58,9 @@ struct LiveStroke {
         return true
     }
 
-    /// The held end of a snapped stroke moved to `p`: the shape follows.
-    mutating func drag(to p: Point) {
-        snapped?.drag(to: p)
+    /// The held end of a snapped stroke moved to `p`: the shape follows. False when nothing changed.
+    mutating func drag(to p: Point) -> Bool {
+        snapped?.drag(to: p) ?? false
     }
 
     /// Adds a point that came at `time` (ms); returns the logical area whose ink may differ (old

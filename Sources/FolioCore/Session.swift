@@ -696,8 +696,13 @@ public final class Session {
     private func extendStroke(to sample: PenSample, at time: Double) {
         guard case var .drawing(live) = state else { return }
         state = .idle  // hands the stroke's storage over, so adding a point does not copy it
-        var changed = Rect.null
-        if live.snapped == nil { changed = live.add(sample, at: time) } else { live.drag(to: sample.point) }
+        if live.snapped != nil {
+            let moved = live.drag(to: sample.point)
+            state = .drawing(live)
+            if moved { display.drawLive(live, changed: .null) }
+            return
+        }
+        let changed = live.add(sample, at: time)
         state = .drawing(live)
         display.drawLive(live, changed: changed)
     }

@@ -12,6 +12,8 @@ struct SnappedStroke {
     let freehand: Stroke
     /// The shape's stroke for the end where it is now.
     private(set) var stroke: Stroke
+    /// Where the held end is now.
+    private var end: Point
 
     /// `freehand` snapped, if it fits a shape; nil when it fits none.
     init?(_ freehand: Stroke) {
@@ -19,12 +21,17 @@ struct SnappedStroke {
         self.shape = shape
         self.grip = grip
         self.freehand = freehand
+        end = grip
         stroke = Self.stroke(shape, like: freehand)
     }
 
-    /// The held end moved to `p`: the shape follows.
-    mutating func drag(to p: Point) {
+    /// The held end moved to `p`: the shape follows. False when it is where it was (a resting
+    /// pen still sends its pressure): nothing changed.
+    mutating func drag(to p: Point) -> Bool {
+        guard p != end else { return false }
+        end = p
         stroke = Self.stroke(shape.dragged(from: grip, to: p), like: freehand)
+        return true
     }
 
     /// `shape`'s outline as a stroke in `freehand`'s ink. A pen's pressure (and tilt) keeps its

@@ -225,6 +225,21 @@ final class HoldToShapeTests: XCTestCase {
         XCTAssertTrue(again.session.frame.allPixels == snapped.session.frame.allPixels)
     }
 
+    /// The shape is an ordinary stroke: a page turn to a new sheet and back shows it as it was.
+    func testTheShapeTurnsWithThePage() throws {
+        var script = Script()
+        script.finger(Self.wobblyCircle(), lift: true, hold: 700)
+        let snapped = try replay(script)
+        script.send(.key(KeyChord(key: "Next", modifiers: []), pressed: true), after: 100)
+        script.send(.key(KeyChord(key: "Prior", modifiers: []), pressed: true), after: 2000)
+        let turned = try replay(script)
+        XCTAssertEqual(turned.session.book.sheets.count, 2, "\(names(turned))")
+        XCTAssertEqual(turned.session.book.currentSheet, 0)
+        XCTAssertTrue(turned.session.book.sheet.strokes == snapped.session.book.sheet.strokes)
+        XCTAssertTrue(turned.session.frame.allPixels == snapped.session.frame.allPixels)
+        XCTAssertEqual(gaps(turned, radius: 120), [])
+    }
+
     /// Handwriting and a scribble, each held at its end: no shape, the strokes as drawn.
     func testFreehandHeldStaysAsDrawn() throws {
         let writing = (0...80).map { k -> Point in
