@@ -49,6 +49,8 @@ let package = Package(
         .target(name: "CCRC32C", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
         .target(name: "FolioSketchbook", dependencies: ["FolioGeometry", "FolioFiles", "CCRC32C"]),
         .target(name: "FolioGestures", dependencies: ["FolioGeometry", "FolioInput"]),
+        // Hold to shape: which clean shape a held stroke was meant to be, and that shape's outline.
+        .target(name: "FolioShapes", dependencies: ["FolioGeometry"]),
         // The tool in use (ink with its chosen colour and width, or the eraser): one value the
         // session owns and the toolbar, the settings and the session's input handling read.
         .target(name: "FolioTools"),
@@ -60,6 +62,7 @@ let package = Package(
         .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "FolioTools", "CPageKernels", "CPixman", "CPNG", "CCairo"]),
         .target(name: "FolioCore", dependencies: [
             "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender", "FolioToolbar", "FolioTools",
+            "FolioShapes",
         ]),
         .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioGeometry", "FolioInput", "FolioPixels", "FolioSketchbook", "FolioToolbar"]),
         // Benchmark figures and the memory-copy floor they are compared with, as `folio bench` and
@@ -75,7 +78,7 @@ let package = Package(
         ]),
         .executableTarget(name: "folio", dependencies: [
             "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
-            "FolioToolbar", "FolioTools", "FolioSettings", "FolioRandom", "FolioFiles", "CMalloc",
+            "FolioToolbar", "FolioTools", "FolioSettings", "FolioRandom", "FolioFiles", "CMalloc", "FolioShapes",
             "FolioLog", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
@@ -110,6 +113,7 @@ let package = Package(
         .testTarget(name: "FolioLayersTests", dependencies: ["FolioLayers", "FolioGeometry"]),
         .testTarget(name: "FolioSketchbookTests", dependencies: ["FolioSketchbook", "FolioFiles", "FolioGeometry", "CCRC32C", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput", "FolioGeometry"]),
+        .testTarget(name: "FolioShapesTests", dependencies: ["FolioShapes", "FolioGeometry", "FolioRandom"]),
         .testTarget(name: "PageRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "CPageKernels", "FolioRandom"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioRandom"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioGeometry", "FolioLayers", "FolioToolbar", "FolioTools", "FolioRandom", "FolioTestSupport"]),

@@ -18,6 +18,8 @@ public struct BenchResult {
     public var samples: [Double]
     /// Peak resident memory, where the figure measures it.
     public var memoryMiB: Double?
+    /// The points of the stroke a figure was taken on, where it depends on them.
+    public var points: Int?
 
     public init(name: String, width: Int, height: Int, scale: Double? = nil, progress: Double? = nil, threads: Int? = nil,
                 kernels: String? = nil, bufferScale: Double? = nil, samples: [Double]) {
@@ -43,6 +45,7 @@ public struct BenchResult {
         if let kernels { object["kernels"] = kernels }
         if let bufferScale { object["buffer_scale"] = bufferScale }
         if let memoryMiB { object["memory_mib"] = memoryMiB }
+        if let points { object["points"] = points }
         return object
     }
 }
@@ -76,6 +79,7 @@ public func report(_ results: [BenchResult], json: Bool) {
             if let q = r.progress { label += " q=\(q)" }
             if let t = r.threads { label += " threads=\(t)" }
             if let k = r.kernels { label += " \(k)" }
+            if let n = r.points { label += " points=\(n)" }
             print(label.padding(toLength: 52, withPad: " ", startingAt: 0)
                   + String(format: "p50 %8.3f ms   p99 %8.3f ms", percentile(sorted, 0.5), percentile(sorted, 0.99))
                   + (r.memoryMiB.map { String(format: "   peak memory %.1f MiB", $0) } ?? ""))

@@ -1,5 +1,6 @@
 import FolioGeometry
 import FolioGestures
+import FolioShapes
 import FolioSketchbook
 
 /// The stroke under the finger or pen, with its smoothers, so each new point reports what it
@@ -12,9 +13,14 @@ struct LiveStroke {
     let pressureCurve: PressureCurve?
     /// Where the pen is heading, from the raw samples and their times: for predicted ink only.
     private(set) var predictor = InkPredictor()
+    /// When the stroke's end has been held still long enough to be recognised as a shape.
+    private(set) var hold: HoldTimer
+    /// The shape the stroke snapped to while its end is held; nil while it is freehand.
+    private(set) var snapped: SnappedStroke?
 
     init(start: PenSample, at time: Double, style: InkStyle, pressureCurve: PressureCurve?) {
         stroke = Stroke(points: [start.point], style: style)
+        hold = HoldTimer(at: start.point, time: time)
         predictor.add(start.point, at: time)
         smoother = InkSmoother(start: start.point)
         if let pressureCurve, let pressure = start.pressure.map(Stroke.kept(pressure:)) {
@@ -40,11 +46,29 @@ struct LiveStroke {
         return pressureCurve.width(at: stroke.pressures?.last ?? 0)
     }
 
+    /// The stroke as it is kept when it ends: its shape if it snapped to one.
+    var kept: Stroke { snapped?.stroke ?? stroke }
+
+    /// The hold is up: the stroke snaps to the shape it fits, if any (true then), and the hold is
+    /// spent either way.
+    mutating func snap() -> Bool {
+        hold.spend()
+        guard snapped == nil, let shape = SnappedStroke(stroke) else { return false }
+        snapped = shape
+        return true
+    }
+
+    /// The held end of a snapped stroke moved to `p`: the shape follows. False when nothing changed.
+    mutating func drag(to p: Point) -> Bool {
+        snapped?.drag(to: p) ?? false
+    }
+
     /// Adds a point that came at `time` (ms); returns the logical area whose ink may differ (old
     /// tail, new segment, new tail).
     mutating func add(_ sample: PenSample, at time: Double) -> Rect {
         let p = sample.point
         predictor.add(p, at: time)
+        hold.moved(to: p, at: time)
         // Every changed piece starts at the end of the finished path; a pen's outline, at the
         // start of its last step into that end (the joint at the end moves with what follows).
         var changed = smoother.path.last.map { Rect(origin: $0.endPoint, size: .zero) } ?? .null

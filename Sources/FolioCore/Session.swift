@@ -180,8 +180,9 @@ public final class Session {
     public var isAnimating: Bool { transaction.isAnimating }
 
     /// When (ms) the screen changes with no input and no animation: the toolbar hiding after a
-    /// while, or its confirmation going. The frame loop sleeps until then instead of ticking.
-    public var nextChange: Double? { toolbar.deadline }
+    /// while, its confirmation going, or a held stroke snapping to its shape. The frame loop
+    /// sleeps until then instead of ticking.
+    public var nextChange: Double? { [toolbar.deadline, holdDeadline].compactMap { $0 }.min() }
 
     /// Whether the toolbar looks different from its last `renderToolbar()`.
     public var toolbarNeedsFrame: Bool { display.toolbarNeedsFrame }
@@ -254,6 +255,8 @@ public final class Session {
         get { recognizer.barrelButtonErases }
         set { recognizer.barrelButtonErases = newValue }
     }
+    /// A stroke whose end is held still snaps to the shape it was meant to be (`gestures.hold_to_shape`).
+    public var holdToShape = true
     /// Live strokes are drawn ahead of their newest sample, to where the pen is predicted to be
     /// when the frame is seen (`ink.prediction`); never saved, exported or left after the stroke.
     public var predictsInk = true
@@ -262,7 +265,7 @@ public final class Session {
     /// not known, and nothing is predicted): called by whoever paces frames, just before a frame
     /// is drawn. Nothing happens unless a stroke is live and predicted ink is on.
     public func predictInk(for forecast: PresentationForecast?) {
-        guard predictsInk, case let .drawing(live) = state, let end = live.stroke.points.last else { return }
+        guard predictsInk, case let .drawing(live) = state, live.snapped == nil, let end = live.stroke.points.last else { return }
         // No prediction now still erases the one drawn before.
         let predicted = forecast.flatMap { live.predictor.predict(at: $0.time, horizonCap: $0.horizonCap) }.map {
             PredictedInk(from: end, to: $0, width: live.endWidth)
@@ -282,6 +285,7 @@ public final class Session {
         now = max(now, time)
         transaction.advance(to: now)
         _ = toolbar.advance(to: now)
+        settleHold()
         if case let .resize(width, height, scale) = event {
             resize(width: width, height: height, scale: scale ?? self.scale)
             return
@@ -327,6 +331,7 @@ public final class Session {
         now = max(now, time)
         transaction.advance(to: now)
         _ = toolbar.advance(to: now)
+        settleHold()
         if isAnimating { damageWholeFrame() }
     }
 
@@ -691,6 +696,12 @@ public final class Session {
     private func extendStroke(to sample: PenSample, at time: Double) {
         guard case var .drawing(live) = state else { return }
         state = .idle  // hands the stroke's storage over, so adding a point does not copy it
+        if live.snapped != nil {
+            let moved = live.drag(to: sample.point)
+            state = .drawing(live)
+            if moved { display.drawLive(live, changed: .null) }
+            return
+        }
         let changed = live.add(sample, at: time)
         state = .drawing(live)
         display.drawLive(live, changed: changed)
@@ -700,9 +711,32 @@ public final class Session {
         guard case let .drawing(live) = state else { return }
         state = .idle
         book.append(live.stroke)
-        display.bake(live.stroke)
+        // A snapped stroke is its shape, one undo away from the stroke as drawn.
+        if let shape = live.snapped?.stroke { book.reshapeNewest(to: shape) }
+        display.bake(live.kept)
         record("stroke.ended", at: time)
         reportedClamp = false
+    }
+
+    // MARK: - Hold to shape
+
+    /// When (ms) the live stroke's held end is to be recognised; nil when nothing waits.
+    private var holdDeadline: Double? {
+        guard holdToShape, case let .drawing(live) = state, live.snapped == nil else { return nil }
+        return live.hold.deadline
+    }
+
+    /// Recognises the live stroke once its end has been held still long enough (`HoldTimer`) as
+    /// of `now`: from the frame loop's clock, as a held finger sends nothing, and before any
+    /// input at or after the deadline, so a replay snaps exactly where the app would.
+    private func settleHold() {
+        guard let deadline = holdDeadline, deadline <= now, case var .drawing(live) = state else { return }
+        state = .idle
+        let snapped = live.snap()
+        state = .drawing(live)
+        guard snapped, let kind = live.snapped?.shape.kind else { return }
+        display.drawLive(live, changed: .null)
+        record("shape.\(kind.rawValue)", at: deadline)
     }
 
     private func withdrawStroke(at time: Double) {

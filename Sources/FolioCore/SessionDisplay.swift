@@ -162,11 +162,20 @@ final class SessionDisplay {
     }
 
     /// Draws the live stroke over the canvas where `changed` (logical px) says it may differ, with
-    /// `predicted` ink past its end in place of any drawn before.
+    /// `predicted` ink past its end in place of any drawn before; a snapped stroke, its shape whole.
     func drawLive(_ live: LiveStroke, changed: Rect, predicted: PredictedInk? = nil) {
+        if let shape = live.snapped?.stroke { return drawShape(shape) }
         damage.formUnion(canvas.drawLive(live.path, tail: live.tail, style: live.stroke.style, changed: changed,
                                          pressures: live.pressurePath, pressureTail: live.pressureTail,
                                          curve: live.pressureCurve, predicted: predicted))
+    }
+
+    /// Draws a snapped stroke's shape as the live stroke, in place of whatever was live: drawn
+    /// whole, as it may change anywhere when the held end resizes it.
+    private func drawShape(_ shape: Stroke) {
+        damage.formUnion(canvas.clearLive())
+        damage.formUnion(canvas.drawLive(shape.path, tail: nil, style: shape.style, changed: shape.bounds,
+                                         pressures: shape.pressurePath, curve: shape.hasPressure ? shape.pressureCurve : nil))
     }
 
     /// Bakes a finished stroke into the canvas.

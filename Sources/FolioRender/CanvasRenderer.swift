@@ -118,8 +118,9 @@ public final class CanvasRenderer {
     }
 
     /// Shows `strokes` on the canvas, redrawing only what changed where it can: one stroke taken
-    /// back (undo) puts its tile back, one stroke more (redo) is baked; anything else is drawn
-    /// again from fresh paper. Returns the damage.
+    /// back (undo) puts its tile back, one stroke more (redo) is baked, the newest stroke replaced
+    /// puts its tile back and bakes the new one; anything else is drawn again from fresh paper.
+    /// Returns the damage.
     @discardableResult
     public func show(strokes new: [Stroke]) -> PixelRect {
         if new.count + 1 == strokes.count, undoTiles.tiles.count > 0, new[...] == strokes.dropLast() {
@@ -135,6 +136,14 @@ public final class CanvasRenderer {
         }
         if new.count == strokes.count + 1, let last = new.last, new.dropLast() == strokes[...] {
             return bake(last)
+        }
+        // The newest stroke replaced (a snapped shape undone or redone): its tile, then the new one.
+        if new.count == strokes.count, let last = new.last, undoTiles.tiles.count > 0, new.dropLast() == strokes.dropLast(),
+           let tile = undoTiles.takeNewest() {
+            UndoTiles.restore(tile, into: baked)
+            frame.copy(tile.area, from: baked)
+            strokes.removeLast()
+            return tile.area.union(bake(last))
         }
         return rebuild(strokes: new)
     }

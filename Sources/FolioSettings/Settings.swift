@@ -19,6 +19,8 @@ public struct Settings: Hashable, Sendable {
     public var pinch = true
     /// A two-finger tap undoes, a three-finger tap redoes.
     public var tapUndo = true
+    /// A stroke whose end is held still snaps to a line, ellipse, rectangle or triangle.
+    public var holdToShape = true
     /// Fingers do not draw (for pens); kept for the pen's input.
     public var penOnly = false
     /// Live strokes are drawn ahead to where the pen is predicted to be when the frame is seen.

@@ -95,6 +95,8 @@ public struct SettingsFile: Sendable {
         pinch = \(s.pinch)
         # A two-finger tap undoes, a three-finger tap redoes.
         tap_undo = \(s.tapUndo)
+        # Hold a stroke's end still for half a second: it snaps to a line, ellipse, rectangle or triangle.
+        hold_to_shape = \(s.holdToShape)
 
         [pen]
         # Only a pen draws; fingers still pinch and turn.
@@ -154,7 +156,7 @@ private struct Reader {
 
     static let known: [String: Set<String>] = [
         "ink": ["color", "width", "prediction"], "palette": ["colors", "widths"], "fold": ["perspective"],
-        "gestures": ["edge_turn", "pinch", "tap_undo"], "pen": ["pen_only", "barrel_button"],
+        "gestures": ["edge_turn", "pinch", "tap_undo", "hold_to_shape"], "pen": ["pen_only", "barrel_button"],
     ]
 
     mutating func report(_ key: String, _ message: String) {
@@ -219,6 +221,7 @@ private struct Reader {
         s.edgeTurn = flag("gestures", "edge_turn", default: true)
         s.pinch = flag("gestures", "pinch", default: true)
         s.tapUndo = flag("gestures", "tap_undo", default: true)
+        s.holdToShape = flag("gestures", "hold_to_shape", default: true)
         s.penOnly = flag("pen", "pen_only", default: false)
         if let button = value("pen", "barrel_button") {
             if let name = button.string, let choice = BarrelButton(rawValue: name) {

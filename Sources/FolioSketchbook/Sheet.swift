@@ -12,6 +12,8 @@ public struct Sheet: Hashable, Sendable, Codable {
         case drew(Stroke)
         /// One eraser pass took these strokes away, each from its index (ascending) at the time.
         case erased([ErasedStroke])
+        /// The newest stroke, drawn `freehand`, was snapped to `shape` (hold to shape).
+        case reshaped(freehand: Stroke, shape: Stroke)
     }
 
     public struct ErasedStroke: Hashable, Sendable, Codable {
@@ -40,6 +42,16 @@ public struct Sheet: Hashable, Sendable, Codable {
         return true
     }
 
+    /// Replaces the newest stroke with `shape` as one undoable edit, so undo brings the stroke
+    /// back as drawn; returns false when the sheet has no stroke.
+    @discardableResult
+    public mutating func reshapeNewest(to shape: Stroke) -> Bool {
+        guard let freehand = strokes.last else { return false }
+        apply(.reshaped(freehand: freehand, shape: shape))
+        redoStack.removeAll()
+        return true
+    }
+
     /// Takes the newest edit back; returns it, or nil when there is nothing to undo.
     @discardableResult
     public mutating func undo() -> Edit? {
@@ -49,6 +61,8 @@ public struct Sheet: Hashable, Sendable, Codable {
             strokes.removeLast()
         case let .erased(removed):
             for item in removed { strokes.insert(item.stroke, at: item.index) }
+        case let .reshaped(freehand, _):
+            strokes[strokes.count - 1] = freehand
         }
         redoStack.append(edit)
         return edit
@@ -68,6 +82,8 @@ public struct Sheet: Hashable, Sendable, Codable {
             strokes.append(stroke)
         case let .erased(removed):
             for item in removed.reversed() { strokes.remove(at: item.index) }
+        case let .reshaped(_, shape):
+            strokes[strokes.count - 1] = shape
         }
         history.append(edit)
     }

@@ -113,6 +113,15 @@ public struct Sketchbook: Hashable, Sendable, Codable {
         return true
     }
 
+    /// Replaces the current sheet's newest stroke with `shape` as one undoable edit (undo brings
+    /// back the stroke as drawn); deletions become final. Returns whether there was a stroke.
+    @discardableResult
+    public mutating func reshapeNewest(to shape: Stroke) -> Bool {
+        guard sheets[currentSheet].reshapeNewest(to: shape) else { return false }
+        deletedSheets.removeAll()
+        return true
+    }
+
     /// What `undo()` would do now; nil when there is nothing to undo.
     public var nextUndo: Undo? {
         if !deletedSheets.isEmpty { return .restoreSheet }

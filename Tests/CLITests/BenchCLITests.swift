@@ -38,3 +38,16 @@ extension CLITests {
         XCTAssertEqual(result.stdout, "")
     }
 }
+
+extension CLITests {
+    /// `shape.recognize`: the hold's recognition timed on strokes of 100, 1,000 and 10,000 points.
+    func testBenchTimesShapeRecognitionAtThreeStrokeLengths() throws {
+        let result = try run(["bench", "--only", "shape.", "--size", "1920x1200", "--json"])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let figures = try XCTUnwrap(object?["results"] as? [[String: Any]])
+        XCTAssertEqual(figures.compactMap { $0["name"] as? String }, ["floor.memcpy", "shape.recognize", "shape.recognize", "shape.recognize"])
+        XCTAssertEqual(figures.compactMap { $0["points"] as? Int }, [100, 1000, 10_000])
+        for figure in figures.dropFirst() { XCTAssertGreaterThan(figure["p50_ms"] as? Double ?? 0, 0) }
+    }
+}

@@ -6,7 +6,8 @@ import XCTest
 /// hold, and the screen shows the fold; release, and the flat canvas with the ink is back.
 /// A finger dragged from the right edge turns to a new sheet, and a stroke lands on it. KWin
 /// killed mid-stroke or mid-pinch loses nothing.
-/// A tap on the toolbar's handle shows the bar, and a tap on undo takes a stroke away.
+/// A tap on the toolbar's handle shows the bar, and a tap on undo takes a stroke away; a
+/// two-finger tap takes one away too, without folding.
 /// At KWin's fractional scales (1.5, 1.25) Folio's buffers are exactly the logical size times the
 /// scale, shown through a viewport at the logical size, and its ink is 6 × scale screen px wide.
 final class KWinTouchTests: XCTestCase {
@@ -30,6 +31,16 @@ final class KWinTouchTests: XCTestCase {
 
     func testToolbarHandleThenUndoTakesTheStrokeAwayUnderKWin() throws {
         try runScenario("toolbar", artifacts: "kwin-toolbar")
+    }
+
+    /// A two-finger tap undoes the stroke: never a fold on screen, no ink of its own, an empty sheet saved.
+    func testATwoFingerTapUndoesAStrokeUnderKWin() throws {
+        try runScenario("tap-undo", artifacts: "kwin-tap-undo")
+    }
+
+    /// A wobbly circle whose finger rests (sending nothing) snaps to a true circle on Folio's own clock.
+    func testAHeldCircleSnapsUnderKWin() throws {
+        try runScenario("hold-shape", artifacts: "kwin-hold-shape")
     }
 
     func testBuffersAndInkAtScaleOneAndAHalfUnderKWin() throws {

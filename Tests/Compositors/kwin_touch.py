@@ -6,13 +6,17 @@ org_kde_kwin_fake_input first (KWin gives the seat touch only once an injector e
 the client fullscreen, then plays a scenario of touches and takes screenshots through
 org.kde.KWin.ScreenShot2. Screenshots are written as PNG files into --out.
 
-    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar|scale|vanish-stroke|vanish-pinch] [--scale S]
+    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar|tap-undo|hold-shape|scale|vanish-stroke|vanish-pinch] [--scale S]
 
 fold: one finger draws, two fingers pinch and hold, the book opens again; one stroke is saved.
 turn: one finger draws, a finger dragged from the right edge turns to a new sheet (a screenshot
 mid-turn), one finger draws on it; two sheets of one stroke each are saved.
 toolbar: the handle shows; one finger draws; a tap on the handle shows the bar (laid out as
 `folio controls` prints it), a tap on undo takes the stroke away; an empty sheet is saved.
+tap-undo: one finger draws; two fingers tap (down together, up 80 ms later, unmoved): the stroke
+is undone, the pages are never seen folding, the tap leaves no ink; an empty sheet is saved.
+hold-shape: one finger draws a wobbly circle and rests, sending nothing, for 0.8 s: the ink on
+screen becomes a true circle (Folio's own clock fires the hold); lifting keeps it; one stroke saved.
 scale (with KWin at --scale S, e.g. 1.25 or 1.5, which sends wp_fractional_scale_v1's
 preferred_scale): Folio's buffers are the logical size times S (rounded as the protocol says),
 its viewport destination is the logical size (both read from the client's WAYLAND_DEBUG log),
@@ -419,6 +423,82 @@ def scenario_toolbar(kwin, injector, client, out, failures):
         failures.append(f"taps on the toolbar left ink at {stray}")
 
 
+def scenario_tap_undo(kwin, injector, client, out, failures):
+    """One finger draws; a two-finger tap undoes it without a fold on screen or ink of its own."""
+    if not blank_canvas(out, failures):
+        return
+    stroke_y = 200
+    along = range(320, 880, 40)
+    if draw_and_see(injector, stroke_y, 300, 900, along, out, "1", failures) is None:
+        return
+    time.sleep(0.4)
+    centre_y = HEIGHT // 2
+    fingers = [(1, WIDTH // 2 - 100, centre_y), (2, WIDTH // 2 + 100, centre_y)]
+    injector.frame(downs=fingers)
+    time.sleep(0.08)
+    injector.frame(ups=[1, 2])
+    # The tap's pinch is withdrawn as its first finger lifts, and the pages close at once: from
+    # 0.1 s after the lift, for a second and a half, the curtain is down (a fold, or the unfold
+    # animation a pinch ends with, shows the backdrop at the screen's corners and edges), and the
+    # stroke goes.
+    time.sleep(0.1)
+    deadline = time.monotonic() + 1.5
+    undone = None
+    flat = [(2, 2), (WIDTH - 3, HEIGHT - 3), (60, centre_y), (WIDTH - 60, centre_y)]
+    while time.monotonic() < deadline:
+        image = screenshot()
+        if not all(is_white(image.rgb(x, y)) for x, y in flat):
+            image.save_png(os.path.join(out, "2-folded.png"))
+            failures.append("after the two-finger tap the pages folded or unfolded on screen")
+            return
+        if not any(is_ink(image.rgb(x, stroke_y)) for x in along):
+            undone = image
+        time.sleep(0.05)
+    undone = undone or wait_for(lambda im: not any(is_ink(im.rgb(x, stroke_y)) for x in along), 15, out, "2-not-undone.png")
+    if undone is None:
+        failures.append("the two-finger tap did not undo the stroke")
+        return
+    undone.save_png(os.path.join(out, "2-undone.png"))
+    stray = [(x, y) for _, x, y in fingers if any(is_ink(undone.rgb(x + dx, y)) for dx in range(-8, 9, 4))]
+    if stray:
+        failures.append(f"the tap left ink at {stray}")
+
+
+def scenario_hold_shape(kwin, injector, client, out, failures):
+    """A wobbly circle held still at its end snaps to a circle while the finger rests."""
+    import math
+    if not blank_canvas(out, failures):
+        return
+    cx, cy, radius = WIDTH // 2, HEIGHT // 2, 200
+
+    def on_circle(r, degrees):
+        return int(cx + r * math.cos(math.radians(degrees))), int(cy + r * math.sin(math.radians(degrees)))
+
+    # Once round and a little past, bulging ±12 px three times; then the finger rests.
+    steps = 90
+    points = []
+    for k in range(steps + 1):
+        phi = 2.1 * math.pi * k / steps
+        r = radius + 12 * math.sin(3 * phi + 0.4)
+        points.append((int(cx + r * math.cos(phi)), int(cy + r * math.sin(phi))))
+    injector.frame(downs=[(0, *points[0])])
+    for x, y in points[1:]:
+        time.sleep(0.008)
+        injector.frame(motions=[(0, x, y)])
+    time.sleep(0.8)
+    true_circle = [on_circle(radius, d) for d in range(0, 360, 10)]
+    snapped = wait_for(lambda im: all(is_ink(im.rgb(x, y)) for x, y in true_circle), 5, out, "1-not-snapped.png")
+    if snapped is None:
+        failures.append("the held circle did not snap: the ink is not on the true circle all round")
+        injector.frame(ups=[0])
+        return
+    snapped.save_png(os.path.join(out, "1-snapped.png"))
+    off = [(d, o) for d in range(0, 360, 30) for o in (-18, 18) if is_ink(snapped.rgb(*on_circle(radius + o, d)))]
+    if off:
+        failures.append(f"ink remains off the circle (degrees, offset): {off[:5]}")
+    injector.frame(ups=[0])
+
+
 def protocol_round(logical, scale120):
     """wp_fractional_scale_v1's buffer size: logical × N/120, rounded halfway away from zero."""
     return (logical * scale120 + 60) // 120
@@ -537,6 +617,8 @@ SCENARIOS = {
     "fold": (scenario_fold, '{"sheets":[{"strokes":1}]}', False),
     "turn": (scenario_turn, '{"sheets":[{"strokes":1},{"strokes":1}]}', False),
     "toolbar": (scenario_toolbar, '{"sheets":[{"strokes":0}]}', False),
+    "tap-undo": (scenario_tap_undo, '{"sheets":[{"strokes":0}]}', False),
+    "hold-shape": (scenario_hold_shape, '{"sheets":[{"strokes":1}]}', False),
     "scale": (scenario_scale, '{"sheets":[{"strokes":1}]}', False),
     "vanish-stroke": (scenario_vanish_stroke, '{"sheets":[{"strokes":2}]}', True),
     "vanish-pinch": (scenario_vanish_pinch, '{"sheets":[{"strokes":1}]}', True),

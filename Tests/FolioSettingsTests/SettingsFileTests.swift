@@ -25,6 +25,7 @@ final class SettingsFileTests: XCTestCase {
         settings.edgeTurn = false
         settings.pinch = false
         settings.tapUndo = false
+        settings.holdToShape = false
         settings.penOnly = true
         settings.barrelButton = .none
         let file = SettingsFile(path: folder.appendingPathComponent("folio/config.toml").path)
@@ -83,6 +84,10 @@ final class SettingsFileTests: XCTestCase {
     /// boolean is one line and the default.
     func testTapUndoIsOnByDefaultAndRoundTrips() {
         assertOnByDefaultAndRoundTrips("gestures", "tap_undo", \.tapUndo, bad: "1")
+    }
+
+    func testHoldToShapeIsOnByDefaultAndRoundTrips() {
+        assertOnByDefaultAndRoundTrips("gestures", "hold_to_shape", \.holdToShape, bad: "\"yes\"")
     }
 
     func testInkPredictionIsOnByDefaultAndRoundTrips() {

@@ -88,6 +88,7 @@ struct BenchCommand: ParsableCommand {
             }
         }
         if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
+        if wanted("shape.") { results += try ShapeBenchmarks.run() }
         report(results, json: json)
     }
 }

@@ -37,6 +37,7 @@ final class SettingsKeeper {
         session.penOnly = settings.penOnly
         session.barrelButtonErases = settings.barrelButton == .eraser
         session.tapUndo = settings.tapUndo
+        session.holdToShape = settings.holdToShape
         session.predictsInk = settings.prediction
     }
 
