@@ -67,6 +67,12 @@ final class LiveController {
             demo?.checkFinished(player: self)
         }
         client.onBufferReleased = { [unowned self] in drive { try frameLoop.bufferReleased() } }
+        client.onDrawTime = { [unowned self] in drive { try frameLoop.drawTimeReached() } }
+        // One debug line per frame carrying input: how long its newest input took to be seen.
+        client.onFrameShown = { input, shown, presented in
+            func ms(_ value: Double) -> String { String(format: "%.2f", value) }
+            log.debug("frame: newest input \(ms(input)) ms, \(presented ? "presented" : "callback returned") at \(ms(shown)) ms (\(ms(shown - input)) ms later)")
+        }
         client.onClose = { [unowned self] in quit() }
         client.onWarning = { message in warn(message) }
         client.onQuit = { [unowned self] in quit() }
