@@ -84,9 +84,9 @@ public final class WaylandClient {
         }
         window.onResize = { [unowned self] width, height, scale in onResize?(width, height, scale) }
         // The window owns these closures: capturing it strongly would keep it (and its buffers) alive for ever.
-        window.onFrame = { [unowned self, unowned window] input in
+        window.onFrame = { [unowned self, unowned window] input, stamp in
             let now = monotonicMilliseconds()
-            cadence.arrived(at: now)
+            cadence.arrived(at: now, stamp: stamp)
             if let input, !window.hasPresentationFeedback { onFrameShown?(input, now, false) }
             onFrame?(window.predictedPresentation(now: now) ?? now)
         }

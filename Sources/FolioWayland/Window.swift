@@ -25,9 +25,9 @@ public final class Window {
     /// The size or scale changed (logical width, height, buffer scale).
     var onResize: ((Int, Int, BufferScale) -> Void)?
     /// A frame callback fired, for a commit whose frame drew input up to the time given (nil:
-    /// none, or a frame request without a buffer). Its timestamp is ignored: its base is the
-    /// compositor's own.
-    var onFrame: ((Double?) -> Void)?
+    /// none, or a frame request without a buffer), with its timestamp (ms, the compositor's own
+    /// base: good for the spacing of callbacks only).
+    var onFrame: ((_ input: Double?, _ stamp: UInt32) -> Void)?
     /// A frame that drew input up to `input` reached the screen at `presented` (wp_presentation).
     var onPresented: ((_ input: Double, _ presented: Double) -> Void)? {
         get { presentationFeedback?.onPresented }
@@ -163,12 +163,12 @@ public final class Window {
         xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, userData(self))
         self.toplevelListener = toplevelListener
 
-        callbackListener = HeapListener(wl_callback_listener(done: { data, callback, _ in
+        callbackListener = HeapListener(wl_callback_listener(done: { data, callback, stamp in
             if let callback { wl_callback_destroy(callback) }
             guard let window: Window = owner(data) else { return }
             window.frameCallback = nil
             window.isFrameInFlight = false
-            window.onFrame?(window.frameCallbackInput)
+            window.onFrame?(window.frameCallbackInput, stamp)
         }))
 
         if let fractionalScale {
