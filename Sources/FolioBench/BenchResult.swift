@@ -82,7 +82,7 @@ public func report(_ results: [BenchResult], json: Bool) {
             if let q = r.progress { label += " q=\(q)" }
             if let t = r.threads { label += " threads=\(t)" }
             if let k = r.kernels { label += " \(k)" }
-            print(label.padding(toLength: 52, withPad: " ", startingAt: 0)
+            print(label.padding(toLength: max(52, label.count + 1), withPad: " ", startingAt: 0)
                   + String(format: "p50 %8.3f ", percentile(sorted, 0.5)) + r.unit
                   + String(format: "   p%d %8.3f ", r.upperPercentile, percentile(sorted, Double(r.upperPercentile) / 100)) + r.unit
                   + (r.memoryMiB.map { String(format: "   peak memory %.1f MiB", $0) } ?? "")
