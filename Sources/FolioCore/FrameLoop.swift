@@ -87,8 +87,12 @@ public final class FrameLoop {
     public private(set) var scheduler = FrameScheduler()
     /// The wake-up asked of the surface for a late frame, on its clock.
     private var drawAt: Double?
-    /// The vblank the late frame in flight aims at, and the refresh then.
-    private var lateTarget: (vblank: Double, interval: Double)?
+    /// The vblank the late frame committed last aims at, the refresh then, and the newest input
+    /// it drew; until judged.
+    private var lateTarget: (vblank: Double, interval: Double, input: Double?)?
+    /// The surface reports when frames are presented (`framePresented`): late frames are judged
+    /// by that rather than by when their callback came.
+    private var hasPresentationTimes = false
 
     public init(session: Session, surface: any FrameSurface) {
         self.session = session
@@ -127,10 +131,10 @@ public final class FrameLoop {
             callbackInterval = min(callbackInterval ?? .infinity, time - last)
         }
         lastCallback = time
-        if let target = lateTarget, let now = surface.clockNow {
+        if !hasPresentationTimes, let target = lateTarget, let now = surface.clockNow {
             scheduler.presented(target: target.vblank, at: now, interval: target.interval)
+            lateTarget = nil
         }
-        lateTarget = nil
         session.advance(to: time)
         // A wake-up that came early (clocks differ a little) is asked for again.
         wakeRequested = nil
@@ -140,6 +144,15 @@ public final class FrameLoop {
     /// The compositor released a buffer: a frame that found every buffer busy can go now.
     public func bufferReleased() throws {
         try drawIfReady()
+    }
+
+    /// The frame that drew input up to `input` was presented at `time` (ms, on the surface's
+    /// clock), as presentation feedback tells: a late frame is judged by it.
+    public func framePresented(input: Double, at time: Double) {
+        hasPresentationTimes = true
+        guard let target = lateTarget, target.input == input else { return }
+        scheduler.presented(target: target.vblank, at: time, interval: target.interval)
+        lateTarget = nil
     }
 
     /// The moment a late frame waited for: it is drawn now, with the input that came meanwhile.
@@ -181,7 +194,7 @@ public final class FrameLoop {
             let cost = surface.renderCost(measured: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
             if let late {
                 scheduler.rendered(cost: cost)
-                lateTarget = (late.vblank, late.interval)
+                lateTarget = (late.vblank, late.interval, input)
             }
             onFramePresented?(elapsed)
         } else if session.isAnimating {

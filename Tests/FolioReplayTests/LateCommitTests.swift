@@ -134,6 +134,30 @@ final class LateCommitTests: XCTestCase {
         }
     }
 
+    /// Where presentation feedback comes (Weston sends the callback at its repaint, before the
+    /// vblank), a late frame is judged by when it was presented, not by its callback.
+    func testPresentationFeedbackJudgesALateFrame() throws {
+        for presentedAt in [100.0 / 3, 50] {
+            let surface = ClockSurface(clocked: true)
+            let loop = FrameLoop(session: Session(width: 320, height: 200), surface: surface)
+            try loop.configured(width: 320, height: 200, scale: 1)
+            try surface.fireFrame(loop, at: 16)
+            loop.framePresented(input: -1, at: 16.7)  // the feedback of a frame before: it only says feedback comes
+            surface.now = 17
+            try loop.inputArrived(.touchDown(id: 1, at: Point(x: 50, y: 50)), at: 17)
+            try loop.inputArrived(.touchFrame, at: 17)
+            surface.now = 18
+            try loop.drawTimeReached()
+            XCTAssertEqual(surface.inputs.last, 17, "the late frame for the vblank at 33.3")
+            surface.now = 100.0 / 3 - 7
+            try surface.fireFrame(loop, at: surface.now)
+            XCTAssertEqual(loop.scheduler.missedFrames, 0, "a callback before the vblank judges nothing")
+            loop.framePresented(input: 17, at: presentedAt)
+            XCTAssertEqual(loop.scheduler.missedFrames, presentedAt > 40 ? 1 : 0, "presented at \(presentedAt)")
+            XCTAssertEqual(loop.scheduler.lateFrames, 1)
+        }
+    }
+
     func testTheMarginIsTheSlowestRecentCostPlusOneMillisecondClamped() {
         var scheduler = FrameScheduler()
         XCTAssertEqual(scheduler.margin(interval: 16), 8, "no cost known yet: half a refresh")

@@ -68,8 +68,10 @@ final class LiveController {
         }
         client.onBufferReleased = { [unowned self] in drive { try frameLoop.bufferReleased() } }
         client.onDrawTime = { [unowned self] in drive { try frameLoop.drawTimeReached() } }
-        // One debug line per frame carrying input: how long its newest input took to be seen.
-        client.onFrameShown = { input, shown, presented in
+        // A frame carrying input was seen: presentation feedback judges a late frame, and one
+        // debug line says how long its newest input took to be seen.
+        client.onFrameShown = { [unowned self] input, shown, presented in
+            if presented { frameLoop.framePresented(input: input, at: shown) }
             func ms(_ value: Double) -> String { String(format: "%.2f", value) }
             log.debug("frame: newest input \(ms(input)) ms, \(presented ? "presented" : "callback returned") at \(ms(shown)) ms (\(ms(shown - input)) ms later)")
         }
