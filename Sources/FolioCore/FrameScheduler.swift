@@ -4,10 +4,10 @@
 /// margin before it is learned from the frame loop's own render costs.
 ///
 /// Margin: the slowest of the last 64 frames' costs (their 99th percentile) plus 1 ms, plus 2 ms
-/// for each vblank missed lately (a compositor whose deadline is earlier than forecast), clamped
-/// to 1 ms … half a refresh (half a refresh before any cost is known). The slowest recent cost rather than a mean: a frame drawn late has
-/// no second chance, and one cost spike must not cost a vblank; 1 ms covers the wake-up delay
-/// and the hand-over to the compositor.
+/// for each vblank missed (a compositor whose deadline is earlier than forecast), clamped to
+/// 1 ms … half a refresh (half a refresh before any cost is known). The slowest recent cost
+/// rather than a mean: a frame drawn late has no second chance, and one cost spike must not cost
+/// a vblank; 1 ms covers the wake-up delay and the hand-over to the compositor.
 public struct FrameScheduler: Sendable {
     /// Frame costs remembered (ms), oldest first.
     private var costs: [Double] = []
@@ -22,7 +22,7 @@ public struct FrameScheduler: Sendable {
     static let constant = 1.0
     static let missPenalty = 2.0
     /// A render cost taken in (ms): longer ones are clamped, not trusted to mean anything.
-    static let costs = 0.0...1000.0
+    static let costRange = 0.0...1000.0
 
     public init() {}
 
@@ -51,7 +51,7 @@ public struct FrameScheduler: Sendable {
     public mutating func rendered(cost milliseconds: Double) {
         guard !milliseconds.isNaN else { return }
         if costs.count == Self.remembered { costs.removeFirst() }
-        costs.append(min(max(milliseconds, Self.costs.lowerBound), Self.costs.upperBound))
+        costs.append(min(max(milliseconds, Self.costRange.lowerBound), Self.costRange.upperBound))
     }
 
     /// A late frame aimed at the vblank `target` (ms) was seen at `presented`, on a display
