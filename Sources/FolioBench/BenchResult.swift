@@ -20,6 +20,11 @@ public struct BenchResult {
     public var memoryMiB: Double?
     /// The points of the stroke a figure was taken on, where it depends on them.
     public var points: Int?
+    /// What the samples are in ("ms" unless said), and the upper percentile reported (p99 unless said).
+    public var unit = "ms"
+    public var upperPercentile = 99
+    /// Vblanks the frames measured missed, where the figure counts them.
+    public var missedVblanks: Int?
 
     public init(name: String, width: Int, height: Int, scale: Double? = nil, progress: Double? = nil, threads: Int? = nil,
                 kernels: String? = nil, bufferScale: Double? = nil, samples: [Double]) {
@@ -37,8 +42,8 @@ public struct BenchResult {
     var json: [String: Any] {
         let sorted = samples.sorted()
         var object: [String: Any] = ["name": name, "size": "\(width)x\(height)",
-                                     "p2_ms": percentile(sorted, 0.02), "p50_ms": percentile(sorted, 0.5),
-                                     "p99_ms": percentile(sorted, 0.99)]
+                                     "p2_\(unit)": percentile(sorted, 0.02), "p50_\(unit)": percentile(sorted, 0.5),
+                                     "p\(upperPercentile)_\(unit)": percentile(sorted, Double(upperPercentile) / 100)]
         if let scale { object["scale"] = scale }
         if let progress { object["progress"] = progress }
         if let threads { object["threads"] = threads }
@@ -46,6 +51,7 @@ public struct BenchResult {
         if let bufferScale { object["buffer_scale"] = bufferScale }
         if let memoryMiB { object["memory_mib"] = memoryMiB }
         if let points { object["points"] = points }
+        if let missedVblanks { object["missed_vblanks"] = missedVblanks }
         return object
     }
 }
@@ -80,9 +86,11 @@ public func report(_ results: [BenchResult], json: Bool) {
             if let t = r.threads { label += " threads=\(t)" }
             if let k = r.kernels { label += " \(k)" }
             if let n = r.points { label += " points=\(n)" }
-            print(label.padding(toLength: 52, withPad: " ", startingAt: 0)
-                  + String(format: "p50 %8.3f ms   p99 %8.3f ms", percentile(sorted, 0.5), percentile(sorted, 0.99))
-                  + (r.memoryMiB.map { String(format: "   peak memory %.1f MiB", $0) } ?? ""))
+            print(label.padding(toLength: max(52, label.count + 1), withPad: " ", startingAt: 0)
+                  + String(format: "p50 %8.3f ", percentile(sorted, 0.5)) + r.unit
+                  + String(format: "   p%d %8.3f ", r.upperPercentile, percentile(sorted, Double(r.upperPercentile) / 100)) + r.unit
+                  + (r.memoryMiB.map { String(format: "   peak memory %.1f MiB", $0) } ?? "")
+                  + (r.missedVblanks.map { "   missed vblanks \($0)" } ?? ""))
         }
     }
 }

@@ -28,6 +28,16 @@ public protocol FrameSurface: AnyObject {
     /// When a buffer committed now would be presented; nil when the surface cannot tell (the frame
     /// loop then reckons from frame callbacks).
     var presentationForecast: PresentationForecast? { get }
+    /// Now (ms) on the clock of `presentationForecast`; nil when the surface cannot wake the loop
+    /// at a time of its choosing (every frame is then drawn as soon as it may be).
+    var clockNow: Double? { get }
+    /// Wakes the loop (`FrameLoop.drawTimeReached()`) at `time` (ms, on `clockNow`'s clock),
+    /// replacing an earlier such wake-up.
+    func wakeToDraw(at time: Double)
+    /// The frame just committed took `measured` ms (wall clock) to draw and commit: what it took
+    /// on the clock frames are scheduled on, which is the wall clock unless the surface keeps a
+    /// simulated one (and then decides the cost, and when the commit lands).
+    func renderCost(measured: Double) -> Double
     /// Shows the toolbar's new `image` (buffer pixels) with its top-left at `origin` (logical
     /// px), on a layer of its own above the frame: the frame beneath is not drawn again.
     /// `barShown` says whether the bar is up, not just its handle.
@@ -36,6 +46,9 @@ public protocol FrameSurface: AnyObject {
 
 extension FrameSurface {
     public var presentationForecast: PresentationForecast? { nil }
+    public var clockNow: Double? { nil }
+    public func wakeToDraw(at time: Double) {}
+    public func renderCost(measured: Double) -> Double { measured }
 }
 
 /// The one place that decides when a `Session` is drawn and committed: the live app (a Wayland
@@ -43,7 +56,9 @@ extension FrameSurface {
 /// only where the app would. The rule, foot's frame discipline: input goes into the session at
 /// once; a frame is drawn when the session has damage, the surface is configured, no frame is in
 /// flight and a buffer is free. Input that arrives meanwhile accumulates and is drawn at the next
-/// opportunity, from the newest state.
+/// opportunity, from the newest state. While a stroke is live, a frame the surface can forecast
+/// is drawn late instead: just before the repaint deadline of the vblank it would make anyway
+/// (`FrameScheduler`), so it carries newer input to the same presentation.
 public final class FrameLoop {
     public let session: Session
     private let surface: any FrameSurface
@@ -64,6 +79,20 @@ public final class FrameLoop {
     /// Told after each commit how long rendering and committing the frame took (replay's frame
     /// statistics). The fold preparation at the first frame is not counted: the app pays it once.
     public var onFramePresented: ((Duration) -> Void)?
+
+    /// Live strokes' frames are committed just before the deadline (on by default); off, every
+    /// frame is drawn as soon as the compositor takes one, for comparison.
+    public var lateCommits = true
+    /// The margin it keeps and the vblanks it missed.
+    public private(set) var scheduler = FrameScheduler()
+    /// The wake-up asked of the surface for a late frame, on its clock.
+    private var drawAt: Double?
+    /// The vblank the late frame committed last aims at, the refresh then, and the newest input
+    /// it drew; until judged.
+    private var lateTarget: (vblank: Double, interval: Double, input: Double?)?
+    /// The surface reports when frames are presented (`framePresented`): late frames are judged
+    /// by that rather than by when their callback came.
+    private var hasPresentationTimes = false
 
     public init(session: Session, surface: any FrameSurface) {
         self.session = session
@@ -102,6 +131,10 @@ public final class FrameLoop {
             callbackInterval = min(callbackInterval ?? .infinity, time - last)
         }
         lastCallback = time
+        if !hasPresentationTimes, let target = lateTarget, let now = surface.clockNow {
+            scheduler.presented(target: target.vblank, at: now, interval: target.interval)
+            lateTarget = nil
+        }
         session.advance(to: time)
         // A wake-up that came early (clocks differ a little) is asked for again.
         wakeRequested = nil
@@ -110,6 +143,21 @@ public final class FrameLoop {
 
     /// The compositor released a buffer: a frame that found every buffer busy can go now.
     public func bufferReleased() throws {
+        try drawIfReady()
+    }
+
+    /// The frame that drew input up to `input` was presented at `time` (ms, on the surface's
+    /// clock), as presentation feedback tells: a late frame is judged by it.
+    public func framePresented(input: Double, at time: Double) {
+        hasPresentationTimes = true
+        guard let target = lateTarget, target.input == input else { return }
+        scheduler.presented(target: target.vblank, at: time, interval: target.interval)
+        lateTarget = nil
+    }
+
+    /// The moment a late frame waited for: it is drawn now, with the input that came meanwhile.
+    public func drawTimeReached() throws {
+        drawAt = nil
         try drawIfReady()
     }
 
@@ -129,18 +177,39 @@ public final class FrameLoop {
         guard !surface.isFrameInFlight else { return }
         if session.needsFrame || session.showsPredictedInk {
             guard surface.hasFreeBuffer else { return }  // the next release draws
+            let late = lateSchedule()
+            if let wake = late?.wake {
+                if drawAt != wake { surface.wakeToDraw(at: wake) }
+                drawAt = wake
+                return
+            }
+            drawAt = nil
             let start = ContinuousClock.now
             guard let target = try surface.acquireBuffer(width: session.pixelWidth, height: session.pixelHeight) else { return }
             if session.isDrawing { session.predictInk(for: forecast()) }
             let input = newestInput
             let damage = session.renderFrame(into: target)
             try surface.present(damage: damage, input: input)
-            onFramePresented?(ContinuousClock.now - start)
+            let elapsed = ContinuousClock.now - start
+            let cost = surface.renderCost(measured: Double(elapsed.components.seconds) * 1000 + Double(elapsed.components.attoseconds) / 1e15)
+            if let late {
+                scheduler.rendered(cost: cost)
+                lateTarget = (late.vblank, late.interval, input)
+            }
+            onFramePresented?(elapsed)
         } else if session.isAnimating {
             surface.requestFrame()
         } else if let change = session.nextChange, change != wakeRequested {
             wakeRequested = change
             surface.requestFrame(after: max(0, change - session.now))
         }
+    }
+
+    /// For a live stroke's frame on a surface that forecasts and can wake the loop: the vblank
+    /// the frame is for, and when to draw it if not now (nil: draw now).
+    private func lateSchedule() -> (vblank: Double, interval: Double, wake: Double?)? {
+        guard lateCommits, session.isDrawing, let now = surface.clockNow, let forecast = surface.presentationForecast else { return nil }
+        let plan = scheduler.plan(for: forecast, now: now)
+        return (plan.vblank, forecast.refreshInterval, plan.wake)
     }
 }

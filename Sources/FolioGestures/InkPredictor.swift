@@ -2,8 +2,8 @@ import Foundation
 import FolioGeometry
 
 /// Where the pen will be a little ahead of its newest sample: a least-squares fit of the samples
-/// of the last `window` ms (quadratic from five samples, linear from three), extrapolated from the
-/// newest sample. A fit is chosen over a Kalman filter because it has no state to tune or to
+/// of the last `window` ms (quadratic from five samples; from three or four, the line through the
+/// newest two), extrapolated from the newest sample. A fit is chosen over a Kalman filter because it has no state to tune or to
 /// settle at a stroke's start, and its error on a smooth path is bounded by the window
 /// (docs/prediction.md). Pressure is held, not predicted.
 public struct InkPredictor: Sendable, Equatable {
@@ -73,10 +73,18 @@ public struct InkPredictor: Sendable, Equatable {
         return newest.point + move
     }
 
-    /// Velocity (px/ms) and acceleration (px/ms²) at the newest sample, by least squares.
+    /// Velocity (px/ms) and acceleration (px/ms²) at the newest sample: by least squares from five
+    /// samples; from fewer (a 60 Hz touch screen), the line through the newest two. A line fitted
+    /// over the whole window points where the finger went half a window ago, and on a curve,
+    /// extrapolating it goes wider than not predicting at all.
     private func fit() -> (Point, Point) {
         guard let newest = samples.last else { return (.zero, .zero) }
         let quadratic = samples.count >= 5
+        if !quadratic, samples.count >= 2 {
+            let previous = samples[samples.count - 2]
+            let step = newest.time - previous.time
+            if step > 0 { return ((newest.point - previous.point) * (1 / step), .zero) }
+        }
         let columns = quadratic ? 3 : 2
         // Normal equations of x(τ) = a + bτ (+ cτ²), τ = t − newest.
         var m = [Double](repeating: 0, count: 9)

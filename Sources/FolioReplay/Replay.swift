@@ -17,13 +17,17 @@ public final class Replay {
         public var stopTime: Double?
         /// The display's refresh rate and repaint window.
         public var display: DisplayClock
+        /// Live strokes' frames drawn just before the repaint deadline (`FrameLoop.lateCommits`).
+        public var lateCommits: Bool
 
-        public init(width: Int, height: Int, scale: BufferScale = 1, stopTime: Double? = nil, display: DisplayClock = .standard) {
+        public init(width: Int, height: Int, scale: BufferScale = 1, stopTime: Double? = nil, display: DisplayClock = .standard,
+                    lateCommits: Bool = true) {
             self.width = width
             self.height = height
             self.scale = scale
             self.stopTime = stopTime
             self.display = display
+            self.lateCommits = lateCommits
         }
     }
 
@@ -37,6 +41,8 @@ public final class Replay {
     /// Per frame, the time the loop took to render and commit it (input is handled as it
     /// arrives, outside frames; the fold preparation at the first frame is not counted).
     public private(set) var frameMilliseconds: [Double] = []
+    /// The late frames' margin and the vblanks they missed.
+    public var scheduler: FrameScheduler { loop.scheduler }
 
     public init(trace: Trace, options: Options, book: Sketchbook = Sketchbook()) {
         self.trace = trace
@@ -44,11 +50,12 @@ public final class Replay {
         session = Session(book: book, width: options.width, height: options.height, scale: options.scale)
         compositor = SimulatedCompositor(clock: options.display)
         loop = FrameLoop(session: session, surface: compositor)
+        loop.lateCommits = options.lateCommits
         loop.onFramePresented = { [unowned self] duration in frameMilliseconds.append(duration.milliseconds) }
     }
 
-    /// Runs the trace: events at their times, display vblanks at the clock's, in time order (an
-    /// event at a vblank's instant first). `onFrame` sees every frame presented, at its vblank;
+    /// Runs the trace: events at their times, the client's draw timer and display vblanks at
+    /// theirs, in time order (at one instant: an event, then the timer, then the vblank). `onFrame` sees every frame presented, at its vblank;
     /// with `screens`, with the screen it showed (the buffer committed, as the client drew it, and
     /// the toolbar as of its commit).
     public func run(screens: Bool = false, onFrame: (SimulatedCompositor.Presentation, Bitmap?) throws -> Void = { _, _ in }) throws {
@@ -73,11 +80,14 @@ public final class Replay {
         while true {
             if next < events.count, loop.isIdle { compositor.skipRefreshes(before: min(events[next].time, stop)) }
             let refresh = compositor.nextRefresh
-            if next < events.count, events[next].time <= min(refresh, stop) {
+            let wake = compositor.drawWake ?? .infinity
+            if next < events.count, events[next].time <= min(refresh, wake, stop) {
                 let event = events[next]
                 next += 1
                 compositor.advance(to: event.time)
                 try step { try loop.inputArrived(event.event, at: event.time) }
+            } else if wake <= min(refresh, stop) {
+                try step { try compositor.wakeForDrawing(loop) }
             } else if refresh <= stop, next < events.count || !loop.isIdle {
                 try step { try compositor.refresh(loop) }
             } else {

@@ -71,6 +71,12 @@ public final class SimulatedCompositor: FrameSurface {
     private var committedBuffer: Bitmap?
     /// When the client's timer asks for a frame callback (`requestFrame(after:)`), if it is armed.
     private var wakeAt: Double?
+    /// When the client's timer wakes it to draw a late frame (`wakeToDraw(at:)`), if it is armed.
+    public private(set) var drawWake: Double?
+    /// What drawing a frame costs on the trace's clock (ms), given what it cost on the wall
+    /// clock: a commit lands that much after the moment it was drawn. 0 unless set, so a replay
+    /// is the same on every machine.
+    public var renderCost: (_ measured: Double) -> Double = { _ in 0 }
 
     public init(clock: DisplayClock = .standard, bufferCount: Int = 2) {
         self.clock = clock
@@ -82,7 +88,7 @@ public final class SimulatedCompositor: FrameSurface {
 
     /// Whether a refresh would tell the client anything (a frame callback, a buffer back, its
     /// timer's frame request): the buffer on screen stays there until the client commits.
-    public var isQuiet: Bool { pending == nil && wakeAt == nil }
+    public var isQuiet: Bool { pending == nil && wakeAt == nil && drawWake == nil }
 
     /// Lets the refreshes before `time` pass at once: while nothing is pending they tell the
     /// client nothing, and a trace may wait hours between events.
@@ -90,6 +96,14 @@ public final class SimulatedCompositor: FrameSurface {
         guard isQuiet else { return }
         let passed = clock.vblankIndex(atOrBefore: time)
         if passed > vblanks { vblanks = passed }
+    }
+
+    /// The client's draw timer goes off (at `drawWake`): the loop draws its late frame.
+    public func wakeForDrawing(_ loop: FrameLoop) throws {
+        guard let wake = drawWake else { return }
+        drawWake = nil
+        now = max(now, wake)
+        try loop.drawTimeReached()
     }
 
     /// The first configure: from now on buffers may be attached.
@@ -170,6 +184,20 @@ public final class SimulatedCompositor: FrameSurface {
         committedBuffer = buffers[buffer.index]
         framesCommitted += 1
         pending = Commit(time: now, buffer: buffer, input: input)
+    }
+
+    public var clockNow: Double? { now }
+
+    public func wakeToDraw(at time: Double) {
+        drawWake = max(time, now)
+    }
+
+    /// The commit just made lands its `renderCost` after the moment it was drawn.
+    public func renderCost(measured: Double) -> Double {
+        let cost = renderCost(measured)
+        guard cost.isFinite, cost > 0, let commit = pending, commit.hasBuffer else { return 0 }
+        pending = Commit(time: commit.time + cost, buffer: commit.buffer, input: commit.input)
+        return cost
     }
 
     /// The toolbar's layer as last committed: a copy of its image, and where it sits (logical px).

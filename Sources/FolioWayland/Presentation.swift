@@ -16,6 +16,12 @@ struct FramePrediction {
         self.refresh = refresh
     }
 
+    /// The newest vblank known and the refresh interval; nil before one, or without a constant rate.
+    var cycle: (time: Double, interval: Double)? {
+        guard let lastPresented, refresh > 0 else { return nil }
+        return (lastPresented, refresh)
+    }
+
     /// The refresh cycle a frame drawn `now` lands on: after the `queued` frames committed but not
     /// yet on screen (one cycle each), and not before `now`. Nil without a constant refresh rate.
     func presentationTime(drawnAt now: Double, queued: Int) -> Double? {
@@ -72,8 +78,12 @@ final class PresentationFeedback {
     private let presentation: Presentation
     private let surface: OpaquePointer
     private var prediction = FramePrediction()
-    /// Feedback of committed frames not yet presented or discarded, oldest first.
+    /// Feedback of committed frames not yet presented or discarded, oldest first, with the
+    /// newest input time each frame drew (nil: a frame request without a buffer).
     private var outstanding: [OpaquePointer] = []
+    private var inputs: [OpaquePointer: Double] = [:]
+    /// A frame carrying input `(input, presented)` reached the screen (ms, session timeline).
+    var onPresented: ((Double, Double) -> Void)?
     private let listener: HeapListener<wp_presentation_feedback_listener>
 
     init(presentation: Presentation, surface: OpaquePointer) {
@@ -87,6 +97,7 @@ final class PresentationFeedback {
                 let seconds = UInt64(secondsHigh) << 32 | UInt64(secondsLow)
                 if let time = tracker.presentation.sessionMilliseconds(seconds: seconds, nanoseconds: nanoseconds) {
                     tracker.prediction.presented(at: time, refresh: Double(refresh) / 1_000_000)
+                    if let input = tracker.inputs[feedback] { tracker.onPresented?(input, time) }
                 }
                 tracker.resolved(feedback)
             },
@@ -100,12 +111,17 @@ final class PresentationFeedback {
         for feedback in outstanding { wp_presentation_feedback_destroy(feedback) }
     }
 
-    /// Asks feedback for the next commit of the surface (call just before committing).
-    func request() {
+    /// Asks feedback for the next commit of the surface (call just before committing), which
+    /// draws input up to `input` (ms), if any.
+    func request(input: Double?) {
         guard let feedback = wp_presentation_feedback(presentation.proxy, surface) else { return }
         wp_presentation_feedback_add_listener(feedback, listener.pointer, userData(self))
         outstanding.append(feedback)
+        if let input { inputs[feedback] = input }
     }
+
+    /// The newest vblank presented and the refresh; nil when unknown.
+    var cycle: (time: Double, interval: Double)? { prediction.cycle }
 
     /// When a frame drawn now would be on screen, after the frames still queued; nil when unknown.
     func predictedPresentation(now: Double) -> Double? {
@@ -115,7 +131,10 @@ final class PresentationFeedback {
     /// `feedback` fired: it and any older feedback the compositor left unanswered are done.
     private func resolved(_ feedback: OpaquePointer) {
         guard let index = outstanding.firstIndex(of: feedback) else { return wp_presentation_feedback_destroy(feedback) }
-        for done in outstanding[...index] { wp_presentation_feedback_destroy(done) }
+        for done in outstanding[...index] {
+            inputs[done] = nil
+            wp_presentation_feedback_destroy(done)
+        }
         outstanding.removeSubrange(...index)
     }
 }

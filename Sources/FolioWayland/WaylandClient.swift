@@ -20,6 +20,10 @@ public final class WaylandClient {
     /// The timer `armTimer(after:)` arms, and the one `requestTick(after:)` arms (made in init).
     private var timer: EventLoop.Timer?
     private var tickTimer: EventLoop.Timer?
+    /// The timer `wakeToDraw(after:)` arms.
+    private var drawTimer: EventLoop.Timer?
+    /// Frame callbacks' arrivals: the compositor's cycle where it gives no presentation feedback.
+    private var cadence = CallbackCadence()
 
     /// An input event and when it happened, on `monotonicMilliseconds()`'s timeline.
     public var onInput: ((InputEvent, Double) -> Void)?
@@ -29,6 +33,11 @@ public final class WaylandClient {
     /// when that frame should reach the screen, predicted from presentation feedback where the
     /// compositor offers it, else now: animations are computed for the moment they are seen.
     public var onFrame: ((Double) -> Void)?
+    /// A frame that drew input up to `input` (ms) was shown: presented at `shown` where the
+    /// compositor gives presentation feedback, else its frame callback returned then.
+    public var onFrameShown: ((_ input: Double, _ shown: Double, _ presented: Bool) -> Void)?
+    /// The timer armed with `wakeToDraw(after:)` expired: a frame waiting for it may be drawn.
+    public var onDrawTime: (() -> Void)?
     /// The compositor took back a buffer: a frame that waited for one can be presented.
     public var onBufferReleased: (() -> Void)?
     /// The user closed the window.
@@ -75,16 +84,20 @@ public final class WaylandClient {
         }
         window.onResize = { [unowned self] width, height, scale in onResize?(width, height, scale) }
         // The window owns these closures: capturing it strongly would keep it (and its buffers) alive for ever.
-        window.onFrame = { [unowned self, unowned window] in
+        window.onFrame = { [unowned self, unowned window] input, stamp in
             let now = monotonicMilliseconds()
+            cadence.arrived(at: now, stamp: stamp)
+            if let input, !window.hasPresentationFeedback { onFrameShown?(input, now, false) }
             onFrame?(window.predictedPresentation(now: now) ?? now)
         }
+        window.onPresented = { [unowned self] input, presented in onFrameShown?(input, presented, true) }
         window.onClose = { [unowned self] in onClose?() }
         window.onWarning = { [unowned self] message in onWarning?(message) }
         window.onBufferReleased = { [unowned self] in onBufferReleased?() }
         windowStorage = window
         timer = try loop.makeTimer { [unowned self] in onTimer?() }
         tickTimer = try loop.makeTimer { [unowned self] in windowStorage?.requestTick() }
+        drawTimer = try loop.makeTimer { [unowned self] in onDrawTime?() }
         loop.onQuitSignal = { [unowned self] _ in onQuit?() }
     }
 
@@ -126,9 +139,22 @@ public final class WaylandClient {
         try window.acquireBuffer(width: width, height: height)
     }
 
-    /// Commits the buffer last acquired with `damage` (buffer pixels) and asks for the next frame callback.
-    public func present(damage: Region) throws {
-        try window.present(damage: damage)
+    /// Commits the buffer last acquired with `damage` (buffer pixels), a frame drawing input up
+    /// to `input` (ms) if any, and asks for the next frame callback.
+    public func present(damage: Region, input: Double?) throws {
+        try window.present(damage: damage, input: input)
+    }
+
+    /// The compositor's cycle: a moment of it (ms) and its period. The newest vblank presentation
+    /// feedback reported, else the newest frame callback once callbacks keep a steady cadence;
+    /// nil when neither (frames are then drawn at each callback).
+    public var repaintCycle: (time: Double, interval: Double)? {
+        window.hasPresentationFeedback ? window.presentationCycle : cadence.cycle
+    }
+
+    /// Arms the draw timer (`onDrawTime`) to go off after `milliseconds`, replacing an earlier deadline.
+    public func wakeToDraw(after milliseconds: Double) {
+        drawTimer?.arm(after: milliseconds)
     }
 
     /// Shows the toolbar above the window, on a surface of its own (logical `origin`). Without

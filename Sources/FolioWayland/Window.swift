@@ -24,8 +24,15 @@ public final class Window {
 
     /// The size or scale changed (logical width, height, buffer scale).
     var onResize: ((Int, Int, BufferScale) -> Void)?
-    /// A frame callback fired. (Its timestamp is ignored: its base is the compositor's own.)
-    var onFrame: (() -> Void)?
+    /// A frame callback fired, for a commit whose frame drew input up to the time given (nil:
+    /// none, or a frame request without a buffer), with its timestamp (ms, the compositor's own
+    /// base: good for the spacing of callbacks only).
+    var onFrame: ((_ input: Double?, _ stamp: UInt32) -> Void)?
+    /// A frame that drew input up to `input` reached the screen at `presented` (wp_presentation).
+    var onPresented: ((_ input: Double, _ presented: Double) -> Void)? {
+        get { presentationFeedback?.onPresented }
+        set { presentationFeedback?.onPresented = newValue }
+    }
     var onClose: (() -> Void)?
     /// A size or scale from the compositor was beyond `SurfaceLimits` and has been fitted.
     var onWarning: ((String) -> Void)?
@@ -65,6 +72,8 @@ public final class Window {
     private var callbackListener: HeapListener<wl_callback_listener>?
     /// The frame callback in flight, destroyed with the window if it never fires (the compositor went away).
     private var frameCallback: OpaquePointer?
+    /// The newest input the commit waiting for `frameCallback` drew.
+    private var frameCallbackInput: Double?
     private var fractionalListener: HeapListener<wp_fractional_scale_v1_listener>?
 
     init(registry: Registry, fullscreen: Bool, outputScales: @escaping () -> [(output: OpaquePointer, scale: Int)]) throws {
@@ -154,12 +163,12 @@ public final class Window {
         xdg_toplevel_add_listener(toplevel, toplevelListener.pointer, userData(self))
         self.toplevelListener = toplevelListener
 
-        callbackListener = HeapListener(wl_callback_listener(done: { data, callback, _ in
+        callbackListener = HeapListener(wl_callback_listener(done: { data, callback, stamp in
             if let callback { wl_callback_destroy(callback) }
             guard let window: Window = owner(data) else { return }
             window.frameCallback = nil
             window.isFrameInFlight = false
-            window.onFrame?()
+            window.onFrame?(window.frameCallbackInput, stamp)
         }))
 
         if let fractionalScale {
@@ -263,8 +272,9 @@ public final class Window {
     }
 
     /// Commits the buffer last acquired, now holding the new frame, with only `damage` (what
-    /// differs from the frame before) declared, and asks for a frame callback.
-    func present(damage: Region) throws {
+    /// differs from the frame before) declared, and asks for a frame callback; the frame drew
+    /// input up to `input` (ms), if any.
+    func present(damage: Region, input: Double?) throws {
         guard let pool, let index = acquired else { throw WaylandError.system("a frame committed without a buffer drawn into") }
         acquired = nil
         let changed = damage.intersection(pool.chain.bounds)
@@ -274,7 +284,7 @@ public final class Window {
         for rect in Self.damageRectangles(changed) {
             wl_surface_damage_buffer(surface, Int32(rect.x), Int32(rect.y), Int32(rect.width), Int32(rect.height))
         }
-        requestFrameCallback()
+        requestFrameCallback(input: input)
         wl_surface_commit(surface)
     }
 
@@ -298,17 +308,24 @@ public final class Window {
     /// Asks for a frame callback without a new buffer: the animation clock ticks on.
     func requestTick() {
         guard isConfigured, !isFrameInFlight else { return }
-        requestFrameCallback()
+        requestFrameCallback(input: nil)
         wl_surface_commit(surface)
     }
 
-    private func requestFrameCallback() {
+    private func requestFrameCallback(input: Double?) {
         guard let callbackListener, let callback = wl_surface_frame(surface) else { return }
         wl_callback_add_listener(callback, callbackListener.pointer, userData(self))
         frameCallback = callback
+        frameCallbackInput = input
         isFrameInFlight = true
-        presentationFeedback?.request()
+        presentationFeedback?.request(input: input)
     }
+
+    /// Whether the compositor offers presentation feedback for this window.
+    var hasPresentationFeedback: Bool { presentationFeedback != nil }
+
+    /// The newest vblank presentation feedback reported and the refresh; nil when unknown.
+    var presentationCycle: (time: Double, interval: Double)? { presentationFeedback?.cycle }
 
     /// When a frame committed now should reach the screen (ms, session timeline), predicted from
     /// presentation feedback; nil without it (no wp_presentation, no presented frame yet, an

@@ -182,13 +182,17 @@ extension CLITests {
         }
         lines += ["{\"t\": 260, \"kind\": \"touch.up\", \"id\": 1}", "{\"t\": 260, \"kind\": \"touch.frame\"}"]
         let trace = try write("line.jsonl", lines.joined(separator: "\n"))
+        /// final.png, or with `at`, the last frame the display presented by then.
         func finalPNG(_ config: String, at: String?) throws -> Data {
             let path = folder.appendingPathComponent("predict.toml").path
             try Data(config.utf8).write(to: URL(fileURLWithPath: path))
             let out = folder.appendingPathComponent("out-\(UUID().uuidString)").path
-            let result = try run(["replay", trace, "--size", "800x600", "--config", path, "--out", out] + (at.map { ["--at", $0] } ?? []))
+            let result = try run(["replay", trace, "--size", "800x600", "--config", path, "--out", out]
+                                 + (at.map { ["--at", $0, "--frames"] } ?? []))
             XCTAssertEqual(result.status, 0, result.stderr)
-            return try Data(contentsOf: URL(fileURLWithPath: out + "/final.png"))
+            guard at != nil else { return try Data(contentsOf: URL(fileURLWithPath: out + "/final.png")) }
+            let last = try XCTUnwrap(try FileManager.default.contentsOfDirectory(atPath: out).filter { $0.hasPrefix("frame-") }.max())
+            return try Data(contentsOf: URL(fileURLWithPath: out + "/" + last))
         }
         XCTAssertNotEqual(try finalPNG("[ink]\nprediction = true\n", at: "200"), try finalPNG("[ink]\nprediction = false\n", at: "200"))
         XCTAssertEqual(try finalPNG("[ink]\nprediction = true\n", at: nil), try finalPNG("[ink]\nprediction = false\n", at: nil))

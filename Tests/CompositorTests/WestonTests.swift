@@ -7,7 +7,8 @@ import XCTest
 
 /// Folio under a real compositor: a private headless Weston (Tests/Compositors/weston-session.sh)
 /// runs `folio --demo` with a trace of one stroke; a screenshot must show the white canvas with
-/// blue ink, and the client's protocol log must show buffers reused and small damage.
+/// blue ink, and the client's protocol log must show buffers reused and small damage; its debug
+/// log, when each frame was presented.
 final class WestonTests: XCTestCase {
     /// The stroke the trace draws (surface coordinates of the 1280x800 window).
     let stroke = (0..<40).map { i in Point(x: 200 + Double(i) * 17.5, y: 300 + Double(i) * 3) }
@@ -28,6 +29,7 @@ final class WestonTests: XCTestCase {
         environment["WAYLAND_DISPLAY"] = session.display
         environment["WAYLAND_SOCKET"] = nil
         environment["WAYLAND_DEBUG"] = "1"
+        environment["FOLIO_LOG"] = "debug"
         environment["XDG_DATA_HOME"] = work
         let folio = try ClientProcess.start(try ClientProcess.folioExecutable(), arguments: ["--demo", trace], environment: environment)
         defer { folio.terminate() }
@@ -62,10 +64,20 @@ final class WestonTests: XCTestCase {
             return area > 0 && area < full
         }
         XCTAssertGreaterThanOrEqual(partial.count, 20, "stroke frames damage part of the window")
+        // At debug, a line for each frame that drew input: Weston gives presentation feedback,
+        // so each says when the frame was presented, after its newest input.
+        let frames = folio.standardError.split(separator: "\n").filter { $0.hasPrefix("folio: debug: frame: newest input ") }
+        XCTAssertGreaterThanOrEqual(frames.count, 20, "frame lines")
+        for line in frames {
+            XCTAssertTrue(line.contains(" presented at ") && line.hasSuffix(" ms later)") && !line.contains("(-"), "\(line)")
+        }
         // The toolbar's handle is on a subsurface of its own: committed there, drawn on screen.
         XCTAssertGreaterThanOrEqual(log.subsurfaceCommits.count, 1, "\(log.requestCounts)")
         XCTAssertFalse(isPaper(screenshot.pixel(x: window.x + 640 - 30, y: window.y + 800 - 4)), "the toolbar's handle")
-        let inkArea = PixelRect(x: 200 - 8, y: 300 - 8, width: Int(39 * 17.5) + 16, height: 39 * 3 + 16)
+        // Predicted ink reaches past the newest sample, along the stroke (right and down, 1.1 px
+        // per ms), by at most a refresh and half of one (the window Folio assumes): 28 px.
+        let reach = 28
+        let inkArea = PixelRect(x: 200 - 8, y: 300 - 8, width: Int(39 * 17.5) + 16 + reach, height: 39 * 3 + 16 + reach)
         for commit in partial {
             for rect in commit.damage {
                 XCTAssertTrue(inkArea.contains(rect), "damage \(rect) lies outside the stroke's \(inkArea)")

@@ -6,7 +6,7 @@ org_kde_kwin_fake_input first (KWin gives the seat touch only once an injector e
 the client fullscreen, then plays a scenario of touches and takes screenshots through
 org.kde.KWin.ScreenShot2. Screenshots are written as PNG files into --out.
 
-    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar|tap-undo|hold-shape|scale|vanish-stroke|vanish-pinch] [--scale S]
+    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar|tap-undo|hold-shape|scale|vanish-stroke|vanish-pinch|latency] [--scale S]
 
 fold: one finger draws, two fingers pinch and hold, the book opens again; one stroke is saved.
 turn: one finger draws, a finger dragged from the right edge turns to a new sheet (a screenshot
@@ -25,6 +25,10 @@ vanish-stroke: one finger draws a stroke, a second stroke is half drawn (its ink
 KWin is killed (SIGKILL): Folio prints one line, exits 0, and both strokes are saved.
 vanish-pinch: one finger draws, two fingers pinch and hold (the fold on screen) when KWin is
 killed: Folio prints one line, exits 0, and the stroke is saved.
+latency: one finger draws four strokes of 1.2 s, a touch frame every 8 ms (120 Hz); from the
+client's WAYLAND_DEBUG log, each touch sample's time to the return of the frame callback of
+the first commit after it (the frame carrying it): its p50 must stay under LATENCY_GOAL_MS, and
+the client logs (FOLIO_LOG=debug) a "callback returned" line per frame. Prints the figures.
 
 Exit status 0 when every check of the scenario holds; 1 with one line per failed check;
 77 when KWin or a Python module is missing (the caller decides whether that fails).
@@ -578,6 +582,97 @@ def blank_canvas(out, failures):
     return canvas is not None
 
 
+# Sample to shown under KWin 5.27 at 60 Hz with frames drawn at each callback: p50 about 24 ms.
+LATENCY_GOAL_MS = 20.0
+
+
+def protocol_timeline(log_path):
+    """From a WAYLAND_DEBUG log: the times (ms, the log's clock) touch motions arrived, and for
+    each commit of the window's surface that attached a buffer, when it was sent and when the
+    frame callback asked with it returned."""
+    motions, commits = [], []
+    window, pending_attach, pending_callback = None, False, None
+    waiting = {}  # callback id -> the commit record waiting for its done
+    with open(log_path, errors="replace") as log:
+        for line in log:
+            if not line.startswith("[") or "]" not in line:
+                continue
+            try:
+                stamp = float(line[1:line.index("]")])
+            except ValueError:
+                continue
+            body = line[line.index("]") + 1:].strip()
+            if body.startswith("{") and "}" in body:  # libwayland 1.22 names the event queue
+                body = body[body.index("}") + 1:].strip()
+            request = body.startswith("-> ")
+            call = body[3:] if request else body
+            target = call.split(".", 1)[0]
+            args = [arg.strip().split(" ")[-1] for arg in call[call.find("(") + 1:call.rfind(")")].split(",")]
+            if request:
+                if ".get_xdg_surface(" in call and window is None:
+                    window = args[1]
+                elif target == window and ".attach(" in call:
+                    pending_attach = args[0] != "nil"
+                elif target == window and ".frame(" in call:
+                    pending_callback = args[0]
+                elif target == window and call.startswith(f"{window}.commit("):
+                    if pending_attach:
+                        record = {"sent": stamp, "done": None}
+                        commits.append(record)
+                        if pending_callback:
+                            waiting[pending_callback] = record
+                    pending_attach, pending_callback = False, None
+            elif call.startswith("wl_touch@") and ".motion(" in call:
+                motions.append(stamp)
+            elif call.startswith("wl_callback@") and ".done(" in call and target in waiting:
+                waiting.pop(target)["done"] = stamp
+    return motions, commits
+
+
+def percentile(values, q):
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.999999) - 1))]
+
+
+def scenario_latency(kwin, injector, client, out, failures):
+    """Four strokes of touch frames every 8 ms; sample-to-shown from the client's protocol log."""
+    if not blank_canvas(out, failures):
+        return
+    for stroke in range(4):
+        y = 150 + stroke * 150
+        injector.frame(downs=[(0, 100, y)])
+        start = time.monotonic()
+        for step in range(1, 151):
+            # On the clock, not after each round trip: the samples keep a 120 Hz pace.
+            delay = start + step * 0.008 - time.monotonic()
+            if delay > 0:
+                time.sleep(delay)
+            injector.frame(motions=[(0, 100 + step * 7, y + int(40 * ((step // 15) % 2)))])
+        injector.frame(ups=[0])
+        time.sleep(0.3)
+    time.sleep(0.5)
+    log_path = os.path.join(out, "client.log")
+    motions, commits = protocol_timeline(log_path)
+    shown = [c for c in commits if c["done"] is not None]
+    latencies = []
+    for sample in motions:
+        carrier = next((c for c in shown if c["sent"] > sample), None)
+        if carrier is not None:
+            latencies.append(carrier["done"] - sample)
+    if len(latencies) < 400:
+        failures.append(f"only {len(latencies)} touch samples were followed by a frame (of {len(motions)} sent)")
+        return
+    with open(log_path, errors="replace") as log:
+        frame_lines = [line for line in log if line.startswith("folio: debug: frame: newest input")]
+    p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
+    print(f"kwin_touch: sample to shown (frame callback returned) over {len(latencies)} samples: "
+          f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; {len(shown)} frames, {len(frame_lines)} frame log lines")
+    if p50 >= LATENCY_GOAL_MS:
+        failures.append(f"sample to shown p50 is {p50:.1f} ms, not under {LATENCY_GOAL_MS} ms")
+    if not any("callback returned at" in line for line in frame_lines) or len(frame_lines) < len(shown) // 2:
+        failures.append(f"{len(frame_lines)} 'frame:' debug lines for {len(shown)} frames")
+
+
 def scenario_vanish_stroke(kwin, injector, client, out, failures):
     """A stroke drawn, a second one half drawn and on screen, then KWin is killed (SIGKILL)."""
     if not blank_canvas(out, failures) or draw_and_see(injector, 200, 300, 900, range(320, 880, 40), out, "1", failures) is None:
@@ -622,6 +717,7 @@ SCENARIOS = {
     "scale": (scenario_scale, '{"sheets":[{"strokes":1}]}', False),
     "vanish-stroke": (scenario_vanish_stroke, '{"sheets":[{"strokes":2}]}', True),
     "vanish-pinch": (scenario_vanish_pinch, '{"sheets":[{"strokes":1}]}', True),
+    "latency": (scenario_latency, '{"sheets":[{"strokes":4}]}', False),
 }
 
 
@@ -663,8 +759,10 @@ def main():
         client_log = open(os.path.join(args.out, "client.log"), "w")
         # A book of its own: a test never touches the sketchbook of whoever runs it.
         book = os.path.join(workdir, "book")
-        # The scale scenario reads the buffers and viewport Folio asked for from its protocol log.
-        debug = {"WAYLAND_DEBUG": "1"} if args.scenario == "scale" else {}
+        # The scale and latency scenarios read what Folio asked for from its protocol log.
+        debug = {"WAYLAND_DEBUG": "1"} if args.scenario in ("scale", "latency") else {}
+        if args.scenario == "latency":
+            debug["FOLIO_LOG"] = "debug"
         # Settings of its own too: the toolbar's choices are written there, not into the user's.
         client = subprocess.Popen([args.client, "--fullscreen", "--book", book], stdout=client_log,
                                   stderr=subprocess.STDOUT,

@@ -15,6 +15,8 @@ final class DirectDrawingTests: XCTestCase {
         let session = Session(width: 320, height: 200)
         let compositor = SimulatedCompositor(bufferCount: 3)
         let loop = FrameLoop(session: session, surface: compositor)
+        // A frame at every callback: the most buffer hand-overs to check.
+        loop.lateCommits = false
         var checked = 0
         // Tells `loop` one thing; a buffer it committed on the flat canvas must equal the canvas.
         func step(_ body: () throws -> Void) throws {

@@ -244,12 +244,15 @@ final class FrameLoopTests: XCTestCase {
         var shown: [SimulatedCompositor.Presentation] = []
         try replay.run { frame, _ in shown.append(frame) }
         let clock = DisplayClock.standard
-        // The configure (0); the stroke's touch frames, coalesced while one frame is in flight
-        // (16.7, 33.3); the pinch landing and moving when idle (500, 600); letting go at 700
+        // The configure (0); the stroke's touch frames, coalesced while one frame is in flight:
+        // the live stroke's frame drawn late, just before the deadline of the vblank at 33.3
+        // (no render cost known yet: half a refresh before it, at 18), then the lift's at the
+        // callback (33.3); the pinch landing and moving when idle (500, 600); letting go at 700
         // changes nothing yet, so it only asks for a tick, which the vblank at 716.7 answers; then
         // one frame per vblank until the book is open at 1366.7. Each is presented at the next
         // vblank: a commit at a vblank, at 500 or at 600 is ahead of the following deadline.
-        let commits = [0, clock.vblank(1), clock.vblank(2), 500, 600] + (43...82).map { clock.vblank($0) }
+        let late = clock.vblank(2) - clock.repaintWindow - clock.interval / 2
+        let commits = [0, late, clock.vblank(2), 500, 600] + (43...82).map { clock.vblank($0) }
         XCTAssertEqual(shown.map(\.committed), commits)
         XCTAssertEqual(shown.map(\.presented), [1, 2, 3, 31, 37].map { clock.vblank($0) } + (44...83).map { clock.vblank($0) })
         XCTAssertEqual(shown.map(\.input), [nil, 16, 33, 500, 600] + Array(repeating: 700, count: 40),

@@ -56,8 +56,10 @@ final class PredictedInkTests: XCTestCase {
         return lines.joined(separator: "\n")
     }
 
-    private func replay(_ text: String, prediction: Bool, scale: BufferScale = 1, stopTime: Double? = nil) throws -> Replay {
-        let replay = Replay(trace: try Trace(parsing: text), options: .init(width: 640, height: 480, scale: scale, stopTime: stopTime))
+    private func replay(_ text: String, prediction: Bool, scale: BufferScale = 1, stopTime: Double? = nil,
+                        lateCommits: Bool = true) throws -> Replay {
+        let replay = Replay(trace: try Trace(parsing: text),
+                            options: .init(width: 640, height: 480, scale: scale, stopTime: stopTime, lateCommits: lateCommits))
         replay.session.predictsInk = prediction
         try replay.run()
         return replay
@@ -98,11 +100,12 @@ final class PredictedInkTests: XCTestCase {
     func testALiveFrameShowsInkPastTheNewestSampleOnlyWithPrediction() throws {
         for device in Device.allCases {
             // Straight right at 1 px/ms, a sample every 8 ms; the replay stops at the vblank that
-            // shows the newest sample (242), the stroke still down.
+            // shows the newest sample (242), the stroke still down. Frames drawn at once, so the
+            // newest is drawn at 242 for the vblank at 266.7, a horizon of 24 ms.
             let samples = (0..<30).map { i in (t: 10 + Double(i) * 8, p: Point(x: 100 + Double(i) * 8, y: 240)) }
             let text = trace(device, samples, lift: false)
-            let on = try replay(text, prediction: true, stopTime: 250)
-            let off = try replay(text, prediction: false, stopTime: 250)
+            let on = try replay(text, prediction: true, stopTime: 250, lateCommits: false)
+            let off = try replay(text, prediction: false, stopTime: 250, lateCommits: false)
             XCTAssertTrue(on.session.isDrawing, "\(device)")
             guard let newest = samples.last?.p else { return }
             // Past the newest sample's ink (its round end reaches half the width, 3 px), ahead on its line.

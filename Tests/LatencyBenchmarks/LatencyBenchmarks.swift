@@ -17,7 +17,8 @@ enum LatencyBenchmarks {
     static let width: Int32 = 1920
     static let height: Int32 = 1200
     static let names = ["stroke.segment", "pen.segment", "stroke.segment.in_process", "pen.segment.in_process",
-                        "pen.long_stroke.first", "pen.long_stroke.last", "pinch.frame", "startup.first_frame"]
+                        "pen.long_stroke.first", "pen.long_stroke.last", "pinch.frame", "startup.first_frame",
+                        "ink.latency", "ink.lag"]
 
     /// The benchmarks among `names` that `wanted` accepts, run against `executable` in turn.
     static func run(_ executable: String, scale: BufferScale = 1, wanted: (String) -> Bool) throws -> [BenchResult] {
@@ -41,6 +42,9 @@ enum LatencyBenchmarks {
         }
         if wanted("pinch.frame") { results.append(try fresh { try pinchFrame(executable, scale: scale, dataHome: $0) }) }
         if wanted("startup.first_frame") { results.append(try fresh { try firstFrame(executable, scale: scale, dataHome: $0) }) }
+        // On the simulated display, in logical px and trace ms: the same at every buffer scale.
+        if scale == 1, wanted("ink.latency") { results += try InkBenchmarks.latency() }
+        if scale == 1, wanted("ink.lag") { results += try InkBenchmarks.lag() }
         return results.map { result in
             var result = result
             if scale != 1 { result.bufferScale = scale.factor }

@@ -56,4 +56,38 @@ final class DisplayClockProtocolTests: XCTestCase {
         XCTAssertTrue(observation.protocolErrors.isEmpty, "\(observation.protocolErrors)")
         try folio.waitForImage("the stroke's end") { Ink.isInk($0.pixel(x: 298, y: 199)) }
     }
+
+    /// Late commits over a real socket: once folio has the display's cadence from its frame
+    /// callbacks, a stroke's frames are committed about half a refresh before their vblank (just
+    /// before the deadline folio assumes), not right after the previous vblank, and they still
+    /// make the vblank after their commit.
+    func testFolioCommitsAStrokesFramesJustBeforeTheDeadline() throws {
+        let folio = try FolioUnderTest(pacing: .display(refreshHz: 60, repaintWindowMilliseconds: 7))
+        try folio.compositor.sendTouch([.down(id: 1, x: 60, y: 100), .frame])
+        let before = folio.compositor.observation.frameDones.count
+        // A touch frame every 4 ms for 1.2 s, on the clock rather than after each commit.
+        let start = ContinuousClock.now
+        for step in 1...300 {
+            let due = start + .milliseconds(4 * step)
+            let wait = due - ContinuousClock.now
+            if wait > .zero { Thread.sleep(forTimeInterval: Double(wait.components.attoseconds) / 1e18 + Double(wait.components.seconds)) }
+            let x = 60 + Double(step) * 1.7, y = 100 + 80 * sin(Double(step) / 20)
+            _ = try folio.compositor.sendTouch([.motion(id: 1, x: x, y: y), .frame])
+        }
+        try folio.compositor.sendTouch([.up(id: 1), .frame])
+        try folio.settle()
+        let observation = folio.compositor.observation
+        try checkModel(observation.frameDones, refreshHz: 60, window: 7)
+        // The stroke's frames once the cadence is trusted (a few callbacks in), until its end.
+        let dones = Array(observation.frameDones.dropFirst(before + 12).prefix(50))
+        XCTAssertGreaterThanOrEqual(dones.count, 40)
+        let leads = dones.map { $0.vblank - $0.committedAt }.sorted()
+        let interval = 1000.0 / 60
+        XCTAssertLessThan(leads[leads.count / 2], 13, "committed late, about half a refresh before the vblank: \(leads)")
+        // A frame committed inside a vblank's repaint window (more than a refresh before the vblank
+        // that showed it) missed the one it was drawn for.
+        let missed = leads.filter { $0 > interval + 0.01 }
+        XCTAssertLessThanOrEqual(missed.count, dones.count / 20, "vblanks missed: \(leads)")
+        XCTAssertTrue(observation.protocolErrors.isEmpty, "\(observation.protocolErrors)")
+    }
 }

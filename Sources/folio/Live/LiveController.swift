@@ -67,6 +67,14 @@ final class LiveController {
             demo?.checkFinished(player: self)
         }
         client.onBufferReleased = { [unowned self] in drive { try frameLoop.bufferReleased() } }
+        client.onDrawTime = { [unowned self] in drive { try frameLoop.drawTimeReached() } }
+        // A frame carrying input was seen: presentation feedback judges a late frame, and one
+        // debug line says how long its newest input took to be seen.
+        client.onFrameShown = { [unowned self] input, shown, presented in
+            if presented { frameLoop.framePresented(input: input, at: shown) }
+            func ms(_ value: Double) -> String { String(format: "%.2f", value) }
+            log.debug("frame: newest input \(ms(input)) ms, \(presented ? "presented" : "callback returned") at \(ms(shown)) ms (\(ms(shown - input)) ms later)")
+        }
         client.onClose = { [unowned self] in quit() }
         client.onWarning = { message in warn(message) }
         client.onQuit = { [unowned self] in quit() }

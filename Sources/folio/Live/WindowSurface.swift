@@ -22,7 +22,25 @@ final class WindowSurface: FrameSurface {
     }
 
     func present(damage: Region, input: Double?) throws {
-        try client.present(damage: damage)
+        try client.present(damage: damage, input: input)
+    }
+
+    var clockNow: Double? { monotonicMilliseconds() }
+
+    /// The first vblank of the compositor's cycle whose deadline is still ahead, the deadline
+    /// taken as half a refresh before it: the compositor does not say how long before a vblank
+    /// it stops taking commits (Weston's default is 7 ms of 16.7), and a late frame the deadline
+    /// catches costs a whole refresh. Nil without a cycle (frames are drawn at each callback).
+    var presentationForecast: PresentationForecast? {
+        guard let cycle = client.repaintCycle else { return nil }
+        let now = monotonicMilliseconds()
+        guard var forecast = PresentationForecast.fromCallbacks(lastCallback: cycle.time, interval: cycle.interval, now: now) else { return nil }
+        if forecast.time - forecast.repaintWindow <= now { forecast.time += forecast.refreshInterval }
+        return forecast
+    }
+
+    func wakeToDraw(at time: Double) {
+        client.wakeToDraw(after: time - monotonicMilliseconds())
     }
 
     func presentToolbar(_ image: Bitmap, at origin: Point, barShown: Bool) throws {

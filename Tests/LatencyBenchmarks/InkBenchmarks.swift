@@ -1,0 +1,135 @@
+import Foundation
+import FolioBench
+import FolioGeometry
+import FolioGestures
+import FolioInput
+import FolioReplay
+
+/// What a person sees of ink, through `folio replay`'s simulated display (render costs on its
+/// clock as measured in this process): `ink.latency`, a sample's time to the presentation of the
+/// first frame drawing it, with late commits off and on; `ink.lag`, the distance (logical px)
+/// from the pen's true place at a frame's vblank to the end of the ink that frame shows, with
+/// prediction off and on. Mirrors `InkLagTests`, which checks the same figures' goals.
+enum InkBenchmarks {
+    static let width = 1000, height = 480
+
+    /// A pen or finger writing cursive loops (20 px circles, one every `period` ms, drifting a
+    /// loop's width right each), sampled every `step` ms, from t = 10.
+    static func handwriting(period: Double, step: Double, duration: Double) -> [(t: Double, p: Point)] {
+        let radius = 20.0, angular = 2 * Double.pi / period
+        return stride(from: 0, through: duration, by: step).map { (s: Double) -> (t: Double, p: Point) in
+            let x: Double = 60 + 30 * s / period + radius * sin(angular * s)
+            let y: Double = 240 - radius * cos(angular * s)
+            return (t: 10 + s, p: Point(x: x, y: y))
+        }
+    }
+
+    /// The samples as one stroke of a pen (tablet events) or a finger (touch events).
+    static func trace(_ samples: [(t: Double, p: Point)], pen: Bool) -> String {
+        var lines: [String] = pen ? ["{\"t\": \(samples[0].t), \"kind\": \"tablet.proximity_in\", \"tool\": \"pen\"}"] : []
+        for (index, (t, p)) in samples.enumerated() {
+            if pen {
+                lines.append("{\"t\": \(t), \"kind\": \"tablet.motion\", \"x\": \(p.x), \"y\": \(p.y), \"pressure\": 0.5}")
+                if index == 0 { lines.append("{\"t\": \(t), \"kind\": \"tablet.down\"}") }
+                lines.append("{\"t\": \(t), \"kind\": \"tablet.frame\"}")
+            } else {
+                let kind = index == 0 ? "touch.down" : "touch.motion"
+                lines.append("{\"t\": \(t), \"kind\": \"\(kind)\", \"id\": 1, \"x\": \(p.x), \"y\": \(p.y)}")
+                lines.append("{\"t\": \(t), \"kind\": \"touch.frame\"}")
+            }
+        }
+        let end = (samples.last?.t ?? 0) + 4
+        lines += pen ? ["{\"t\": \(end), \"kind\": \"tablet.up\"}", "{\"t\": \(end), \"kind\": \"tablet.frame\"}"]
+            : ["{\"t\": \(end), \"kind\": \"touch.up\", \"id\": 1}", "{\"t\": \(end), \"kind\": \"touch.frame\"}"]
+        return lines.joined(separator: "\n")
+    }
+
+    /// The replay of `samples` on `display`, each frame costing `cost` ms of the display's time
+    /// (nil: what it took here), and every frame presented.
+    static func play(_ samples: [(t: Double, p: Point)], pen: Bool, display: DisplayClock, late: Bool, prediction: Bool = true,
+                     cost: Double? = nil) throws -> (Replay, [SimulatedCompositor.Presentation]) {
+        let replay = Replay(trace: try Trace(parsing: trace(samples, pen: pen)),
+                            options: .init(width: width, height: height, display: display, lateCommits: late))
+        replay.session.predictsInk = prediction
+        replay.compositor.renderCost = { measured in cost ?? measured }
+        var shown: [SimulatedCompositor.Presentation] = []
+        try replay.run { frame, _ in shown.append(frame) }
+        return (replay, shown)
+    }
+
+    /// `ink.latency` for finger (a sample every 8 ms) and pen (every 4 ms) at 60 and 120 Hz
+    /// (7 and 3 ms windows), over 5 s of slow handwriting each: late commits off, on with the
+    /// render costs measured here (a machine's hiccups widen the margin), and on with every frame
+    /// costing 0.5 ms (an ink frame costs 0.02–0.1 ms in process: the pipeline itself).
+    static func latency() throws -> [BenchResult] {
+        var results: [BenchResult] = []
+        for (hz, window) in [(60.0, 7.0), (120, 3)] {
+            let display = try DisplayClock(refreshRate: hz, repaintWindow: window)
+            for (device, step) in [("finger", 8.0), ("pen", 4.0)] {
+                let samples = handwriting(period: 600, step: step, duration: 5000)
+                for (mode, late, cost) in [("late_off", false, nil), ("late_on", true, nil), ("late_on.cost_0.5ms", true, 0.5)] as [(String, Bool, Double?)] {
+                    let (replay, shown) = try play(samples, pen: device == "pen", display: display, late: late, cost: cost)
+                    let latencies = samples.compactMap { sample in
+                        shown.first { ($0.input ?? -.infinity) >= sample.t }.map { $0.presented - sample.t }
+                    }
+                    var result = BenchResult(name: "ink.latency.\(device).\(Int(hz))hz.\(mode)",
+                                             width: width, height: height, samples: latencies)
+                    result.missedVblanks = replay.scheduler.missedFrames
+                    results.append(result)
+                }
+            }
+        }
+        return results
+    }
+
+    /// `ink.lag` on fast (a loop every 200 ms) and slow (600 ms) handwriting, prediction off and
+    /// on: a pen sampled every 4 ms at 60 Hz, and a finger every 16 ms at 60 and 120 Hz, with late
+    /// commits on and frames costing 0.5 ms. p50 and p95, in logical px.
+    static func lag() throws -> [BenchResult] {
+        var results: [BenchResult] = []
+        let cases: [(device: String, step: Double, hz: Double, window: Double)] = [("pen", 4, 60, 7), ("finger16ms", 16, 60, 7), ("finger16ms", 16, 120, 3)]
+        for c in cases {
+            let display = try DisplayClock(refreshRate: c.hz, repaintWindow: c.window)
+            for (speed, period) in [("fast", 200.0), ("slow", 600.0)] {
+                let samples = handwriting(period: period, step: c.step, duration: 1500)
+                for prediction in [false, true] {
+                    let (_, shown) = try play(samples, pen: c.device == "pen", display: display, late: true, prediction: prediction, cost: 0.5)
+                    var result = BenchResult(name: "ink.lag.\(c.device).\(Int(c.hz))hz.\(speed).prediction_\(prediction ? "on" : "off")",
+                                             width: width, height: height,
+                                             samples: lags(samples, shown, prediction: prediction, display: display))
+                    result.unit = "px"
+                    result.upperPercentile = 95
+                    results.append(result)
+                }
+            }
+        }
+        return results
+    }
+
+    /// Per frame mid-stroke: the pen's true place at the vblank against the end of the ink drawn,
+    /// the newest sample the frame drew or, with prediction, where the predictor put it.
+    private static func lags(_ samples: [(t: Double, p: Point)], _ shown: [SimulatedCompositor.Presentation],
+                             prediction: Bool, display: DisplayClock) -> [Double] {
+        let last = samples[samples.count - 1].t
+        return shown.compactMap { frame in
+            guard let input = frame.input, input >= samples[0].t + 12, frame.presented <= last,
+                  let newest = samples.lastIndex(where: { $0.t <= input }), let truth = truePlace(samples, at: frame.presented)
+            else { return nil }
+            var end = samples[newest].p
+            if prediction {
+                var predictor = InkPredictor()
+                for sample in samples[...newest] { predictor.add(sample.p, at: sample.t) }
+                if let predicted = predictor.predict(at: frame.presented, horizonCap: display.interval + display.repaintWindow) { end = predicted }
+            }
+            return end.distance(to: truth)
+        }
+    }
+
+    /// The pen's place at `time`: the samples joined by straight lines.
+    private static func truePlace(_ samples: [(t: Double, p: Point)], at time: Double) -> Point? {
+        guard let after = samples.firstIndex(where: { $0.t >= time }) else { return nil }
+        guard after > 0 else { return samples[0].p }
+        let a = samples[after - 1], b = samples[after]
+        return a.p + (b.p - a.p) * ((time - a.t) / (b.t - a.t))
+    }
+}
