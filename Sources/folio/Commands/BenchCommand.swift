@@ -88,6 +88,7 @@ struct BenchCommand: ParsableCommand {
             }
         }
         if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
+        if wanted("lasso.") { results += try LassoBenchmarks.run(only: wanted) }
         report(results, json: json)
     }
 }
