@@ -11,26 +11,51 @@ struct Dashes {
     /// The loop's and the box's ink: dark enough on paper, and apart from any palette colour.
     static let color: UInt32 = 0x3A3A3A
 
+    /// Where dashes can show on `canvas`: the canvas and a margin past its edges (logical px).
+    static func visible(on canvas: CanvasRenderer) -> Rect {
+        Rect(x: -width, y: -width, width: canvas.size.width + 2 * width, height: canvas.size.height + 2 * width)
+    }
+
     /// How far along the dash pattern the line has come (logical px).
     private(set) var phase = 0.0
 
-    /// The dashes of the segment `a`–`b`, continuing the pattern where the last segment left it.
-    mutating func segments(from a: Point, to b: Point) -> [(Point, Point)] {
+    /// The dashes of the segment `a`–`b` that fall within `visible` (logical px), continuing the
+    /// pattern where the last segment left it: a segment costs the dashes that can show, however
+    /// far it reaches off the canvas.
+    mutating func segments(from a: Point, to b: Point, within visible: Rect) -> [(Point, Point)] {
         let length = a.distance(to: b)
         guard length > 0 else { return [] }
+        defer { phase = (phase + length).truncatingRemainder(dividingBy: Self.on + Self.off) }
+        guard let (enter, leave) = Self.clip(a, b, to: visible) else { return [] }
         var result: [(Point, Point)] = []
-        var along = 0.0
         let period = Self.on + Self.off
-        while along < length {
-            let inPeriod = phase.truncatingRemainder(dividingBy: period)
-            let step = min(length - along, inPeriod < Self.on ? Self.on - inPeriod : period - inPeriod)
+        var along = enter * length
+        let end = leave * length
+        while along < end {
+            let inPeriod = (phase + along).truncatingRemainder(dividingBy: period)
+            let step = min(end - along, inPeriod < Self.on ? Self.on - inPeriod : period - inPeriod)
             if inPeriod < Self.on {
                 result.append((a + (b - a) * (along / length), a + (b - a) * ((along + step) / length)))
             }
-            along += step
-            phase += step
+            along += max(step, 1e-9)
         }
         return result
+    }
+
+    /// The part of `a`–`b` inside `r`, as parameters 0–1 along it (Liang–Barsky); nil when none.
+    private static func clip(_ a: Point, _ b: Point, to r: Rect) -> (Double, Double)? {
+        var enter = 0.0, leave = 1.0
+        let d = b - a
+        for (p, q) in [(-d.x, a.x - r.minX), (d.x, r.maxX - a.x), (-d.y, a.y - r.minY), (d.y, r.maxY - a.y)] {
+            if p == 0 {
+                if q < 0 { return nil }
+            } else if p < 0 {
+                enter = max(enter, q / p)
+            } else {
+                leave = min(leave, q / p)
+            }
+        }
+        return enter < leave ? (enter, leave) : nil
     }
 
     /// Paints `dashes` into `target` within `clip` (buffer px) and returns the area they may cover.

@@ -19,7 +19,7 @@ public final class LassoTrail {
 
     /// Extends the loop to `p`; returns the damage.
     public func add(_ p: Point) -> PixelRect {
-        let painted = Dashes.draw(dashes.segments(from: points[points.count - 1], to: p), with: ink, into: canvas.frame,
+        let painted = Dashes.draw(dashes.segments(from: points[points.count - 1], to: p, within: Dashes.visible(on: canvas)), with: ink, into: canvas.frame,
                                   scale: canvas.scale, clip: canvas.frame.bounds)
         points.append(p)
         area = area.union(painted)

@@ -82,7 +82,8 @@ public final class SelectionOverlay {
         var dashes = Dashes()
         let corners = [moved.origin, Point(x: moved.maxX, y: moved.minY), Point(x: moved.maxX, y: moved.maxY),
                        Point(x: moved.minX, y: moved.maxY), moved.origin]
-        let segments = zip(corners, corners.dropFirst()).flatMap { dashes.segments(from: $0, to: $1) }
+        let visible = Dashes.visible(on: canvas)
+        let segments = zip(corners, corners.dropFirst()).flatMap { dashes.segments(from: $0, to: $1, within: visible) }
         _ = Dashes.draw(segments, with: ink, into: frame, scale: scale, clip: frame.bounds)
         if let bar { draw(bar, colors: colors) }
         shown = now
