@@ -468,7 +468,9 @@ def scenario_lasso(kwin, injector, client, out, failures):
         failures.append("the loop selected nothing (no highlight under the stroke)")
         return
     selected.save_png(os.path.join(out, "3-selected.png"))
-    if any(is_ink(selected.rgb(x, 240)) for x in range(380, 820, 20)):
+    # The loop's lower and left sides (the bar now covers its upper side) are paper again.
+    if any(not is_white(selected.rgb(x, 360)) for x in range(380, 820, 20)) or \
+            any(not is_white(selected.rgb(360, y)) for y in range(250, 350, 10)):
         failures.append("the loop left ink")
 
     # A finger on the stroke drags it 200 px down.
