@@ -185,12 +185,12 @@ extension Session {
         record("selection.ended", at: time)
     }
 
-    /// Ends a contact on a selection as if it lifted (a move in progress is kept), then the
-    /// selection: the app quits or the window changes size.
+    /// Ends a contact on a selection (a move in progress is kept; a button held does nothing),
+    /// then the selection: the app quits or the window changes size.
     func finishSelection(at time: Double) {
         if case let .selecting(contact) = state {
             state = .idle
-            lift(contact, at: time)
+            if case .moving = contact { lift(contact, at: time) }
         }
         if case let .lassoing(trail) = state {
             display.clear(trail)

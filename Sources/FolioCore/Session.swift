@@ -781,6 +781,7 @@ public final class Session {
         }
         // The whole new frame changes; damage of the old size means nothing now.
         display.discardDamage()
+        damageWholeFrame()
         redrawAll()
         // A fold goes on at the new size: the new renderer takes its pages, drawn again.
         if mode.showsCurtain && !mode.isTurning { display.prepare(fold.scene.root) }

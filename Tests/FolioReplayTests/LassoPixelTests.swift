@@ -106,4 +106,13 @@ final class LassoPixelTests: XCTestCase {
         session.handle(.touchFrame, at: 2200)
         XCTAssertEqual(session.book.sheet.strokes[0].points[0].y, 150)
     }
+
+    /// Showing the same strokes again redraws nothing (the canvas redraws what differs), so a new
+    /// window size must say itself that its whole frame is new: a blank book's first frame too.
+    func testAResizeStillDamagesTheWholeFrame() {
+        let session = Session(width: 320, height: 200)
+        _ = session.renderFrame()
+        session.handle(.resize(width: 400, height: 300, scale: 1), at: 10)
+        XCTAssertEqual(session.renderFrame().area, 400 * 300)
+    }
 }

@@ -155,6 +155,23 @@ final class LassoTests: XCTestCase {
         XCTAssertEqual(names.filter { $0 == "tap.undo" || $0 == "tap.redo" }, ["tap.undo", "tap.redo"], "\(names)")
     }
 
+    /// Quitting (or the compositor going) with a finger moving the selection keeps the move; with
+    /// a finger held on a button, nothing happens.
+    func testFinishingKeepsAMoveInProgressAndIgnoresAButtonHeld() throws {
+        let drag = Self.touch(Self.line(Point(x: 200, y: 100), Point(x: 200, y: 160)), at: 2000).dropLast(2)
+        let moving = try replay(Self.selectFirst + drag)
+        XCTAssertEqual(moving.session.mode, .selecting)
+        moving.session.finishActiveStroke()
+        XCTAssertEqual(moving.session.book.sheet.strokes[0].points[0], Point(x: 100, y: 160))
+        XCTAssertTrue(moving.session.selectedStrokes.isEmpty)
+        XCTAssertEqual(moving.session.frame.pixel(x: 200, y: 160), Self.blue)
+
+        guard let delete = try replay(Self.selectFirst).session.selectionBar?.buttons[0].rect else { return XCTFail("no bar") }
+        let holding = try replay(Self.selectFirst + Self.touch([Point(x: delete.minX + 24, y: delete.minY + 24)], at: 2000).dropLast(2))
+        holding.session.finishActiveStroke()
+        XCTAssertEqual(holding.session.book.sheet.strokes.count, 2, "a button held at the end deletes nothing")
+    }
+
     func testAPinchOrAPageTurnEndsTheSelectionFirst() throws {
         let pinch = [
             #"{"t": 2000, "kind": "touch.down", "id": 5, "x": 400, "y": 200}"#, #"{"t": 2000, "kind": "touch.frame"}"#,
