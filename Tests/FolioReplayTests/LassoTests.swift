@@ -155,6 +155,38 @@ final class LassoTests: XCTestCase {
         XCTAssertEqual(names.filter { $0 == "tap.undo" || $0 == "tap.redo" }, ["tap.undo", "tap.redo"], "\(names)")
     }
 
+    /// One pen stroke along `points` from `t0`: near, down, moving, up (it stays near).
+    static func pen(_ points: [Point], at t0: Double) -> [String] {
+        var lines: [String] = []
+        for (i, p) in points.enumerated() {
+            let t = t0 + Double(i) * 8
+            lines.append(#"{"t": \#(t), "kind": "tablet.motion", "x": \#(p.x), "y": \#(p.y), "pressure": 0.5}"#)
+            if i == 0 { lines.append(#"{"t": \#(t), "kind": "tablet.down"}"#) }
+            lines.append(#"{"t": \#(t), "kind": "tablet.frame"}"#)
+        }
+        let end = t0 + Double(points.count) * 8
+        return lines + [#"{"t": \#(end), "kind": "tablet.up"}"#, #"{"t": \#(end), "kind": "tablet.frame"}"#]
+    }
+
+    /// The pen does it all: taps the handle and `lasso`, draws the loop (no ink), drags the stroke.
+    func testThePenChoosesTheLassoDrawsTheLoopAndMovesTheSelection() throws {
+        let layout = ToolbarLayout(width: Double(Self.width), height: Double(Self.height))
+        guard let slot = layout.slot(for: .lasso) else { return XCTFail("no lasso control") }
+        func centre(_ r: Rect) -> Point { Point(x: (r.minX + r.maxX) / 2, y: (r.minY + r.maxY) / 2) }
+        let strokes = Self.touch(Self.line(Point(x: 100, y: 100), Point(x: 300, y: 100)), at: 0)
+            + Self.touch(Self.line(Point(x: 100, y: 300), Point(x: 300, y: 300)), at: 400)
+        let pen = [#"{"t": 800, "kind": "tablet.proximity_in", "tool": "pen"}"#, #"{"t": 800, "kind": "tablet.frame"}"#]
+            + Self.pen([centre(layout.handle)], at: 810) + Self.pen([centre(slot.rect)], at: 900)
+            + Self.pen(Self.loop(round: Rect(x: 80, y: 70, width: 240, height: 60)), at: 1000)
+            + Self.pen(Self.line(Point(x: 200, y: 100), Point(x: 260, y: 200)), at: 1600)
+        let replay = try replay(strokes + pen)
+        let names = names(replay)
+        XCTAssertTrue(names.contains("control.lasso") && names.contains("selection.moved"), "\(names)")
+        XCTAssertEqual(replay.session.book.sheet.strokes.count, 2, "the pen's loop is not ink")
+        XCTAssertEqual(replay.session.book.sheet.strokes[0].points[0], Point(x: 160, y: 200))
+        XCTAssertEqual(replay.session.selectedStrokes, [0], "still selected after the move")
+    }
+
     /// Quitting (or the compositor going) with a finger moving the selection keeps the move; with
     /// a finger held on a button, nothing happens.
     func testFinishingKeepsAMoveInProgressAndIgnoresAButtonHeld() throws {
