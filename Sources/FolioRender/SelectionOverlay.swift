@@ -9,7 +9,7 @@ import FolioToolbar
 /// area they leave and the area they take (the canvas without them is kept too), never drawing
 /// a stroke, however many are selected. The baked canvas is left as it is.
 public final class SelectionOverlay {
-    /// The highlight under selected strokes: a pale blue, wider than the ink by `highlightGrowth`.
+    /// The highlight under selected strokes: a pale blue halo, `highlightGrowth / 2` round the ink.
     public static let highlight: UInt32 = 0xA8CCFF
     public static let highlightGrowth = 8.0
     /// How far the box stands off the selected ink (logical px).
@@ -53,11 +53,8 @@ public final class SelectionOverlay {
         // Drawn relative to the image's corner: the strokes moved by it, in logical px.
         let corner = Point(x: -Double(liftedArea.x) / scale, y: -Double(liftedArea.y) / scale)
         let moved = selected.map { strokes[$0].moved(by: corner) }
-        for stroke in moved {
-            ink.draw(stroke.path, style: InkStyle(width: stroke.maximumWidth + Self.highlightGrowth, color: Self.highlight),
-                     into: lifted, scale: scale, clip: lifted.bounds)
-        }
         for stroke in moved { canvas.draw(stroke, into: lifted, clip: lifted.bounds) }
+        Halo.add(under: lifted, radius: Int((Self.highlightGrowth / 2 * scale).rounded()), color: Self.highlight)
     }
 
     /// `offset` (logical px) rounded to whole buffer pixels, so the lifted image moves exactly as

@@ -10,10 +10,40 @@ public struct Lasso: Sendable {
 
     public let points: [Point]
     public let bounds: Rect
+    /// The loop's edges (edge i runs from point i to the next, the last back to the first) by
+    /// horizontal band of `bounds`: band k holds every edge whose y-range meets it, so a point or
+    /// a segment is tested against the few edges at its height, not the whole loop.
+    private let bands: [[Int]]
+    private let bandHeight: Double
 
     public init(points: [Point]) {
         self.points = points
         bounds = Rect(bounding: points)
+        let count = max(1, min(points.count, 4096))
+        bandHeight = bounds.isNull ? 1 : max(bounds.height / Double(count), 1e-9)
+        var bands = [[Int]](repeating: [], count: count)
+        if !bounds.isNull {
+            for i in points.indices {
+                let a = points[i], b = points[(i + 1) % points.count]
+                for k in Self.band(min(a.y, b.y), bounds.minY, bandHeight, count)...Self.band(max(a.y, b.y), bounds.minY, bandHeight, count) {
+                    bands[k].append(i)
+                }
+            }
+        }
+        self.bands = bands
+    }
+
+    /// The band holding height `y`, within 0..<`count`.
+    private static func band(_ y: Double, _ top: Double, _ height: Double, _ count: Int) -> Int {
+        let k = ((y - top) / height).rounded(.down)
+        return k.isFinite ? min(max(Int(k), 0), count - 1) : 0
+    }
+
+    /// The edges whose y-range may meet heights `y0`…`y1` (an edge may come more than once).
+    private func edges(from y0: Double, to y1: Double) -> [Int] {
+        guard y1 >= bounds.minY, y0 <= bounds.maxY else { return [] }
+        let first = Self.band(y0, bounds.minY, bandHeight, bands.count), last = Self.band(y1, bounds.minY, bandHeight, bands.count)
+        return first == last ? bands[first] : (first...last).flatMap { bands[$0] }
     }
 
     /// The indices of `strokes` the loop selects, ascending.
@@ -40,12 +70,12 @@ public struct Lasso: Sendable {
 
     /// Whether `p` is inside the loop (even-odd rule).
     public func contains(_ p: Point) -> Bool {
+        guard points.count >= 3, p.y >= bounds.minY, p.y <= bounds.maxY else { return false }
         var inside = false
-        var j = points.count - 1
-        for i in points.indices {
-            let a = points[i], b = points[j]
+        // Only edges at p's height can cross the ray from p; each is counted once.
+        for i in bands[Self.band(p.y, bounds.minY, bandHeight, bands.count)] {
+            let a = points[i], b = points[(i + 1) % points.count]
             if (a.y > p.y) != (b.y > p.y), p.x < (b.x - a.x) * (p.y - a.y) / (b.y - a.y) + a.x { inside.toggle() }
-            j = i
         }
         return inside
     }
@@ -55,10 +85,8 @@ public struct Lasso: Sendable {
     private func insideFraction(from a: Point, to b: Point) -> Double {
         var cuts = [0.0, 1.0]
         let d = b - a
-        var j = points.count - 1
-        for i in points.indices {
-            let p = points[j], e = points[i] - points[j]
-            j = i
+        for i in edges(from: min(a.y, b.y), to: max(a.y, b.y)) {
+            let p = points[i], e = points[(i + 1) % points.count] - p
             let denominator = d.x * e.y - d.y * e.x
             guard denominator != 0 else { continue }
             let w = p - a

@@ -62,6 +62,8 @@ final class LassoPixelTests: XCTestCase {
         XCTAssertEqual(frame.pixel(x: 200, y: 100), LassoTests.blue)
         XCTAssertEqual(frame.pixel(x: 200, y: 105), Self.highlight)
         XCTAssertEqual(frame.pixel(x: 200, y: 95), Self.highlight)
+        XCTAssertEqual(frame.pixel(x: 200, y: 110), Self.white, "the halo ends 4 px past the ink (with its soft edge)")
+        XCTAssertEqual(frame.pixel(x: 303, y: 100), Self.highlight, "round the stroke's end too")
         XCTAssertEqual(frame.pixel(x: 200, y: 300 - 5), Self.white, "the stroke not selected has no highlight")
         guard let box = replay.session.selectionBox, let bar = replay.session.selectionBar else { return XCTFail("no selection") }
         let edge = Int(box.minY.rounded(.down))

@@ -7,8 +7,9 @@ import FolioRandom
 import FolioSketchbook
 import FolioTools
 
-/// `lasso.*`: moving a selection of 500 strokes (200 points each) on a 1920×1200 sheet of 1,000,
-/// a frame at a time as a finger drags it (`lasso.move_frame`: the input and the frame it makes),
+/// `lasso.*`: selecting 500 strokes (200 points each) of a 1920×1200 sheet of 1,000 with a loop of
+/// 600 points (`lasso.select`: the lift that closes the loop, once), moving them a frame at a time
+/// as a finger drags them (`lasso.move_frame`: the input and the frame it makes),
 /// the lift that puts the move in the book (`lasso.drop`), and saving that move into the
 /// 10,000-stroke book `book.*` uses (`lasso.move_append`: the record the app appends).
 enum LassoBenchmarks {
@@ -19,7 +20,7 @@ enum LassoBenchmarks {
         let (w, h) = canvas
         var results: [BenchResult] = []
         var random = SeededRandom(state: 0x1A55)
-        if wanted("lasso.move_frame") || wanted("lasso.drop") {
+        if wanted("lasso.move_frame") || wanted("lasso.drop") || wanted("lasso.select") {
             // 500 strokes in the left half, 500 in the right; a loop round the left half takes the first.
             var book = Sketchbook()
             for half in 0..<2 {
@@ -27,9 +28,13 @@ enum LassoBenchmarks {
             }
             let session = Session(book: book, width: w, height: h)
             session.choose(.lasso)
-            // Clear of the edge zones, where a finger turns the page.
-            let loop = [Point(x: 40, y: 40), Point(x: Double(w) / 2, y: 40), Point(x: Double(w) / 2, y: Double(h) - 40),
-                        Point(x: 40, y: Double(h) - 40), Point(x: 40, y: 40)]
+            // Clear of the edge zones, where a finger turns the page; a point every 8 px, as a finger gives them.
+            let corners = [Point(x: 40, y: 40), Point(x: Double(w) / 2, y: 40), Point(x: Double(w) / 2, y: Double(h) - 40),
+                           Point(x: 40, y: Double(h) - 40), Point(x: 40, y: 40)]
+            let loop = zip(corners, corners.dropFirst()).flatMap { a, b in
+                let steps = Int((a.distance(to: b) / 8).rounded(.up))
+                return (0..<steps).map { a + (b - a) * (Double($0) / Double(steps)) }
+            } + [corners[0]]
             var clock = 0.0
             func touch(_ event: InputEvent) {
                 clock += 1
@@ -38,8 +43,10 @@ enum LassoBenchmarks {
             }
             touch(.touchDown(id: 1, at: loop[0]))
             for p in loop.dropFirst() { touch(.touchMotion(id: 1, to: p)) }
-            touch(.touchUp(id: 1))
-            _ = session.renderFrame()
+            let select = BookBenchmarks.time {
+                touch(.touchUp(id: 1))
+                _ = session.renderFrame()
+            }
             guard session.selectedStrokes.count == selected else {
                 throw FolioError("the lasso benchmark selected \(session.selectedStrokes.count) strokes, not \(selected)")
             }
@@ -63,6 +70,7 @@ enum LassoBenchmarks {
                     _ = session.renderFrame()
                 })
             }
+            if wanted("lasso.select") { results.append(BenchResult(name: "lasso.select", width: w, height: h, samples: [select])) }
             if wanted("lasso.move_frame") { results.append(BenchResult(name: "lasso.move_frame", width: w, height: h, samples: frames)) }
             if wanted("lasso.drop") { results.append(BenchResult(name: "lasso.drop", width: w, height: h, samples: drops)) }
         }
