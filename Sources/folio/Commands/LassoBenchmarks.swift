@@ -8,7 +8,7 @@ import FolioSketchbook
 import FolioTools
 
 /// `lasso.*`: selecting 500 strokes (200 points each) of a 1920×1200 sheet of 1,000 with a loop of
-/// 600 points (`lasso.select`: the lift that closes the loop, once), moving them a frame at a time
+/// about 500 points (`lasso.select`: the lift that closes the loop, once), moving them a frame at a time
 /// as a finger drags them (`lasso.move_frame`: the input and the frame it makes),
 /// the lift that puts the move in the book (`lasso.drop`), and saving that move into the
 /// 10,000-stroke book `book.*` uses (`lasso.move_append`: the record the app appends).
