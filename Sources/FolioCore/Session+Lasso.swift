@@ -71,6 +71,11 @@ extension Session {
             drag(from: start, to: p)
         case let (.selecting(.moving(start, _)), .penStrokeMoved(sample)):
             drag(from: start, to: sample.point)
+        case let (.selecting(.pressing(action?)), .strokeMoved(p)) where selectionBar?.action(at: p) != action:
+            // Slid off its button: lifting does nothing.
+            state = .selecting(.pressing(nil))
+        case let (.selecting(.pressing(action?)), .penStrokeMoved(sample)) where selectionBar?.action(at: sample.point) != action:
+            state = .selecting(.pressing(nil))
         case let (.selecting(contact), .strokeEnded):
             state = .idle
             lift(contact, at: time)

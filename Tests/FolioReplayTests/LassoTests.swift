@@ -127,6 +127,9 @@ final class LassoTests: XCTestCase {
             let r = bar.buttons.first { $0.action == action }?.rect ?? .null
             return Point(x: (r.minX + r.maxX) / 2, y: (r.minY + r.maxY) / 2)
         }
+        let slid = try replay(Self.selectFirst + Self.touch([centre(.delete), centre(.delete) + Point(x: 0, y: 60)], at: 2000))
+        XCTAssertEqual(slid.session.book.sheet.strokes.count, 2, "a finger that slid off the button before lifting deletes nothing")
+        XCTAssertEqual(slid.session.selectedStrokes, [0])
         let deleted = try replay(Self.selectFirst + Self.tap(centre(.delete), at: 2000))
         XCTAssertEqual(deleted.session.book.sheet.strokes.map { $0.points[0].y }, [300])
         XCTAssertEqual(deleted.session.frame.pixel(x: 200, y: 100), Self.white)
