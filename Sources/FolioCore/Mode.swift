@@ -16,6 +16,10 @@ public enum Mode: Hashable, Sendable {
     case turning(TurnDirection)
     /// A page completes its turn or falls back; input does not draw until it has.
     case settlingTurn
+    /// A lasso's loop is drawn (never ink).
+    case lassoing
+    /// A finger or the pen is on a selection: moving it, on its bar, or ending it.
+    case selecting
 
     /// What moves the fold: a pinch (fingers or touchpad), or the fold keys' steps.
     public enum FoldDriver: Hashable, Sendable {
@@ -30,7 +34,7 @@ public enum Mode: Hashable, Sendable {
     /// Whether the screen shows pages over the curtain (a fold or a turn) rather than the flat canvas.
     public var showsCurtain: Bool {
         switch self {
-        case .idle, .drawing, .erasing: false
+        case .idle, .drawing, .erasing, .lassoing, .selecting: false
         case .folding, .unfolding, .turning, .settlingTurn: true
         }
     }
@@ -46,7 +50,7 @@ public enum Mode: Hashable, Sendable {
     /// The fold's state as `folio replay` reports it: idle, tracking or animating.
     public var foldState: String {
         switch self {
-        case .idle, .drawing, .erasing, .turning, .settlingTurn: "idle"
+        case .idle, .drawing, .erasing, .turning, .settlingTurn, .lassoing, .selecting: "idle"
         case .folding: "tracking"
         case .unfolding: "animating"
         }

@@ -12,7 +12,7 @@ import FolioTools
 /// `SessionDisplay`. The live Wayland app and `folio replay` both drive this one class, so a
 /// replayed trace ends exactly where the live app would.
 public final class Session {
-    public private(set) var book: Sketchbook {
+    public internal(set) var book: Sketchbook {
         didSet {
             revision += 1
             refreshDisabledControls()
@@ -37,7 +37,7 @@ public final class Session {
     /// Called when the session needs the window to do something (fullscreen, quit, save).
     public var onRequest: ((SessionRequest) -> Void)?
     /// The touch controls: what is shown, pressed and chosen. Drawn on a layer of its own.
-    public private(set) var toolbar: Toolbar {
+    public internal(set) var toolbar: Toolbar {
         didSet {
             guard toolbar != oldValue else { return }
             display.toolbarNeedsFrame = true
@@ -47,7 +47,7 @@ public final class Session {
     }
     /// The tool in use and its ink: the one record of it. The toolbar marks it chosen, the
     /// settings keep its ink, and each contact on the canvas takes its tool from it.
-    public private(set) var tools = ToolState() {
+    public internal(set) var tools = ToolState() {
         didSet {
             if tools != oldValue { display.toolbarNeedsFrame = true }
         }
@@ -56,7 +56,7 @@ public final class Session {
     let display: SessionDisplay
 
     /// What the session is doing, with the data only that doing has (the stroke being drawn).
-    private enum State {
+    enum State {
         case idle
         case drawing(LiveStroke)
         case erasing(EraserPass)
@@ -64,15 +64,22 @@ public final class Session {
         case unfolding
         case turning(TurnTrack)
         case settlingTurn
+        /// A lasso's loop is drawn.
+        case lassoing(LassoTrail)
+        /// A contact on a selection: moving it, on its bar, or ending it.
+        case selecting(SelectionContact)
     }
 
+    /// The lasso's selection on the current sheet, if any.
+    var selection: Selection?
+
     /// A turn following a finger: which way, and where the finger landed.
-    private struct TurnTrack {
+    struct TurnTrack {
         var direction: Mode.TurnDirection
         var start: Point
     }
 
-    private var state = State.idle {
+    var state = State.idle {
         didSet {
             // The curtain going up or down changes every pixel.
             if Self.mode(of: oldValue).showsCurtain != mode.showsCurtain { damageWholeFrame() }
@@ -115,6 +122,8 @@ public final class Session {
         case .unfolding: .unfolding
         case let .turning(track): .turning(track.direction)
         case .settlingTurn: .settlingTurn
+        case .lassoing: .lassoing
+        case .selecting: .selecting
         }
     }
 
@@ -122,7 +131,7 @@ public final class Session {
     /// unfold the scale part of the animated page transform.
     public var foldScale: Double {
         switch state {
-        case .idle, .drawing, .erasing, .turning, .settlingTurn: 1
+        case .idle, .drawing, .erasing, .turning, .settlingTurn, .lassoing, .selecting: 1
         case .folding: fold.trackedScale
         case .unfolding: fold.animatedScale
         }
@@ -348,6 +357,7 @@ public final class Session {
     public func finishActiveStroke() {
         if case .drawing = state { endStroke(at: now) }
         if case .erasing = state { endErase(at: now) }
+        finishSelection(at: now)
     }
 
     // MARK: - Still frames
@@ -402,6 +412,12 @@ public final class Session {
             case .handle, nil:
                 break
             }
+        case let (.idle, .strokeBegan(p)) where selection != nil, let (.idle, .eraseBegan(p)) where selection != nil:
+            touchSelection(at: p, time: time)
+        case let (.idle, .penStrokeBegan(sample)) where selection != nil:
+            touchSelection(at: sample.point, time: time)
+        case (.lassoing, _), (.selecting, _):
+            lassoTransition(gesture, at: time)
         case let (.idle, .strokeBegan(p)):
             begin(tools.tool.used(by: .finger), at: PenSample(point: p), time: time)
         case let (.idle, .penStrokeBegan(sample)):
@@ -463,8 +479,13 @@ public final class Session {
         switch (state, command) {
         case (.turning, .undo), (.turning, .redo), (.settlingTurn, .undo), (.settlingTurn, .redo):
             break  // the sheets on screen are turning: their pictures stay as they are
-        case (.erasing, .undo), (.erasing, .redo):
-            break  // the eraser's pass is not an edit yet
+        case (.erasing, .undo), (.erasing, .redo), (.lassoing, .undo), (.lassoing, .redo), (.selecting, .undo), (.selecting, .redo):
+            break  // the eraser's pass is not an edit yet, nor a lasso's contact
+        case (_, .undo) where selection != nil, (_, .redo) where selection != nil,
+             (.idle, .newSheet) where selection != nil, (.idle, .deleteSheet) where selection != nil:
+            // These act on the sheet as the selection left it.
+            endSelection(at: now)
+            perform(command)
         case (_, .undo):
             // Undo restores deleted sheets before strokes (`Sketchbook`); a sheet comes back
             // only on the idle canvas, never under a stroke or the curtain.
@@ -527,7 +548,7 @@ public final class Session {
         case .deleteSheet: perform(Command.deleteSheet)
         case .export: perform(Command.export)
         case .fullscreen: perform(Command.toggleFullscreen)
-        case .eraser: _ = tools.choose(action)
+        case .eraser, .lasso: _ = tools.choose(action)
         case .color, .width:
             _ = tools.choose(action)
             onRequest?(.choicesChanged)
@@ -574,7 +595,8 @@ public final class Session {
         state = .folding(driver)
     }
 
-    private func beginPinch(at time: Double) {
+    func beginPinch(at time: Double) {
+        endSelection(at: time)
         openCurtain(.pinch)
         record("fold.began", at: time)
     }
@@ -592,6 +614,7 @@ public final class Session {
         case .backward:
             guard book.currentSheet > 0 else { return false }
         }
+        endSelection(at: time)
         showLeaf(direction, at: direction == .forward ? 0 : -Double.pi)
         state = .turning(TurnTrack(direction: direction, start: p))
         record("flip.began", at: time)
@@ -676,6 +699,8 @@ public final class Session {
         switch tool {
         case .ink:
             beginStroke(at: sample, time: time)
+        case .lasso:
+            beginLoop(at: sample.point, time: time)
         case .eraser:
             state = .erasing(EraserPass(last: sample.point))
             toolbar.hide()
@@ -753,7 +778,7 @@ public final class Session {
         return pass.visible(book.sheet.strokes)
     }
 
-    private func redrawAll() {
+    func redrawAll() {
         // Undo and redo change one stroke: the canvas redraws only its area.
         display.show(visibleStrokes)
         if case let .drawing(live) = state { display.drawLive(live, changed: live.stroke.bounds) }
@@ -770,6 +795,7 @@ public final class Session {
                                                    fittedTo: (width, height, scale))))
         }
         guard width != self.width || height != self.height || scale != self.scale else { return }
+        finishSelection(at: now)
         let onlyScale = width == self.width && height == self.height
         let leafAngle = turn.angle
         self.width = width
@@ -789,6 +815,7 @@ public final class Session {
         }
         // The whole new frame changes; damage of the old size means nothing now.
         display.discardDamage()
+        damageWholeFrame()
         redrawAll()
         // A fold goes on at the new size: the new renderer takes its pages, drawn again.
         if mode.showsCurtain && !mode.isTurning { display.prepare(fold.scene.root) }
@@ -797,7 +824,7 @@ public final class Session {
         if let heldTurn { showLeaf(heldTurn, at: leafAngle) }
     }
 
-    private func record(_ name: String, at time: Double) {
+    func record(_ name: String, at time: Double) {
         timeline.append(TimelineEvent(time: time, name: name))
         if timeline.count / 2 >= timelineCapacity { timeline.removeFirst(timeline.count - timelineCapacity) }
     }

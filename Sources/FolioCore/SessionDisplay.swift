@@ -22,7 +22,7 @@ final class SessionDisplay {
     /// Whether the toolbar looks different from its last `renderToolbar(_:)`.
     var toolbarNeedsFrame = true
     /// Buffer pixels changed since the last `renderFrame(_:)`.
-    private var damage = Region.empty
+    var damage = Region.empty
     private var toolbarRenderer: ToolbarRenderer
     /// Pictures of big sheets kept with the book, shown instead of drawing every stroke.
     private let pictures: SheetPictureCache?

@@ -117,35 +117,95 @@ public final class CanvasRenderer {
         return damage
     }
 
-    /// Shows `strokes` on the canvas, redrawing only what changed where it can: one stroke taken
-    /// back (undo) puts its tile back, one stroke more (redo) is baked, the newest stroke replaced
-    /// puts its tile back and bakes the new one; anything else is drawn again from fresh paper.
-    /// Returns the damage.
+    /// Shows `strokes` on the canvas, redrawing only what changed where it can: strokes taken
+    /// back from the end (undo) put their tiles back, strokes added at the end (redo, a
+    /// duplicate) are baked; the newest stroke replaced (a snapped shape undone or redone) puts
+    /// its tile back and bakes the new one; otherwise (a lasso's move or recolour, strokes erased
+    /// or put back) only the areas of the strokes that differ are drawn again. Returns the damage.
     @discardableResult
     public func show(strokes new: [Stroke]) -> PixelRect {
-        if new.count + 1 == strokes.count, undoTiles.tiles.count > 0, new[...] == strokes.dropLast() {
-            guard let tile = undoTiles.takeNewest() else { return rebuild(strokes: new) }
-            UndoTiles.restore(tile, into: baked)
-            strokes.removeLast()
+        let removed = strokes.count - new.count
+        if removed > 0, undoTiles.tiles.count >= removed, new[...] == strokes.dropLast(removed) {
+            var damage = liveDamage
+            for _ in 0..<removed {
+                guard let tile = undoTiles.takeNewest() else { return rebuild(strokes: new) }
+                UndoTiles.restore(tile, into: baked)
+                strokes.removeLast()
+                damage = damage.union(tile.area)
+            }
             live.reset()
-            let damage = tile.area.union(liveDamage)
             frame.copy(damage, from: baked)
             liveDamage = PixelRect.empty
-        predictedArea = PixelRect.empty
+            predictedArea = PixelRect.empty
             return damage
         }
-        if new.count == strokes.count + 1, let last = new.last, new.dropLast() == strokes[...] {
-            return bake(last)
+        if removed < 0, new.prefix(strokes.count) == strokes[...] {
+            return new[strokes.count...].reduce(PixelRect.empty) { $0.union(bake($1)) }
         }
         // The newest stroke replaced (a snapped shape undone or redone): its tile, then the new one.
-        if new.count == strokes.count, let last = new.last, undoTiles.tiles.count > 0, new.dropLast() == strokes.dropLast(),
+        if new.count == strokes.count, let last = new.last, last != strokes.last, undoTiles.tiles.count > 0,
+           new.dropLast() == strokes.dropLast(),
            let tile = undoTiles.takeNewest() {
             UndoTiles.restore(tile, into: baked)
             frame.copy(tile.area, from: baked)
             strokes.removeLast()
             return tile.area.union(bake(last))
         }
-        return rebuild(strokes: new)
+        return redraw(strokes: new, where: changedAreas(to: new))
+    }
+
+    /// Where `new` paints differently from the strokes shown: the areas of strokes that went
+    /// (or changed) and of strokes that came (or changed), one area when the two meet. Strokes
+    /// common to both are paired in order, the first difference taken as a removal while the old
+    /// strokes outnumber the new, an insertion while the new do, else a change in place; a pixel
+    /// outside the areas is touched by the same strokes in the same order either way.
+    private func changedAreas(to new: [Stroke]) -> [PixelRect] {
+        var left = PixelRect.empty, taken = PixelRect.empty
+        var i = 0, j = 0
+        while i < strokes.count || j < new.count {
+            let oldLeft = strokes.count - i, newLeft = new.count - j
+            if oldLeft > 0, newLeft > 0, strokes[i] == new[j] {
+                i += 1
+                j += 1
+            } else if oldLeft > newLeft {
+                left = left.union(reach(of: strokes[i]))
+                i += 1
+            } else if newLeft > oldLeft {
+                taken = taken.union(reach(of: new[j]))
+                j += 1
+            } else {
+                left = left.union(reach(of: strokes[i]))
+                taken = taken.union(reach(of: new[j]))
+                i += 1
+                j += 1
+            }
+        }
+        return left.intersection(taken).isEmpty ? [left, taken] : [left.union(taken)]
+    }
+
+    /// Draws the canvas again from `new` in `areas` only: paper there, then every stroke that
+    /// reaches it, in order. Undo tiles hold older pixels of those areas, so they go.
+    private func redraw(strokes new: [Stroke], where areas: [PixelRect]) -> PixelRect {
+        live.reset()
+        var damage = liveDamage
+        for area in areas where !area.isEmpty {
+            baked.fill(Self.paper, in: area)
+            for stroke in new where !reach(of: stroke).intersection(area).isEmpty { draw(stroke, into: baked, clip: area) }
+            damage = damage.union(area)
+        }
+        if !damage.isEmpty { undoTiles.removeAll() }
+        strokes = new
+        frame.copy(damage, from: baked)
+        liveDamage = PixelRect.empty
+        predictedArea = PixelRect.empty
+        return damage
+    }
+
+    /// The pixels a stroke may paint, from the box of its input points (the smoothed path stays
+    /// within their hull): cheaper than `Stroke.bounds`, which smooths the path.
+    func reach(of stroke: Stroke) -> PixelRect {
+        let margin = stroke.maximumWidth / 2 + 1
+        return PixelRect(covering: Rect(bounding: stroke.points).insetBy(dx: -margin, dy: -margin), scale: scale).intersection(baked.bounds)
     }
 
     /// The canvas as a picture to keep (`SheetPictureCache`), with its undo tiles.
@@ -187,7 +247,7 @@ public final class CanvasRenderer {
     }
 
     /// Paints a finished stroke whole: at its fixed width, or along its pressures.
-    private func draw(_ stroke: Stroke, into bitmap: Bitmap, clip: PixelRect) {
+    func draw(_ stroke: Stroke, into bitmap: Bitmap, clip: PixelRect) {
         if stroke.hasPressure {
             ink.drawPressure(stroke.path, pressures: stroke.pressurePath, curve: stroke.pressureCurve, color: stroke.style.color,
                              into: bitmap, scale: scale, clip: clip)

@@ -117,6 +117,12 @@ public final class ToolbarRenderer {
                 [Point(x: -8, y: -8), Point(x: 5, y: 5)],
                 [Point(x: -12, y: 12), Point(x: 12, y: 12)],
             ])
+        case .lasso:
+            if tools.tool == .lasso, toolbar.pressed != slot.action {
+                roundedRect(r.insetBy(dx: 2, dy: 2), radius: 10, color: Self.chosenColor, into: target)
+            }
+            // A loop in dashes, its drawn end trailing off below.
+            icon(Self.lassoLoop)
         case .undo:
             icon(Self.undoArrow)
         case .redo:
@@ -159,6 +165,14 @@ public final class ToolbarRenderer {
         } + [Point(x: -6, y: 12)],
         [Point(x: -5, y: -9), Point(x: -10, y: -4), Point(x: -5, y: 1)],
     ]
+
+    /// An oval of eight dashes with a short tail: the loop the lasso draws.
+    private static let lassoLoop: [[Point]] = (0..<8).map { k in
+        (0...3).map { i in
+            let a = 2 * Double.pi * (Double(k) + Double(i) * 0.2) / 8
+            return Point(x: 12 * cos(a), y: -3 + 8 * sin(a))
+        }
+    } + [[Point(x: 4, y: 5), Point(x: 6, y: 9), Point(x: 2, y: 13)]]
 
     /// A sheet of paper with its top-right corner folded.
     private static let page: [[Point]] = [

@@ -102,7 +102,7 @@ public final class Replay {
     /// The summary `folio replay` prints (`docs/trace-format.md`), as a JSON object.
     public func summary() -> [String: Any] {
         let sorted = frameMilliseconds.sorted()
-        return [
+        var summary: [String: Any] = [
             "frames": frameCount,
             "strokes": session.book.sheet.strokes.count,
             "sheet": session.book.currentSheet + 1,
@@ -112,6 +112,12 @@ public final class Replay {
             "frameMs": ["p50": percentile(sorted, 0.5), "p99": percentile(sorted, 0.99)],
             "toolbar": ["shown": session.toolbar.isShown, "color": HexColor.format(session.ink.color), "width": session.ink.width],
         ]
+        if let box = session.selectionBox, let bar = session.selectionBar {
+            func rect(_ r: Rect) -> [Double] { [r.minX, r.minY, r.width, r.height] }
+            summary["selection"] = ["strokes": session.selectedStrokes.map { $0 + 1 }, "box": rect(box),
+                                    "bar": bar.buttons.map { ["name": $0.action.name, "rect": rect($0.rect)] as [String: Any] }]
+        }
+        return summary
     }
 }
 

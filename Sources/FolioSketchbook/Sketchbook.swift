@@ -1,3 +1,5 @@
+import FolioGeometry
+
 /// The sketchbook: sheets in order, and the one on the easel.
 ///
 /// Undo works on two levels, the book's and each sheet's:
@@ -120,6 +122,33 @@ public struct Sketchbook: Hashable, Sendable, Codable {
         guard sheets[currentSheet].reshapeNewest(to: shape) else { return false }
         deletedSheets.removeAll()
         return true
+    }
+
+    /// Moves the current sheet's strokes at `indices` by `offset` (logical px) as one undoable
+    /// edit; deletions become final. Returns whether any stroke moved.
+    @discardableResult
+    public mutating func move(_ indices: Set<Int>, by offset: Point) -> Bool {
+        guard sheets[currentSheet].move(indices, by: offset) else { return false }
+        deletedSheets.removeAll()
+        return true
+    }
+
+    /// Recolours the current sheet's strokes at `indices` as one undoable edit; deletions become
+    /// final. Returns whether any stroke changed.
+    @discardableResult
+    public mutating func recolour(_ indices: Set<Int>, to color: UInt32) -> Bool {
+        guard sheets[currentSheet].recolour(indices, to: color & 0xFF_FFFF) else { return false }
+        deletedSheets.removeAll()
+        return true
+    }
+
+    /// Appends copies of the current sheet's strokes at `indices`, moved by `offset`, as one
+    /// undoable edit; deletions become final. Returns the copies' indices.
+    @discardableResult
+    public mutating func duplicate(_ indices: Set<Int>, offset: Point) -> Range<Int> {
+        let copies = sheets[currentSheet].duplicate(indices, offset: offset)
+        if !copies.isEmpty { deletedSheets.removeAll() }
+        return copies
     }
 
     /// What `undo()` would do now; nil when there is nothing to undo.

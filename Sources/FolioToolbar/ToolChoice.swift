@@ -2,12 +2,13 @@ import FolioTools
 
 extension ToolState {
     /// What a tap on `action` chooses: a colour or a width chooses that ink (and drawing), the
-    /// eraser toggles erasing. False for the controls that choose no tool.
+    /// eraser toggles erasing, the lasso selecting. False for the controls that choose no tool.
     public mutating func choose(_ action: ControlAction) -> Bool {
         switch action {
         case let .color(index): choose(ink: InkChoice(colorIndex: index, widthIndex: ink.widthIndex))
         case let .width(index): choose(ink: InkChoice(colorIndex: ink.colorIndex, widthIndex: index))
         case .eraser: toggle(.eraser)
+        case .lasso: toggle(.lasso)
         case .undo, .redo, .newSheet, .previousSheet, .nextSheet, .deleteSheet, .export, .fullscreen: return false
         }
         return true

@@ -10,6 +10,8 @@ public enum ControlAction: Hashable, Sendable {
     /// The finger (and the mouse) erases whole strokes instead of drawing, until tapped again or
     /// an ink is chosen.
     case eraser
+    /// The next finger or pen stroke draws a selection loop instead of ink.
+    case lasso
     case newSheet, previousSheet, nextSheet, deleteSheet
     case export, fullscreen
 
@@ -21,6 +23,7 @@ public enum ControlAction: Hashable, Sendable {
         case let .color(index): "color.\(index + 1)"
         case let .width(index): "width.\(index + 1)"
         case .eraser: "eraser"
+        case .lasso: "lasso"
         case .newSheet: "sheet.new"
         case .previousSheet: "sheet.previous"
         case .nextSheet: "sheet.next"
@@ -71,7 +74,7 @@ public struct ToolbarLayout: Hashable, Sendable {
         [
             [.undo, .redo],
             (0..<colors).map(ControlAction.color),
-            (0..<widths).map(ControlAction.width) + [.eraser],
+            (0..<widths).map(ControlAction.width) + [.eraser, .lasso],
             [.newSheet, .previousSheet, .nextSheet, .deleteSheet],
             [.export, .fullscreen],
         ]

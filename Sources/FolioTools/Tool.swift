@@ -4,6 +4,8 @@ public enum Tool: Hashable, Sendable {
     case ink
     /// Removes every whole stroke it crosses (a pass is one undo step).
     case eraser
+    /// Draws a selection loop; the strokes mostly inside it are selected (never ink).
+    case lasso
 }
 
 /// What touched the canvas: a finger or the mouse, or the pen's tip (its eraser end and barrel
@@ -19,6 +21,7 @@ extension Tool {
         switch self {
         case .ink: .ink
         case .eraser: contact == .pen ? .ink : .eraser
+        case .lasso: .lasso
         }
     }
 }

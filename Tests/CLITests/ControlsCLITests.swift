@@ -31,7 +31,7 @@ extension CLITests {
         XCTAssertEqual(layout.handle.count, 4)
         XCTAssertGreaterThanOrEqual(layout.handle[2], 48)
         XCTAssertEqual(Set(layout.controls.keys), ["undo", "redo", "color.1", "color.2", "color.3", "color.4", "color.5", "color.6",
-                                                  "width.1", "width.2", "width.3", "eraser", "sheet.new", "sheet.previous", "sheet.next",
+                                                  "width.1", "width.2", "width.3", "eraser", "lasso", "sheet.new", "sheet.previous", "sheet.next",
                                                   "sheet.delete", "export", "fullscreen"])
         XCTAssertEqual(layout.controls["color.1"]?["color"] as? String, "#0000FF")
         XCTAssertEqual(layout.controls["width.2"]?["width"] as? Double, 6)

@@ -8,6 +8,7 @@ import XCTest
 /// killed mid-stroke or mid-pinch loses nothing.
 /// A tap on the toolbar's handle shows the bar, and a tap on undo takes a stroke away; a
 /// two-finger tap takes one away too, without folding.
+/// A lasso drawn with a finger selects a stroke, and a drag moves it.
 /// At KWin's fractional scales (1.5, 1.25) Folio's buffers are exactly the logical size times the
 /// scale, shown through a viewport at the logical size, and its ink is 6 × scale screen px wide.
 final class KWinTouchTests: XCTestCase {
@@ -48,6 +49,11 @@ final class KWinTouchTests: XCTestCase {
     /// measured from the client's own protocol log; the figures are printed.
     func testTouchSampleToShownUnderKWinWithLateCommits() throws {
         try runScenario("latency", artifacts: "kwin-latency")
+    }
+
+    /// A loop drawn with a real finger selects a stroke, a drag moves it, and it is saved there.
+    func testALassoMovesOneStrokeUnderKWin() throws {
+        try runScenario("lasso", artifacts: "kwin-lasso")
     }
 
     func testBuffersAndInkAtScaleOneAndAHalfUnderKWin() throws {

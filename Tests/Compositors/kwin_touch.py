@@ -6,7 +6,7 @@ org_kde_kwin_fake_input first (KWin gives the seat touch only once an injector e
 the client fullscreen, then plays a scenario of touches and takes screenshots through
 org.kde.KWin.ScreenShot2. Screenshots are written as PNG files into --out.
 
-    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar|tap-undo|hold-shape|scale|vanish-stroke|vanish-pinch|latency] [--scale S]
+    kwin_touch.py --client /path/to/folio --out DIR [--scenario fold|turn|toolbar|lasso|tap-undo|hold-shape|scale|vanish-stroke|vanish-pinch|latency] [--scale S]
 
 fold: one finger draws, two fingers pinch and hold, the book opens again; one stroke is saved.
 turn: one finger draws, a finger dragged from the right edge turns to a new sheet (a screenshot
@@ -17,6 +17,9 @@ tap-undo: one finger draws; two fingers tap (down together, up 80 ms later, unmo
 is undone, the pages are never seen folding, the tap leaves no ink; an empty sheet is saved.
 hold-shape: one finger draws a wobbly circle and rests, sending nothing, for 0.8 s: the ink on
 screen becomes a true circle (Folio's own clock fires the hold); lifting keeps it; one stroke saved.
+lasso: one finger draws; taps on the handle and `lasso`; a finger's loop selects the stroke (its
+highlight shows, no ink); a finger drags it 200 px down and it follows; a tap elsewhere ends the
+selection; the book's one stroke is saved where it went.
 scale (with KWin at --scale S, e.g. 1.25 or 1.5, which sends wp_fractional_scale_v1's
 preferred_scale): Folio's buffers are the logical size times S (rounded as the protocol says),
 its viewport destination is the logical size (both read from the client's WAYLAND_DEBUG log),
@@ -502,6 +505,94 @@ def scenario_hold_shape(kwin, injector, client, out, failures):
         failures.append(f"ink remains off the circle (degrees, offset): {off[:5]}")
     injector.frame(ups=[0])
 
+def is_highlight(rgb):
+    """The pale blue under selected strokes (#A8CCFF)."""
+    r, g, b = rgb
+    return 150 <= r <= 190 and 190 <= g <= 220 and b >= 240
+
+
+def scenario_lasso(kwin, injector, client, out, failures):
+    """A stroke; tap the handle and `lasso`; a finger draws a loop round the stroke (no ink), which
+    selects it (the highlight shows); a finger drags it 200 px down, and it follows; a tap
+    elsewhere ends the selection; the saved stroke is where it went (the SVG export says)."""
+    import json
+
+    layout = json.loads(subprocess.run([client.args[0], "controls", "--size", f"{WIDTH}x{HEIGHT}"],
+                                       capture_output=True, text=True, check=True).stdout)
+    controls = {entry["name"]: entry["rect"] for entry in layout["controls"]}
+    canvas = wait_for(lambda im: is_white(im.rgb(WIDTH // 2, HEIGHT // 2)), 15, out, "0-no-canvas.png")
+    if canvas is None:
+        failures.append("the white canvas never filled the screen")
+        return
+    stroke_y, moved_y = 300, 500
+    along = range(420, 780, 40)
+    if draw_and_see(injector, stroke_y, 400, 800, along, out, "1", failures) is None:
+        return
+
+    lasso = controls["lasso"]
+    tap(injector, layout["handle"])
+    shown = wait_for(lambda im: not is_white(im.rgb(int(lasso[0]) + 4, int(lasso[1]) + 4)), 15, out, "2-no-toolbar.png")
+    if shown is None:
+        failures.append("a tap on the handle did not show the toolbar")
+        return
+    tap(injector, lasso)
+    time.sleep(0.3)
+
+    # The loop: a rectangle round the stroke, corner to corner, at a finger's pace.
+    corners = [(360, 240), (840, 240), (840, 360), (360, 360), (360, 240)]
+    injector.frame(downs=[(0, *corners[0])])
+    for (x0, y0), (x1, y1) in zip(corners, corners[1:]):
+        for step in range(1, 11):
+            time.sleep(0.016)
+            injector.frame(motions=[(0, x0 + (x1 - x0) * step // 10, y0 + (y1 - y0) * step // 10)])
+    injector.frame(ups=[0])
+    selected = wait_for(lambda im: is_highlight(im.rgb(600, stroke_y + 5)), 15, out, "3-not-selected.png")
+    if selected is None:
+        failures.append("the loop selected nothing (no highlight under the stroke)")
+        return
+    selected.save_png(os.path.join(out, "3-selected.png"))
+    # The loop's lower and left sides (the bar now covers its upper side) are paper again.
+    if any(not is_white(selected.rgb(x, 360)) for x in range(380, 820, 20)) or \
+            any(not is_white(selected.rgb(360, y)) for y in range(250, 350, 10)):
+        failures.append("the loop left ink")
+
+    # A finger on the stroke drags it 200 px down.
+    injector.frame(downs=[(0, 600, stroke_y)])
+    for step in range(1, 21):
+        time.sleep(0.016)
+        injector.frame(motions=[(0, 600, stroke_y + step * (moved_y - stroke_y) // 20)])
+    injector.frame(ups=[0])
+
+    def moved(image):
+        return all(is_ink(image.rgb(x, moved_y)) for x in along) and not any(is_ink(image.rgb(x, stroke_y)) for x in along)
+
+    dropped = wait_for(moved, 15, out, "4-not-moved.png")
+    if dropped is None:
+        failures.append(f"the stroke did not move from y={stroke_y} to y={moved_y}")
+        return
+    dropped.save_png(os.path.join(out, "4-moved.png"))
+
+    tap(injector, [1000, 680, 1, 1])
+    ended = wait_for(lambda im: not is_highlight(im.rgb(600, moved_y + 5)) and moved(im), 15, out, "5-not-ended.png")
+    if ended is None:
+        failures.append("a tap elsewhere did not end the selection (or the stroke left its place)")
+        return
+    ended.save_png(os.path.join(out, "5-ended.png"))
+
+    # Saved as it is on screen: the export of the book (read beside the app) starts the path there.
+    book = client.args[client.args.index("--book") + 1]
+    svg = os.path.join(out, "sheet.svg")
+    deadline = time.monotonic() + 10
+    while True:
+        subprocess.run([client.args[0], "export", "--book", book, "--sheet", "1", "--svg", svg], capture_output=True)
+        text = open(svg).read() if os.path.exists(svg) else ""
+        if f'<path d="M400 {moved_y} ' in text:
+            break
+        if time.monotonic() > deadline:
+            failures.append(f"the saved stroke does not start at (400, {moved_y}): {text[-300:]}")
+            break
+        time.sleep(0.2)
+
 
 def protocol_round(logical, scale120):
     """wp_fractional_scale_v1's buffer size: logical × N/120, rounded halfway away from zero."""
@@ -714,6 +805,7 @@ SCENARIOS = {
     "toolbar": (scenario_toolbar, '{"sheets":[{"strokes":0}]}', False),
     "tap-undo": (scenario_tap_undo, '{"sheets":[{"strokes":0}]}', False),
     "hold-shape": (scenario_hold_shape, '{"sheets":[{"strokes":1}]}', False),
+    "lasso": (scenario_lasso, '{"sheets":[{"strokes":1}]}', False),
     "scale": (scenario_scale, '{"sheets":[{"strokes":1}]}', False),
     "vanish-stroke": (scenario_vanish_stroke, '{"sheets":[{"strokes":2}]}', True),
     "vanish-pinch": (scenario_vanish_pinch, '{"sheets":[{"strokes":1}]}', True),

@@ -30,6 +30,10 @@ enum BookRecords {
         case truncate(sheet: Int, count: Int)
         case append(sheet: Int, strokes: ArraySlice<Stroke>)
         case currentSheet(Int)
+        /// Moves strokes of sheet `sheet` in place: each by `Stroke.moved(firstPointTo:)`.
+        case move(sheet: Int, moves: [Move])
+        /// Gives strokes of sheet `sheet` the colour `color`.
+        case recolour(sheet: Int, color: UInt32, indices: [Int])
 
         var code: UInt8 {
             switch self {
@@ -38,8 +42,16 @@ enum BookRecords {
             case .truncate: 3
             case .append: 4
             case .currentSheet: 5
+            case .move: 6
+            case .recolour: 7
             }
         }
+    }
+
+    /// A stroke moved in place: its index, and where its first point goes.
+    struct Move: Equatable {
+        var index: Int
+        var first: Point
     }
 
     /// Why a book cannot be saved: a count beyond the limits above.
@@ -76,6 +88,19 @@ enum BookRecords {
                 out.u32(UInt32(sheet))
                 out.u32(UInt32(strokes.count))
                 for stroke in strokes { write(stroke, to: &out) }
+            case let .move(sheet, moves):
+                out.u32(UInt32(sheet))
+                out.u32(UInt32(moves.count))
+                for move in moves {
+                    out.u32(UInt32(move.index))
+                    out.f64(move.first.x)
+                    out.f64(move.first.y)
+                }
+            case let .recolour(sheet, color, indices):
+                out.u32(UInt32(sheet))
+                out.u32(color & 0xFF_FFFF)
+                out.u32(UInt32(indices.count))
+                for index in indices { out.u32(UInt32(index)) }
             }
         }
         return out.bytes
@@ -149,13 +174,35 @@ enum BookRecords {
         return changes
     }
 
+    /// A sheet's changes: strokes moved or recoloured in place (a lasso) are said as such, in a
+    /// few bytes each, whatever follows them; from the first stroke that differs otherwise, the
+    /// sheet is cut there and the rest appended.
     private static func strokeChanges(from old: [Stroke], to new: [Stroke], sheet: Int) throws(OutOfRange) -> [Change] {
         guard new.count <= maximumStrokesPerSheet else {
             throw OutOfRange(reason: "sheet \(sheet + 1) has \(new.count) strokes; a sheet holds at most \(maximumStrokesPerSheet)")
         }
         var common = 0
-        while common < old.count, common < new.count, old[common] == new[common] { common += 1 }
+        var moves: [Move] = []
+        var recolours: [(color: UInt32, indices: [Int])] = []
+        while common < old.count, common < new.count {
+            let a = old[common], b = new[common]
+            if a != b {
+                let moved = a.points != b.points
+                guard !moved || a.isMove(to: b) else { break }
+                if moved { moves.append(Move(index: common, first: b.points[0])) }
+                if a.style.color != b.style.color {
+                    if let group = recolours.firstIndex(where: { $0.color == b.style.color }) {
+                        recolours[group].indices.append(common)
+                    } else {
+                        recolours.append((b.style.color, [common]))
+                    }
+                }
+            }
+            common += 1
+        }
         var changes: [Change] = []
+        if !moves.isEmpty { changes.append(.move(sheet: sheet, moves: moves)) }
+        for group in recolours { changes.append(.recolour(sheet: sheet, color: group.color, indices: group.indices)) }
         if common < old.count { changes.append(.truncate(sheet: sheet, count: common)) }
         if common < new.count { changes.append(.append(sheet: sheet, strokes: new[common...])) }
         return changes
@@ -224,6 +271,10 @@ enum BookRecords {
                 pages.sheets.update(at: sheet) { $0.append(contentsOf: added) }
             case 5:
                 pages.current = try count(&reader, "\(place()): current sheet", below: pages.sheets.count)
+            case 6:
+                try applyMove(&reader, to: &pages, place())
+            case 7:
+                try applyRecolour(&reader, to: &pages, place())
             default:
                 throw Damage(reason: "\(place()): unknown change \(code) (written by a newer Folio?)")
             }
@@ -232,6 +283,58 @@ enum BookRecords {
             throw Damage(reason: "current sheet \(pages.current) names no sheet (the book has \(pages.sheets.count), from 0)")
         }
         try end(reader)
+    }
+
+    /// Change 6: a sheet, a count, then per stroke its index (ascending) and its first point's
+    /// new place; the stroke moves as `Stroke.moved(firstPointTo:)` moves it. Costs the strokes
+    /// it moves, whatever the sheet holds.
+    private static func applyMove(_ reader: inout ByteReader, to pages: inout Pages, _ place: @autoclosure () -> String) throws(Damage) {
+        let sheet = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
+        let strokeCount = pages.sheets.update(at: sheet) { $0.count }
+        let moveCount = try count(&reader, "\(place()): moved stroke count", upTo: strokeCount)
+        guard moveCount <= reader.remaining / 20 else { throw Damage(reason: "\(place()): \(doNotFit(moveCount, "moved stroke"))") }
+        var moves: [Move] = []
+        moves.reserveCapacity(moveCount)
+        for _ in 0..<moveCount {
+            let index = try count(&reader, "\(place()): stroke index", below: strokeCount)
+            if let previous = moves.last?.index, index <= previous {
+                throw Damage(reason: "\(place()): stroke index \(index) does not follow \(previous)")
+            }
+            moves.append(Move(index: index, first: Point(x: try double(&reader, place()), y: try double(&reader, place()))))
+        }
+        let outside: String? = pages.sheets.update(at: sheet) { strokes in
+            for move in moves {
+                let moved = strokes[move.index].moved(firstPointTo: move.first)
+                guard moved.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && SurfaceLimits.isWithinReach($0) }) else {
+                    return "stroke \(move.index + 1) moved to \(move.first) leaves ±\(Int(SurfaceLimits.farthestCoordinate)) logical pixels"
+                }
+                strokes[move.index] = moved
+            }
+            return nil
+        }
+        if let outside { throw Damage(reason: "\(place()): \(outside)") }
+    }
+
+    /// Change 7: a sheet, a colour, a count, then that many stroke indices (ascending).
+    private static func applyRecolour(_ reader: inout ByteReader, to pages: inout Pages, _ place: @autoclosure () -> String) throws(Damage) {
+        let sheet = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
+        let color = try word(&reader, place())
+        guard color <= 0xFF_FFFF else { throw Damage(reason: "\(place()): colour 0x\(String(color, radix: 16)) is not 0xRRGGBB") }
+        let strokeCount = pages.sheets.update(at: sheet) { $0.count }
+        let indexCount = try count(&reader, "\(place()): recoloured stroke count", upTo: strokeCount)
+        guard indexCount <= reader.remaining / 4 else { throw Damage(reason: "\(place()): \(doNotFit(indexCount, "recoloured stroke"))") }
+        var indices: [Int] = []
+        indices.reserveCapacity(indexCount)
+        for _ in 0..<indexCount {
+            let index = try count(&reader, "\(place()): stroke index", below: strokeCount)
+            if let previous = indices.last, index <= previous {
+                throw Damage(reason: "\(place()): stroke index \(index) does not follow \(previous)")
+            }
+            indices.append(index)
+        }
+        pages.sheets.update(at: sheet) { strokes in
+            for index in indices { strokes[index].style.color = color }
+        }
     }
 
     /// A stroke count and that many strokes, for sheet `sheet` (0-based) holding `existing` already.

@@ -89,6 +89,7 @@ struct BenchCommand: ParsableCommand {
         }
         if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
         if wanted("shape.") { results += try ShapeBenchmarks.run() }
+        if wanted("lasso.") { results += try LassoBenchmarks.run(only: wanted) }
         report(results, json: json)
     }
 }

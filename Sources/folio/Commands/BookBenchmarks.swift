@@ -118,7 +118,7 @@ enum BookBenchmarks {
     }
 
     /// A curving stroke of 200 points 2 px apart, somewhere on the canvas.
-    private static func stroke(_ random: inout SeededRandom) -> Stroke {
+    static func stroke(_ random: inout SeededRandom) -> Stroke {
         var p = Point(x: random.unit() * Double(canvas.width), y: random.unit() * Double(canvas.height))
         var heading = random.unit() * 2 * Double.pi
         var points: [Point] = []
@@ -131,7 +131,7 @@ enum BookBenchmarks {
         return Stroke(points: points)
     }
 
-    private static func time(_ work: () throws -> Void) rethrows -> Double {
+    static func time(_ work: () throws -> Void) rethrows -> Double {
         let start = ContinuousClock.now
         try work()
         return (ContinuousClock.now - start).milliseconds
