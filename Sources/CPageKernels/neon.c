@@ -117,7 +117,8 @@ static inline void spreadFactors(uint16x8_t k, int16x8_t out[4]) {
 }
 
 /* Four samples from their taps (top and bottom pixels) and position fractions: the byte weights
- * 127 − f and f (f the fraction's top 7 bits) in widening multiply-adds, then the light. */
+ * 127 − f and f (f the fraction's top 7 bits) in widening multiply-adds, then the light. No result
+ * passes 255 (127·255·258/2¹⁵ rounds to 255) or goes below 0, so the low bytes are the samples. */
 static inline uint8x16_t sample4(uint8x16_t top, uint8x16_t bottom, uint32x4_t fractions, int16x8_t kLow,
                                  int16x8_t kHigh) {
     uint8x16_t f = vreinterpretq_u8_u32(vmulq_n_u32(vshrq_n_u32(fractions, 25), 0x01010101u));
@@ -126,36 +127,35 @@ static inline uint8x16_t sample4(uint8x16_t top, uint8x16_t bottom, uint32x4_t f
     uint16x8_t high = vmlal_high_u8(vmull_high_u8(top, g), bottom, f);
     int16x8_t litLow = vqrdmulhq_s16(vreinterpretq_s16_u16(low), kLow);
     int16x8_t litHigh = vqrdmulhq_s16(vreinterpretq_s16_u16(high), kHigh);
-    return vqmovun_high_s16(vqmovun_s16(litLow), litHigh);
+    return vuzp1q_u8(vreinterpretq_u8_s16(litLow), vreinterpretq_u8_s16(litHigh));
 }
 
-/* The byte offsets in a window of each lane's top tap: its whole offset, one more where its
- * fraction carried (shows as a fraction below its part), times 4, plus the pixel's bytes. */
-static inline uint8x16_t tapBytes(uint32x4_t whole, uint32x4_t part, uint32x4_t fractions) {
-    uint32x4_t index = vsubq_u32(whole, vcltq_u32(fractions, part));
-    return vreinterpretq_u8_u32(vmlaq_n_u32(vdupq_n_u32(0x03020100u), index, 0x04040404u));
-}
-
-/* Lane offsets and step of the sampler: eight lanes, as two vectors of four. */
+/* Lane offsets of the sampler's eight lanes (two vectors of four): each lane's part of l·dv's
+ * fraction, and its top tap's bytes in a window of 16 pixels, without and with the carry from its
+ * fraction (shown as a fraction below its part). */
 typedef struct {
-    uint32x4_t whole[2], part[2];
-    uint32_t advance; /* the fraction of 8·dv */
+    uint32x4_t part[2];
+    uint8x16_t bytes[2], carried[2];
 } Lanes;
 
-/* A step's eight samples at positions vb + l·dv: the taps by table lookups in one window of 16
- * pixels (at most 2 rows a lane), or one pair at a time. */
-static inline void sample8(const uint32_t *column, int64_t vb, int64_t dv, int windowed, const Lanes *lanes,
-                           uint32x4_t fractions[2], const int16x8_t k[4], uint32_t *out) {
-    if (windowed) {
-        uint8x16x4_t window = vld1q_u8_x4((const uint8_t *)(column + (vb >> 32)));
-        for (int h = 0; h < 2; h++) {
-            uint8x16_t topBytes = tapBytes(lanes->whole[h], lanes->part[h], fractions[h]);
-            uint8x16_t top = vqtbl4q_u8(window, topBytes);
-            uint8x16_t bottom = vqtbl4q_u8(window, vaddq_u8(topBytes, vdupq_n_u8(4)));
-            vst1q_u8((uint8_t *)(out + 4 * h), sample4(top, bottom, fractions[h], k[2 * h], k[2 * h + 1]));
-        }
-        return;
+/* A step's eight samples at positions vb + l·dv, dv at most 2 rows: every top tap within 15 pixels
+ * of the first, in one window, every bottom tap in the window a pixel on; table lookups pick them. */
+static inline void sampleWindow(const uint32_t *column, int64_t vb, const Lanes *lanes, const uint32x4_t fractions[2],
+                                const int16x8_t k[4], uint32_t *out) {
+    const uint8_t *at = (const uint8_t *)(column + (vb >> 32));
+    const uint8x16x4_t window = vld1q_u8_x4(at), next = vld1q_u8_x4(at + 4);
+    uint8x16x2_t result;
+    for (int h = 0; h < 2; h++) {
+        uint8x16_t carry = vreinterpretq_u8_u32(vcltq_u32(fractions[h], lanes->part[h]));
+        uint8x16_t bytes = vbslq_u8(carry, lanes->carried[h], lanes->bytes[h]);
+        result.val[h] = sample4(vqtbl4q_u8(window, bytes), vqtbl4q_u8(next, bytes), fractions[h], k[2 * h], k[2 * h + 1]);
     }
+    vst1q_u8_x2((uint8_t *)out, result);
+}
+
+/* The same for any dv: each pair of taps read alone. */
+static inline void sampleTaps(const uint32_t *column, int64_t vb, int64_t dv, const uint32x4_t fractions[2],
+                              const int16x8_t k[4], uint32_t *out) {
     uint32_t top[8], bottom[8];
     for (int l = 0; l < 8; l++) {
         const uint32_t *taps = column + ((vb + l * dv) >> 32);
@@ -172,9 +172,139 @@ static inline void stepFractions(uint32x4_t fractions[2], const Lanes *lanes, in
     for (int h = 0; h < 2; h++) fractions[h] = vaddq_u32(vdupq_n_u32((uint32_t)vb), lanes->part[h]);
 }
 
+/* One step: the shadow's factors for its rows first, where a shadow falls. */
+static inline void sampleStep(const uint32_t *column, int64_t vb, int64_t dv, int windowed, const Lanes *lanes,
+                              const uint32x4_t fractions[2], const ShadowRows *rows, int32_t row, uint16x4_t scale,
+                              int16x8_t k[4], uint32_t *out) {
+    if (rows) spreadFactors(sampleFactors(kept8(rows, row), scale), k);
+    if (windowed) {
+        sampleWindow(column, vb, lanes, fractions, k, out);
+    } else {
+        sampleTaps(column, vb, dv, fractions, k, out);
+    }
+}
+
+/* Every step of a run but its last eight rows' (which `sample` takes), with `windowed` and `rows`
+ * fixed for the loop, so that each of their cases is a loop of its own. */
+__attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t *column, int64_t v, int64_t dv, int32_t count, int windowed,
+                                  const Lanes *lanes, const ShadowRows *rows, int32_t row, uint16x4_t scale,
+                                  int16x8_t k[4], uint32_t *out) {
+    uint32x4_t fractions[2];
+    stepFractions(fractions, lanes, v);
+    const uint32x4_t advance = vdupq_n_u32((uint32_t)(8 * (uint64_t)dv));
+    int32_t i = 0;
+    int64_t vb = v;
+    for (; i + 8 <= count; i += 8, vb += 8 * dv) {
+        sampleStep(column, vb, dv, windowed, lanes, fractions, rows, row + i, scale, k, out + i);
+        for (int h = 0; h < 2; h++) fractions[h] = vaddq_u32(fractions[h], advance);
+    }
+    return i;
+}
+
+/* The sixteen-lane sampler's lane offsets: each lane's part of l·dv's fraction, and its top tap's
+ * index in a window of 32 pixels, without and with the carry from its fraction. */
+typedef struct {
+    uint32x4_t part[4];
+    uint8x16_t index, carried;
+} Lanes16;
+
+static inline Lanes16 lanes16(int64_t dv) {
+    int32_t whole[16], part[16];
+    folio_lane_offsets(dv, 16, whole, part);
+    Lanes16 lanes;
+    uint8_t index[16];
+    for (int l = 0; l < 16; l++) index[l] = (uint8_t)whole[l];
+    for (int q = 0; q < 4; q++) lanes.part[q] = vld1q_u32((const uint32_t *)part + 4 * q);
+    lanes.index = vld1q_u8(index);
+    lanes.carried = vaddq_u8(lanes.index, vdupq_n_u8(1));
+    return lanes;
+}
+
+/* One channel plane of sixteen samples: the taps picked from the window's plane (32 pixels, two
+ * registers), weighed in widening multiply-adds, lit (no result passes 255: the low bytes). */
+static inline uint8x16_t samplePlane(uint8x16x2_t plane, uint8x16_t top, uint8x16_t bottom, uint8x16_t g, uint8x16_t f,
+                                     int16x8_t kLow, int16x8_t kHigh) {
+    uint8x16_t t = vqtbl2q_u8(plane, top), b = vqtbl2q_u8(plane, bottom);
+    uint16x8_t low = vmlal_u8(vmull_u8(vget_low_u8(t), vget_low_u8(g)), vget_low_u8(b), vget_low_u8(f));
+    uint16x8_t high = vmlal_high_u8(vmull_high_u8(t, g), b, f);
+    int16x8_t litLow = vqrdmulhq_s16(vreinterpretq_s16_u16(low), kLow);
+    int16x8_t litHigh = vqrdmulhq_s16(vreinterpretq_s16_u16(high), kHigh);
+    return vuzp1q_u8(vreinterpretq_u8_s16(litLow), vreinterpretq_u8_s16(litHigh));
+}
+
+/*
+ * Sixteen samples at positions vb + l·dv, dv at most 2 rows, as channel planes: a window of 32
+ * pixels loaded as planes holds every tap (the top taps are at most 30 rows on), and each lane's
+ * index, weight and light is one byte or 16-bit lane of a vector, with no spreading across a
+ * pixel's bytes. `k` holds the colours' light for lanes 0–7 and 8–15.
+ */
+static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *lanes, const uint32x4_t fractions[4],
+                            const int16x8_t k[2], uint32_t *out) {
+    const uint8_t *at = (const uint8_t *)(column + (vb >> 32));
+    const uint8x16x4_t first = vld4q_u8(at), second = vld4q_u8(at + 64);
+    /* Each lane's carry, narrowed to a byte mask; its fraction's top byte, halved to 7 bits. */
+    uint16x8_t carry01 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[0], lanes->part[0])),
+                                    vreinterpretq_u16_u32(vcltq_u32(fractions[1], lanes->part[1])));
+    uint16x8_t carry23 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[2], lanes->part[2])),
+                                    vreinterpretq_u16_u32(vcltq_u32(fractions[3], lanes->part[3])));
+    uint8x16_t carry = vuzp1q_u8(vreinterpretq_u8_u16(carry01), vreinterpretq_u8_u16(carry23));
+    uint8x16_t top = vbslq_u8(carry, lanes->carried, lanes->index), bottom = vaddq_u8(top, vdupq_n_u8(1));
+    uint16x8_t high01 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[0]), vreinterpretq_u16_u32(fractions[1]));
+    uint16x8_t high23 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[2]), vreinterpretq_u16_u32(fractions[3]));
+    uint8x16_t f = vshrq_n_u8(vuzp2q_u8(vreinterpretq_u8_u16(high01), vreinterpretq_u8_u16(high23)), 1);
+    uint8x16_t g = veorq_u8(f, vdupq_n_u8(127));
+    const int16x8_t unlit = vdupq_n_s16(FOLIO_UNLIT);
+    uint8x16x4_t result;
+    for (int c = 0; c < 4; c++) {
+        uint8x16x2_t plane = {{first.val[c], second.val[c]}};
+        result.val[c] = samplePlane(plane, top, bottom, g, f, c == 3 ? unlit : k[0], c == 3 ? unlit : k[1]);
+    }
+    vst4q_u8((uint8_t *)out, result);
+}
+
+static inline void fractions16(uint32x4_t fractions[4], const Lanes16 *lanes, int64_t vb) {
+    for (int q = 0; q < 4; q++) fractions[q] = vaddq_u32(vdupq_n_u32((uint32_t)vb), lanes->part[q]);
+}
+
+/* The colours' light for sixteen rows from row on: the shadow's, or `flat`. */
+static inline void light16(const ShadowRows *rows, int32_t row, uint16x4_t scale, int16x8_t flat, int16x8_t k[2]) {
+    if (!rows) {
+        k[0] = k[1] = flat;
+        return;
+    }
+    k[0] = vreinterpretq_s16_u16(sampleFactors(kept8(rows, row), scale));
+    k[1] = vreinterpretq_s16_u16(sampleFactors(kept8(rows, row + 8), scale));
+}
+
+/* A run of 16 rows or more with dv at most 2 rows: sixteen rows a step, the last step over the run's
+ * last sixteen. `rows` is fixed for the loop, so that each case is a loop of its own. */
+__attribute__((always_inline)) static inline void sampleWindowed(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const ShadowRows *rows,
+                                  int32_t row, uint16_t light, uint32_t *out) {
+    const Lanes16 lanes = lanes16(dv);
+    const uint16x4_t scale = vdup_n_u16((uint16_t)folio_light_scale(light));
+    const int16x8_t flat = vdupq_n_s16((int16_t)folio_sample_light(FOLIO_SHADOW_FULL, light));
+    const uint32x4_t advance = vdupq_n_u32((uint32_t)(16 * (uint64_t)dv));
+    uint32x4_t fractions[4];
+    int16x8_t k[2];
+    fractions16(fractions, &lanes, v);
+    int32_t i = 0;
+    int64_t vb = v;
+    for (; i + 16 <= count; i += 16, vb += 16 * dv) {
+        light16(rows, row + i, scale, flat, k);
+        sample16(column, vb, &lanes, fractions, k, out + i);
+        for (int q = 0; q < 4; q++) fractions[q] = vaddq_u32(fractions[q], advance);
+    }
+    if (i == count) return;
+    i = count - 16;
+    vb = v + (int64_t)i * dv;
+    fractions16(fractions, &lanes, vb);
+    light16(rows, row + i, scale, flat, k);
+    sample16(column, vb, &lanes, fractions, k, out + i);
+}
+
 /*
  * Eight rows a step at exact positions. Where a step's positions lie within 15 rows of its first
- * (dv up to 2 rows), one load of 16 pixels holds every tap and table lookups pick them; else each
+ * (dv up to 2 rows), one load of 16 pixels holds every top tap and table lookups pick them; else each
  * pair of taps is read alone. A run of 8 or more ends with a step over its last eight rows.
  */
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
@@ -183,34 +313,43 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
         for (int32_t i = 0; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
         return;
     }
+    const int windowed = dv >= 0 && dv <= ((int64_t)2 << 32);
+    if (windowed && count >= 16) {
+        if (shadow) {
+            const ShadowRows rows = shadowRows(shadow);
+            sampleWindowed(column, v, dv, count, &rows, row, light, out);
+        } else {
+            sampleWindowed(column, v, dv, count, 0, row, light, out);
+        }
+        return;
+    }
     int32_t whole[8], part[8];
     folio_lane_offsets(dv, 8, whole, part);
     Lanes lanes;
     for (int h = 0; h < 2; h++) {
-        lanes.whole[h] = vld1q_u32((const uint32_t *)whole + 4 * h);
         lanes.part[h] = vld1q_u32((const uint32_t *)part + 4 * h);
+        uint32x4_t index = vld1q_u32((const uint32_t *)whole + 4 * h);
+        lanes.bytes[h] = vreinterpretq_u8_u32(vmlaq_n_u32(vdupq_n_u32(0x03020100u), index, 0x04040404u));
+        lanes.carried[h] = vaddq_u8(lanes.bytes[h], vdupq_n_u8(4));
     }
-    lanes.advance = (uint32_t)(8 * (uint64_t)dv);
-    const int windowed = dv >= 0 && dv <= ((int64_t)2 << 32);
     const uint16x4_t scale = vdup_n_u16((uint16_t)folio_light_scale(light));
     int16x8_t k[4];
     spreadFactors(vdupq_n_u16((uint16_t)folio_sample_light(FOLIO_SHADOW_FULL, light)), k);
     const ShadowRows rows = shadow ? shadowRows(shadow) : (ShadowRows){0};
-    uint32x4_t fractions[2];
-    stepFractions(fractions, &lanes, v);
-    const uint32x4_t advance = vdupq_n_u32(lanes.advance);
-    int32_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        if (shadow) spreadFactors(sampleFactors(kept8(&rows, row + i), scale), k);
-        sample8(column, v + (int64_t)i * dv, dv, windowed, &lanes, fractions, k, out + i);
-        for (int h = 0; h < 2; h++) fractions[h] = vaddq_u32(fractions[h], advance);
+    int32_t i;
+    if (shadow) {
+        i = windowed ? sampleSteps(column, v, dv, count, 1, &lanes, &rows, row, scale, k, out)
+                     : sampleSteps(column, v, dv, count, 0, &lanes, &rows, row, scale, k, out);
+    } else {
+        i = windowed ? sampleSteps(column, v, dv, count, 1, &lanes, 0, row, scale, k, out)
+                     : sampleSteps(column, v, dv, count, 0, &lanes, 0, row, scale, k, out);
     }
     if (i == count) return;
     i = count - 8;
     const int64_t vb = v + (int64_t)i * dv;
+    uint32x4_t fractions[2];
     stepFractions(fractions, &lanes, vb);
-    if (shadow) spreadFactors(sampleFactors(kept8(&rows, row + i), scale), k);
-    sample8(column, vb, dv, windowed, &lanes, fractions, k, out + i);
+    sampleStep(column, vb, dv, windowed, &lanes, fractions, shadow ? &rows : 0, row + i, scale, k, out + i);
 }
 
 /* Eight rows a step as channel planes; a run of 8 or more ends with a step over its last eight. */
@@ -247,31 +386,29 @@ static int blend_grid(const uint16_t *a, const uint16_t *b, int32_t count, uint3
     return rest || vmaxvq_u16(any) != 0;
 }
 
-/* Four rows of four columns of a column-major tile, transposed in registers and stored as rows. */
-static inline void transpose4(const uint32_t *block, int32_t tile_stride, uint32_t *out, int32_t out_stride) {
-    uint32x4_t c0 = vld1q_u32(block), c1 = vld1q_u32(block + tile_stride);
-    uint32x4_t c2 = vld1q_u32(block + 2 * (int64_t)tile_stride), c3 = vld1q_u32(block + 3 * (int64_t)tile_stride);
-    uint64x2_t t0 = vreinterpretq_u64_u32(vtrn1q_u32(c0, c1)), t1 = vreinterpretq_u64_u32(vtrn2q_u32(c0, c1));
-    uint64x2_t t2 = vreinterpretq_u64_u32(vtrn1q_u32(c2, c3)), t3 = vreinterpretq_u64_u32(vtrn2q_u32(c2, c3));
-    vst1q_u32(out, vreinterpretq_u32_u64(vtrn1q_u64(t0, t2)));
-    vst1q_u32(out + out_stride, vreinterpretq_u32_u64(vtrn1q_u64(t1, t3)));
-    vst1q_u32(out + 2 * (int64_t)out_stride, vreinterpretq_u32_u64(vtrn2q_u64(t0, t2)));
-    vst1q_u32(out + 3 * (int64_t)out_stride, vreinterpretq_u32_u64(vtrn2q_u64(t1, t3)));
+/* Four columns of a column-major tile down its rows, four rows a step: each column's four pixels go
+ * to one lane of the four row vectors in a single structure load, so the loads do the transposing
+ * (and each column's pointer just moves on). */
+static inline void writeColumns4(const uint32_t *from, int32_t tile_stride, int32_t rows, uint32_t *out, int32_t out_stride) {
+    const uint32_t *c1 = from + tile_stride, *c2 = c1 + tile_stride, *c3 = c2 + tile_stride;
+    for (int32_t y = 0; y + 4 <= rows; y += 4, out += 4 * (int64_t)out_stride) {
+        uint32x4x4_t r = vld4q_dup_u32(from + y);
+        r = vld4q_lane_u32(c1 + y, r, 1);
+        r = vld4q_lane_u32(c2 + y, r, 2);
+        r = vld4q_lane_u32(c3 + y, r, 3);
+        for (int k = 0; k < 4; k++) vst1q_u32(out + k * (int64_t)out_stride, r.val[k]);
+    }
 }
 
-/* 4×4 blocks transposed in registers; the leftover columns and rows a pixel at a time. */
+/* Four columns at a time; the leftover columns and rows a pixel at a time. */
 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
                        int32_t out_stride) {
     const int32_t whole_rows = rows & ~3, whole_columns = columns & ~3;
-    for (int32_t y = 0; y < whole_rows; y += 4) {
-        uint32_t *to = out + (int64_t)y * out_stride;
-        for (int32_t c = 0; c < whole_columns; c += 4) transpose4(tile + (int64_t)c * tile_stride + y, tile_stride, to + c, out_stride);
-        for (int32_t c = whole_columns; c < columns; c++) {
-            for (int k = 0; k < 4; k++) to[(int64_t)k * out_stride + c] = tile[(int64_t)c * tile_stride + y + k];
+    for (int32_t c = 0; c < whole_columns; c += 4) writeColumns4(tile + (int64_t)c * tile_stride, tile_stride, whole_rows, out + c, out_stride);
+    for (int32_t y = 0; y < rows; y++) {
+        for (int32_t c = y < whole_rows ? whole_columns : 0; c < columns; c++) {
+            out[(int64_t)y * out_stride + c] = tile[(int64_t)c * tile_stride + y];
         }
-    }
-    for (int32_t y = whole_rows; y < rows; y++) {
-        for (int32_t c = 0; c < columns; c++) out[(int64_t)y * out_stride + c] = tile[(int64_t)c * tile_stride + y];
     }
 }
 
