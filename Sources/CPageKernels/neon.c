@@ -28,10 +28,12 @@ static inline void blend16(const uint32_t *a, const uint32_t *b, uint8x16_t keep
 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                   const uint32_t *ahead, const uint32_t *ahead2) {
     const uint8x16_t keep = vdupq_n_u8((uint8_t)(128 - weight)), take = vdupq_n_u8((uint8_t)weight);
+    /* Without a column ahead, the hint is for the line being read anyway: no test per step. */
+    const uint32_t *next = ahead ? ahead : a, *next2 = ahead2 ? ahead2 : b;
     int32_t i = 0;
     for (; i + 16 <= count; i += 16) {
-        if (ahead) __builtin_prefetch(ahead + i);
-        if (ahead2) __builtin_prefetch(ahead2 + i);
+        __builtin_prefetch(next + i);
+        __builtin_prefetch(next2 + i);
         blend16(a + i, b + i, keep, take, out + i);
     }
     if (i < count && count >= 16) {
@@ -405,6 +407,7 @@ static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t column
                        int32_t out_stride) {
     const int32_t whole_rows = rows & ~3, whole_columns = columns & ~3;
     for (int32_t c = 0; c < whole_columns; c += 4) writeColumns4(tile + (int64_t)c * tile_stride, tile_stride, whole_rows, out + c, out_stride);
+    if (whole_rows == rows && whole_columns == columns) return;
     for (int32_t y = 0; y < rows; y++) {
         for (int32_t c = y < whole_rows ? whole_columns : 0; c < columns; c++) {
             out[(int64_t)y * out_stride + c] = tile[(int64_t)c * tile_stride + y];
