@@ -56,7 +56,7 @@ static uint32_t crc32c_sse42(uint32_t crc, const void *data, size_t count) {
 }
 #endif
 
-#if defined(__aarch64__)
+#if defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <arm_acle.h>
 #include <sys/auxv.h>
 

@@ -1,7 +1,7 @@
 #include "page_kernels.h"
 #include "scalar_kernels.h"
 
-#if defined(__aarch64__)
+#if defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <arm_neon.h>
 #include <string.h>
 #include <sys/auxv.h>
@@ -188,9 +188,10 @@ static inline void sampleStep(const uint32_t *column, int64_t vb, int64_t dv, in
 
 /* Every step of a run but its last eight rows' (which `sample` takes), with `windowed` and `rows`
  * fixed for the loop, so that each of their cases is a loop of its own. */
-__attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t *column, int64_t v, int64_t dv, int32_t count, int windowed,
-                                  const Lanes *lanes, const ShadowRows *rows, int32_t row, uint16x4_t scale,
-                                  int16x8_t k[4], uint32_t *out) {
+__attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t *column, int64_t v, int64_t dv,
+                                                                 int32_t count, int windowed, const Lanes *lanes,
+                                                                 const ShadowRows *rows, int32_t row, uint16x4_t scale,
+                                                                 int16x8_t k[4], uint32_t *out) {
     uint32x4_t fractions[2];
     stepFractions(fractions, lanes, v);
     const uint32x4_t advance = vdupq_n_u32((uint32_t)(8 * (uint64_t)dv));
@@ -280,8 +281,9 @@ static inline void light16(const ShadowRows *rows, int32_t row, uint16x4_t scale
 
 /* A run of 16 rows or more with dv at most 2 rows: sixteen rows a step, the last step over the run's
  * last sixteen. `rows` is fixed for the loop, so that each case is a loop of its own. */
-__attribute__((always_inline)) static inline void sampleWindowed(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const ShadowRows *rows,
-                                  int32_t row, uint16_t light, uint32_t *out) {
+__attribute__((always_inline)) static inline void sampleWindowed(const uint32_t *column, int64_t v, int64_t dv,
+                                                                 int32_t count, const ShadowRows *rows, int32_t row,
+                                                                 uint16_t light, uint32_t *out) {
     const Lanes16 lanes = lanes16(dv);
     const uint16x4_t scale = vdup_n_u16((uint16_t)folio_light_scale(light));
     const int16x8_t flat = vdupq_n_s16((int16_t)folio_sample_light(FOLIO_SHADOW_FULL, light));
@@ -305,9 +307,10 @@ __attribute__((always_inline)) static inline void sampleWindowed(const uint32_t 
 }
 
 /*
- * Eight rows a step at exact positions. Where a step's positions lie within 15 rows of its first
- * (dv up to 2 rows), one load of 16 pixels holds every top tap and table lookups pick them; else each
- * pair of taps is read alone. A run of 8 or more ends with a step over its last eight rows.
+ * Exact positions. Runs of 16 rows or more with dv up to 2 rows go sixteen rows a step as channel
+ * planes (sampleWindowed); other runs of 8 or more eight rows a step, their taps from one window of
+ * 16 pixels by table lookups where dv is up to 2 rows, else each pair read alone, and a last step
+ * over the run's last eight rows.
  */
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
                    int32_t row, uint16_t light, uint32_t *out) {
