@@ -134,7 +134,7 @@ static inline uint8x16_t sample4(uint8x16_t top, uint8x16_t bottom, uint32x4_t f
 
 /* Lane offsets of the sampler's eight lanes (two vectors of four): each lane's part of l·dv's
  * fraction, and its top tap's bytes in a window of 16 pixels, without and with the carry from its
- * fraction (shown as a fraction below its part). */
+ * fraction (shown as a fraction below lane 0's, which its part was added to). */
 typedef struct {
     uint32x4_t part[2];
     uint8x16_t bytes[2], carried[2];
@@ -147,8 +147,9 @@ static inline void sampleWindow(const uint32_t *column, int64_t vb, const Lanes 
     const uint8_t *at = (const uint8_t *)(column + (vb >> 32));
     const uint8x16x4_t window = vld1q_u8_x4(at), next = vld1q_u8_x4(at + 4);
     uint8x16x2_t result;
+    const uint32x4_t first = vdupq_laneq_u32(fractions[0], 0);
     for (int h = 0; h < 2; h++) {
-        uint8x16_t carry = vreinterpretq_u8_u32(vcltq_u32(fractions[h], lanes->part[h]));
+        uint8x16_t carry = vreinterpretq_u8_u32(vcltq_u32(fractions[h], first));
         uint8x16_t bytes = vbslq_u8(carry, lanes->carried[h], lanes->bytes[h]);
         result.val[h] = sample4(vqtbl4q_u8(window, bytes), vqtbl4q_u8(next, bytes), fractions[h], k[2 * h], k[2 * h + 1]);
     }
@@ -204,8 +205,9 @@ __attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t 
     return i;
 }
 
-/* The sixteen-lane sampler's lane offsets: each lane's part of l·dv's fraction, and its top tap's
- * index in a window of 32 pixels, without and with the carry from its fraction. */
+/* The sixteen-lane sampler's lane offsets: each lane's part of l·dv's fraction (to start a step's
+ * fractions from), and its top tap's index in a window of 32 pixels, without and with the carry
+ * from its fraction. */
 typedef struct {
     uint32x4_t part[4];
     uint8x16_t index, carried;
@@ -244,12 +246,14 @@ static inline uint8x16_t samplePlane(uint8x16x2_t plane, uint8x16_t top, uint8x1
 static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *lanes, const uint32x4_t fractions[4],
                             const int16x8_t k[2], uint32_t *out) {
     const uint8_t *at = (const uint8_t *)(column + (vb >> 32));
-    const uint8x16x4_t first = vld4q_u8(at), second = vld4q_u8(at + 64);
-    /* Each lane's carry, narrowed to a byte mask; its fraction's top byte, halved to 7 bits. */
-    uint16x8_t carry01 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[0], lanes->part[0])),
-                                    vreinterpretq_u16_u32(vcltq_u32(fractions[1], lanes->part[1])));
-    uint16x8_t carry23 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[2], lanes->part[2])),
-                                    vreinterpretq_u16_u32(vcltq_u32(fractions[3], lanes->part[3])));
+    const uint8x16x4_t low = vld4q_u8(at), high = vld4q_u8(at + 64);
+    /* Each lane's carry (its fraction below lane 0's, which its part was added to), narrowed to a
+     * byte mask; its fraction's top byte, halved to 7 bits. */
+    const uint32x4_t first = vdupq_laneq_u32(fractions[0], 0);
+    uint16x8_t carry01 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[0], first)),
+                                    vreinterpretq_u16_u32(vcltq_u32(fractions[1], first)));
+    uint16x8_t carry23 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[2], first)),
+                                    vreinterpretq_u16_u32(vcltq_u32(fractions[3], first)));
     uint8x16_t carry = vuzp1q_u8(vreinterpretq_u8_u16(carry01), vreinterpretq_u8_u16(carry23));
     uint8x16_t top = vbslq_u8(carry, lanes->carried, lanes->index), bottom = vaddq_u8(top, vdupq_n_u8(1));
     uint16x8_t high01 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[0]), vreinterpretq_u16_u32(fractions[1]));
@@ -259,7 +263,7 @@ static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *l
     const int16x8_t unlit = vdupq_n_s16(FOLIO_UNLIT);
     uint8x16x4_t result;
     for (int c = 0; c < 4; c++) {
-        uint8x16x2_t plane = {{first.val[c], second.val[c]}};
+        uint8x16x2_t plane = {{low.val[c], high.val[c]}};
         result.val[c] = samplePlane(plane, top, bottom, g, f, c == 3 ? unlit : k[0], c == 3 ? unlit : k[1]);
     }
     vst4q_u8((uint8_t *)out, result);
