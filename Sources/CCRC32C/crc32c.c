@@ -56,9 +56,46 @@ static uint32_t crc32c_sse42(uint32_t crc, const void *data, size_t count) {
 }
 #endif
 
+#if defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#include <arm_acle.h>
+#include <sys/auxv.h>
+
+#ifndef HWCAP_CRC32
+#define HWCAP_CRC32 (1ul << 7)
+#endif
+
+__attribute__((target("crc")))
+static uint32_t crc32c_armv8(uint32_t crc, const void *data, size_t count) {
+    const unsigned char *p = data;
+    crc = ~crc;
+    while (count >= 8) {
+        uint64_t word;
+        memcpy(&word, p, 8);
+        crc = __crc32cd(crc, word);
+        p += 8;
+        count -= 8;
+    }
+    while (count--) crc = __crc32cb(crc, *p++);
+    return ~crc;
+}
+
+/* Whether the CPU has the ARMv8 CRC32 instructions: 1 yes, −1 no, 0 not asked yet. */
+static int armv8_crc;
+
+static int has_armv8_crc(void) {
+    int known = __atomic_load_n(&armv8_crc, __ATOMIC_RELAXED);
+    if (known) return known > 0;
+    known = (getauxval(AT_HWCAP) & HWCAP_CRC32) ? 1 : -1;
+    __atomic_store_n(&armv8_crc, known, __ATOMIC_RELAXED);
+    return known > 0;
+}
+#endif
+
 uint32_t folio_crc32c(uint32_t crc, const void *data, size_t count) {
 #if defined(__x86_64__)
     if (__builtin_cpu_supports("sse4.2")) return crc32c_sse42(crc, data, count);
+#elif defined(__aarch64__)
+    if (has_armv8_crc()) return crc32c_armv8(crc, data, count);
 #endif
     return folio_crc32c_portable(crc, data, count);
 }

@@ -4,11 +4,11 @@
 #include "scalar_kernels.h"
 
 /*
- * The portable kernels run the one-pixel arithmetic of scalar_kernels.h byte by byte over small
- * chunks: per-pixel values (taps, weights, light) are laid out per byte first, so the byte loops
- * are plain and the compiler vectorises them for whatever CPU this is built for. Every product in
- * the byte loops is of two 16-bit values, so they vectorise as 16-bit multiplies (a 32-bit
- * multiply is slow or missing on many vector units).
+ * The portable kernels run the one-pixel arithmetic of scalar_kernels.h over small chunks, a byte
+ * (in the sampler, two channels in a 16-bit lane) at a time: per-pixel values (taps, weights,
+ * light) are laid out per lane first, so the lane loops are plain and the compiler vectorises them
+ * for whatever CPU this is built for. Every product in them is of two 16-bit values, so they
+ * vectorise as 16-bit multiplies (a 32-bit multiply is slow or missing on many vector units).
  */
 enum { chunk = 64 };
 
@@ -19,16 +19,8 @@ enum { span = 512 };
 #error "the byte loops take a pixel's bytes as B, G, R, A: little-endian only"
 #endif
 
-/* A 16-bit value in each of a pixel's four byte lanes, alpha's apart. */
-static inline uint64_t spread(uint32_t colour, uint32_t alpha) {
-    return (uint64_t)colour * 0x0000000100010001ull + ((uint64_t)alpha << 48);
-}
-
-static inline void put_lanes(uint16_t *restrict lanes, int32_t i, uint64_t value) {
-    memcpy(lanes + 4 * (int64_t)i, &value, sizeof value);
-}
-
-/* The same as four stores, for loops the compiler vectorises (a 64-bit multiply is slow in vectors). */
+/* A 16-bit value in each of a pixel's four byte lanes, alpha's apart: four stores, for loops the
+ * compiler vectorises (a 64-bit multiply is slow in vectors). */
 static inline void put_four(uint16_t *restrict lanes, int32_t i, uint16_t colour, uint16_t alpha) {
     lanes[4 * i] = colour;
     lanes[4 * i + 1] = colour;
@@ -72,41 +64,58 @@ static void kept_rows(const folio_page_shadow *shadow, int32_t row, int32_t n, i
 /* (m·k + 2¹⁴) >> 15 with m = (127 − f)·t + f·b ≤ 32385 and k ≤ 258, in 16-bit steps: m·k split as
  * (m >> 7)·k·128 + (m & 127)·k, each part under 2¹⁶, and the sum of the first part and the second
  * part's rounded 128ths stays under 2¹⁶ too (at most 65404). */
-static void sample_bytes(const uint8_t *restrict t, const uint8_t *restrict b, const uint16_t *restrict f,
-                         const uint16_t *restrict k, int32_t n, uint8_t *restrict out) {
-    for (int32_t c = 0; c < n; c++) {
-        const uint16_t m = (uint16_t)((127 - f[c]) * t[c] + f[c] * b[c]);
-        const uint16_t high = (uint16_t)((m >> 7) * k[c]), low = (uint16_t)((m & 127) * k[c]);
-        out[c] = (uint8_t)((uint16_t)(high + ((uint16_t)(low + 16384) >> 7)) >> 8);
+static inline uint16_t lit(uint16_t m, uint16_t k) {
+    const uint16_t high = (uint16_t)((m >> 7) * k), low = (uint16_t)((m & 127) * k);
+    return (uint16_t)(high + ((uint16_t)(low + 16384) >> 7)) >> 8;
+}
+
+/* Two channels a 16-bit lane (a pixel's blue and green, or red and alpha), each lane with its
+ * pixel's weight f and its channels' light factors: whole vectors of pixels, no byte unpacking. A
+ * result never passes 255 (127·255·258/2¹⁵ rounds to 255), so the halves recombine with a shift. */
+static void sample_pairs(const uint16_t *restrict t, const uint16_t *restrict b, const uint16_t *restrict f,
+                         const uint16_t *restrict kLow, const uint16_t *restrict kHigh, int32_t n, uint16_t *restrict out) {
+    for (int32_t j = 0; j < n; j++) {
+        const uint16_t g = (uint16_t)(127 - f[j]);
+        const uint16_t low = (uint16_t)(g * (t[j] & 0xFF) + f[j] * (b[j] & 0xFF));
+        const uint16_t high = (uint16_t)(g * (t[j] >> 8) + f[j] * (b[j] >> 8));
+        out[j] = (uint16_t)(lit(low, kLow[j]) | lit(high, kHigh[j]) << 8);
     }
 }
 
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
                    int32_t row, uint16_t light, uint32_t *out) {
-    uint32_t top[chunk], bottom[chunk];
-    uint16_t weights[chunk * 4], factors[chunk * 4];
+    uint32_t top[chunk], bottom[chunk], weights[chunk], kLow[chunk], kHigh[chunk];
     int32_t kept[chunk];
     const int32_t scale = folio_light_scale(light);
     if (!shadow) {
-        const uint64_t lit = spread((uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light), FOLIO_UNLIT);
-        for (int32_t i = 0; i < chunk; i++) put_lanes(factors, i, lit);
+        const uint32_t k = (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light);
+        for (int32_t i = 0; i < chunk; i++) {
+            kLow[i] = k | k << 16;
+            kHigh[i] = k | (uint32_t)FOLIO_UNLIT << 16;
+        }
     }
+    const uint32_t step = (uint32_t)dv;
     int64_t position = v;
     for (int32_t i0 = 0; i0 < count; i0 += chunk) {
         const int32_t n = count - i0 < chunk ? count - i0 : chunk;
+        uint32_t fraction = (uint32_t)position;
         for (int32_t i = 0; i < n; i++, position += dv) {
             const uint32_t *taps = column + (position >> 32);
             top[i] = taps[0];
             bottom[i] = taps[1];
-            put_lanes(weights, i, spread((uint32_t)(position >> 25) & 0x7F, (uint32_t)(position >> 25) & 0x7F));
         }
+        /* The weights in a loop of their own, which the compiler vectorises (the taps' cannot be). */
+        for (int32_t i = 0; i < n; i++, fraction += step) weights[i] = fraction >> 25 | (fraction >> 25) << 16;
         if (shadow) {
             kept_rows(shadow, row + i0, n, kept);
             for (int32_t i = 0; i < n; i++) {
-                put_four(factors, i, (uint16_t)((kept[i] * scale + (1 << 19)) >> 20), FOLIO_UNLIT);
+                const uint32_t k = (uint32_t)((kept[i] * scale + (1 << 19)) >> 20);
+                kLow[i] = k | k << 16;
+                kHigh[i] = k | (uint32_t)FOLIO_UNLIT << 16;
             }
         }
-        sample_bytes((const uint8_t *)top, (const uint8_t *)bottom, weights, factors, n * 4, (uint8_t *)(out + i0));
+        sample_pairs((const uint16_t *)top, (const uint16_t *)bottom, (const uint16_t *)weights, (const uint16_t *)kLow,
+                     (const uint16_t *)kHigh, n * 2, (uint16_t *)(out + i0));
     }
 }
 
@@ -168,16 +177,19 @@ static void copy_rows(const uint32_t *source, int32_t source_stride, int32_t col
  * lights a tap of weight 0 (both taps the pixel itself). */
 static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
                           const uint16_t *lights, uint32_t *out, int32_t out_stride) {
-    static const uint16_t unweighted[span * 4];
-    uint16_t factors[span * 4];
+    static const uint32_t unweighted[span];
+    uint32_t kLow[span], kHigh[span];
     for (int32_t c0 = 0; c0 < columns; c0 += span) {
         const int32_t n = columns - c0 < span ? columns - c0 : span;
         for (int32_t c = 0; c < n; c++) {
-            put_four(factors, c, (uint16_t)folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c]), FOLIO_UNLIT);
+            const uint32_t k = (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c]);
+            kLow[c] = k | k << 16;
+            kHigh[c] = k | (uint32_t)FOLIO_UNLIT << 16;
         }
         for (int32_t y = 0; y < rows; y++) {
-            const uint8_t *from = (const uint8_t *)(source + (int64_t)y * source_stride + c0);
-            sample_bytes(from, from, unweighted, factors, n * 4, (uint8_t *)(out + (int64_t)y * out_stride + c0));
+            const uint16_t *from = (const uint16_t *)(source + (int64_t)y * source_stride + c0);
+            sample_pairs(from, from, (const uint16_t *)unweighted, (const uint16_t *)kLow, (const uint16_t *)kHigh, n * 2,
+                         (uint16_t *)(out + (int64_t)y * out_stride + c0));
         }
     }
 }

@@ -104,5 +104,7 @@ const folio_page_kernels *folio_page_kernels_portable(void);
 const folio_page_kernels *folio_page_kernels_avx2(void);
 /* AVX-512 (F and BW) where it pays, AVX2 elsewhere; null when this CPU lacks either. */
 const folio_page_kernels *folio_page_kernels_avx512(void);
+/* NEON (AArch64 Advanced SIMD); null on other CPUs. */
+const folio_page_kernels *folio_page_kernels_neon(void);
 
 #endif

@@ -43,8 +43,11 @@ public struct PageKernels: @unchecked Sendable {
     /// AVX-512 where it pays (AVX2 for the rest), when this CPU has it.
     public static let avx512 = PageKernels(folio_page_kernels_avx512())
 
+    /// NEON, on 64-bit ARM CPUs that have it.
+    public static let neon = PageKernels(folio_page_kernels_neon())
+
     /// Every vector variant this CPU runs.
-    public static let vector = [avx512, avx2].compactMap { $0 }
+    public static let vector = [avx512, avx2, neon].compactMap { $0 }
 
     /// The fastest kernels this CPU runs.
     public static let best = vector.first ?? portable

@@ -1,0 +1,523 @@
+#include "page_kernels.h"
+#include "scalar_kernels.h"
+
+#if defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#include <arm_neon.h>
+#include <string.h>
+#include <sys/auxv.h>
+
+#ifndef HWCAP_ASIMD
+#define HWCAP_ASIMD (1ul << 1)
+#endif
+
+/* (keep·a + take·b + 64) >> 7 over sixteen bytes: widening multiply-adds, a rounding narrow. */
+static inline uint8x16_t blendBytes(uint8x16_t a, uint8x16_t b, uint8x16_t keep, uint8x16_t take) {
+    uint16x8_t low = vmlal_u8(vmull_u8(vget_low_u8(a), vget_low_u8(keep)), vget_low_u8(b), vget_low_u8(take));
+    uint16x8_t high = vmlal_high_u8(vmull_high_u8(a, keep), b, take);
+    return vrshrn_high_n_u16(vrshrn_n_u16(low, 7), high, 7);
+}
+
+static inline void blend16(const uint32_t *a, const uint32_t *b, uint8x16_t keep, uint8x16_t take, uint32_t *out) {
+    uint8x16x4_t pa = vld1q_u8_x4((const uint8_t *)a), pb = vld1q_u8_x4((const uint8_t *)b), o;
+    for (int h = 0; h < 4; h++) o.val[h] = blendBytes(pa.val[h], pb.val[h], keep, take);
+    vst1q_u8_x4((uint8_t *)out, o);
+}
+
+/* Sixteen pixels (a cache line of each column) a step; a run of 16 or more ends with a step over its
+ * last 16, the pixels before them given again. */
+static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
+                  const uint32_t *ahead, const uint32_t *ahead2) {
+    const uint8x16_t keep = vdupq_n_u8((uint8_t)(128 - weight)), take = vdupq_n_u8((uint8_t)weight);
+    /* Without a column ahead, the hint is for the line being read anyway: no test per step. */
+    const uint32_t *next = ahead ? ahead : a, *next2 = ahead2 ? ahead2 : b;
+    int32_t i = 0;
+    for (; i + 16 <= count; i += 16) {
+        __builtin_prefetch(next + i);
+        __builtin_prefetch(next2 + i);
+        blend16(a + i, b + i, keep, take, out + i);
+    }
+    if (i < count && count >= 16) {
+        blend16(a + count - 16, b + count - 16, keep, take, out + count - 16);
+        return;
+    }
+    for (; i + 4 <= count; i += 4) {
+        uint8x16_t pa = vld1q_u8((const uint8_t *)(a + i)), pb = vld1q_u8((const uint8_t *)(b + i));
+        vst1q_u8((uint8_t *)(out + i), blendBytes(pa, pb, keep, take));
+    }
+    for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
+}
+
+/* What a shadow's rows need, read once per call (stores to the output could alias the fields). */
+typedef struct {
+    const uint16_t *darkening; /* from the margin on */
+    int32_t shift, mask;
+    int16x8_t up;              /* 15 − shift: a row's offset in its cell to its weight times 128 */
+    int16x8_t base;            /* the weight of a cell's first row, times 128 */
+} ShadowRows;
+
+static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
+    ShadowRows s;
+    s.darkening = shadow->darkening + shadow->margin;
+    s.shift = shadow->cell_shift;
+    s.mask = (1 << s.shift) - 1;
+    s.up = vdupq_n_s16((int16_t)(15 - s.shift));
+    s.base = vdupq_n_s16((int16_t)(1 << (14 - s.shift)));
+    return s;
+}
+
+/* The light (0…FOLIO_SHADOW_FULL) kept at rows row…row + 7, as folio_kept gives it: cells are at
+ * least 16 rows, so the rows span at most two, and each picks its pair of grid values. The rounding
+ * doubling multiply is folio_mulhrs (the weight times 128 stays under 2¹⁵). */
+static inline int16x8_t kept8(const ShadowRows *s, int32_t row) {
+    static const int16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    const int32_t start = row - ((s->mask + 1) >> 1), g = start >> s->shift;
+    const int16x8_t offset = vaddq_s16(vdupq_n_s16((int16_t)(start & s->mask)), vld1q_s16(lanes));
+    const int16x8_t mask = vdupq_n_s16((int16_t)s->mask);
+    const uint16x8_t second = vcgtq_s16(offset, mask);
+    const int16x8_t w = vaddq_s16(vshlq_s16(vandq_s16(offset, mask), s->up), s->base);
+    const int16x8_t g0 = vdupq_n_s16((int16_t)s->darkening[g]), g1 = vdupq_n_s16((int16_t)s->darkening[g + 1]);
+    const int16x8_t g2 = vdupq_n_s16((int16_t)s->darkening[g + 2]);
+    const int16x8_t a = vbslq_s16(second, g1, g0), b = vbslq_s16(second, g2, g1);
+    const int16x8_t dark = vaddq_s16(a, vqrdmulhq_s16(vsubq_s16(b, a), w));
+    return vsubq_s16(vdupq_n_s16(FOLIO_SHADOW_FULL), dark);
+}
+
+/* The darkening factor folio_darken_factor makes of the light kept: twice it, all of it 32767. */
+static inline int16x8_t darkenFactors(int16x8_t kept) {
+    return vreinterpretq_s16_u16(vminq_u16(vshlq_n_u16(vreinterpretq_u16_s16(kept), 1), vdupq_n_u16(32767)));
+}
+
+/* Eight pixels as channel planes, darkened by one factor each (colours; alpha made opaque). */
+static inline uint8x8x4_t darkenPlanes(uint8x8x4_t p, int16x8_t k) {
+    for (int c = 0; c < 3; c++) {
+        int16x8_t v = vreinterpretq_s16_u16(vmovl_u8(p.val[c]));
+        p.val[c] = vmovn_u16(vreinterpretq_u16_s16(vqrdmulhq_s16(v, k)));
+    }
+    p.val[3] = vdup_n_u8(0xFF);
+    return p;
+}
+
+/* The sampler's light factors (folio_sample_light of the light kept) for eight rows. */
+static inline uint16x8_t sampleFactors(int16x8_t kept, uint16x4_t scale) {
+    uint16x8_t k = vreinterpretq_u16_s16(kept);
+    uint32x4_t low = vrshrq_n_u32(vmull_u16(vget_low_u16(k), scale), 20);
+    uint32x4_t high = vrshrq_n_u32(vmull_high_u16(k, vcombine_u16(scale, scale)), 20);
+    return vuzp1q_u16(vreinterpretq_u16_u32(low), vreinterpretq_u16_u32(high));
+}
+
+/* Eight rows' factors laid out as the byte products take them: (k, k, k, unlit) per pixel, two
+ * pixels a vector, picked by one table lookup each from the factors and the unlit constant. */
+static inline void spreadFactors(uint16x8_t k, int16x8_t out[4]) {
+    static const uint8_t pick[4][16] = {
+        {0, 1, 0, 1, 0, 1, 16, 17, 2, 3, 2, 3, 2, 3, 16, 17},
+        {4, 5, 4, 5, 4, 5, 16, 17, 6, 7, 6, 7, 6, 7, 16, 17},
+        {8, 9, 8, 9, 8, 9, 16, 17, 10, 11, 10, 11, 10, 11, 16, 17},
+        {12, 13, 12, 13, 12, 13, 16, 17, 14, 15, 14, 15, 14, 15, 16, 17},
+    };
+    uint8x16x2_t table = {{vreinterpretq_u8_u16(k), vreinterpretq_u8_u16(vdupq_n_u16(FOLIO_UNLIT))}};
+    for (int q = 0; q < 4; q++) out[q] = vreinterpretq_s16_u8(vqtbl2q_u8(table, vld1q_u8(pick[q])));
+}
+
+/* Four samples from their taps (top and bottom pixels) and position fractions: the byte weights
+ * 127 − f and f (f the fraction's top 7 bits) in widening multiply-adds, then the light. No result
+ * passes 255 (127·255·258/2¹⁵ rounds to 255) or goes below 0, so the low bytes are the samples. */
+static inline uint8x16_t sample4(uint8x16_t top, uint8x16_t bottom, uint32x4_t fractions, int16x8_t kLow,
+                                 int16x8_t kHigh) {
+    uint8x16_t f = vreinterpretq_u8_u32(vmulq_n_u32(vshrq_n_u32(fractions, 25), 0x01010101u));
+    uint8x16_t g = vsubq_u8(vdupq_n_u8(127), f);
+    uint16x8_t low = vmlal_u8(vmull_u8(vget_low_u8(top), vget_low_u8(g)), vget_low_u8(bottom), vget_low_u8(f));
+    uint16x8_t high = vmlal_high_u8(vmull_high_u8(top, g), bottom, f);
+    int16x8_t litLow = vqrdmulhq_s16(vreinterpretq_s16_u16(low), kLow);
+    int16x8_t litHigh = vqrdmulhq_s16(vreinterpretq_s16_u16(high), kHigh);
+    return vuzp1q_u8(vreinterpretq_u8_s16(litLow), vreinterpretq_u8_s16(litHigh));
+}
+
+/* Lane offsets of the sampler's eight lanes (two vectors of four): each lane's part of l·dv's
+ * fraction, and its top tap's bytes in a window of 16 pixels, without and with the carry from its
+ * fraction (shown as a fraction below lane 0's, which its part was added to). */
+typedef struct {
+    uint32x4_t part[2];
+    uint8x16_t bytes[2], carried[2];
+} Lanes;
+
+/* A step's eight samples at positions vb + l·dv, dv at most 2 rows: every top tap within 15 pixels
+ * of the first, in one window, every bottom tap in the window a pixel on; table lookups pick them. */
+static inline void sampleWindow(const uint32_t *column, int64_t vb, const Lanes *lanes, const uint32x4_t fractions[2],
+                                const int16x8_t k[4], uint32_t *out) {
+    const uint8_t *at = (const uint8_t *)(column + (vb >> 32));
+    const uint8x16x4_t window = vld1q_u8_x4(at), next = vld1q_u8_x4(at + 4);
+    uint8x16x2_t result;
+    const uint32x4_t first = vdupq_laneq_u32(fractions[0], 0);
+    for (int h = 0; h < 2; h++) {
+        uint8x16_t carry = vreinterpretq_u8_u32(vcltq_u32(fractions[h], first));
+        uint8x16_t bytes = vbslq_u8(carry, lanes->carried[h], lanes->bytes[h]);
+        result.val[h] = sample4(vqtbl4q_u8(window, bytes), vqtbl4q_u8(next, bytes), fractions[h], k[2 * h], k[2 * h + 1]);
+    }
+    vst1q_u8_x2((uint8_t *)out, result);
+}
+
+/* The same for any dv: each pair of taps read alone. */
+static inline void sampleTaps(const uint32_t *column, int64_t vb, int64_t dv, const uint32x4_t fractions[2],
+                              const int16x8_t k[4], uint32_t *out) {
+    uint32_t top[8], bottom[8];
+    for (int l = 0; l < 8; l++) {
+        const uint32_t *taps = column + ((vb + l * dv) >> 32);
+        top[l] = taps[0];
+        bottom[l] = taps[1];
+    }
+    for (int h = 0; h < 2; h++) {
+        uint8x16_t t = vld1q_u8((const uint8_t *)(top + 4 * h)), b = vld1q_u8((const uint8_t *)(bottom + 4 * h));
+        vst1q_u8((uint8_t *)(out + 4 * h), sample4(t, b, fractions[h], k[2 * h], k[2 * h + 1]));
+    }
+}
+
+static inline void stepFractions(uint32x4_t fractions[2], const Lanes *lanes, int64_t vb) {
+    for (int h = 0; h < 2; h++) fractions[h] = vaddq_u32(vdupq_n_u32((uint32_t)vb), lanes->part[h]);
+}
+
+/* One step: the shadow's factors for its rows first, where a shadow falls. */
+static inline void sampleStep(const uint32_t *column, int64_t vb, int64_t dv, int windowed, const Lanes *lanes,
+                              const uint32x4_t fractions[2], const ShadowRows *rows, int32_t row, uint16x4_t scale,
+                              int16x8_t k[4], uint32_t *out) {
+    if (rows) spreadFactors(sampleFactors(kept8(rows, row), scale), k);
+    if (windowed) {
+        sampleWindow(column, vb, lanes, fractions, k, out);
+    } else {
+        sampleTaps(column, vb, dv, fractions, k, out);
+    }
+}
+
+/* Every step of a run but its last eight rows' (which `sample` takes), with `windowed` and `rows`
+ * fixed for the loop, so that each of their cases is a loop of its own. */
+__attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t *column, int64_t v, int64_t dv,
+                                                                 int32_t count, int windowed, const Lanes *lanes,
+                                                                 const ShadowRows *rows, int32_t row, uint16x4_t scale,
+                                                                 int16x8_t k[4], uint32_t *out) {
+    uint32x4_t fractions[2];
+    stepFractions(fractions, lanes, v);
+    const uint32x4_t advance = vdupq_n_u32((uint32_t)(8 * (uint64_t)dv));
+    int32_t i = 0;
+    int64_t vb = v;
+    for (; i + 8 <= count; i += 8, vb += 8 * dv) {
+        sampleStep(column, vb, dv, windowed, lanes, fractions, rows, row + i, scale, k, out + i);
+        for (int h = 0; h < 2; h++) fractions[h] = vaddq_u32(fractions[h], advance);
+    }
+    return i;
+}
+
+/* The sixteen-lane sampler's lane offsets: each lane's part of l·dv's fraction (to start a step's
+ * fractions from), and its top tap's index in a window of 32 pixels, without and with the carry
+ * from its fraction. */
+typedef struct {
+    uint32x4_t part[4];
+    uint8x16_t index, carried;
+} Lanes16;
+
+static inline Lanes16 lanes16(int64_t dv) {
+    int32_t whole[16], part[16];
+    folio_lane_offsets(dv, 16, whole, part);
+    Lanes16 lanes;
+    uint8_t index[16];
+    for (int l = 0; l < 16; l++) index[l] = (uint8_t)whole[l];
+    for (int q = 0; q < 4; q++) lanes.part[q] = vld1q_u32((const uint32_t *)part + 4 * q);
+    lanes.index = vld1q_u8(index);
+    lanes.carried = vaddq_u8(lanes.index, vdupq_n_u8(1));
+    return lanes;
+}
+
+/* One channel plane of sixteen samples: the taps picked from the window's plane (32 pixels, two
+ * registers), weighed in widening multiply-adds, lit (no result passes 255: the low bytes). */
+static inline uint8x16_t samplePlane(uint8x16x2_t plane, uint8x16_t top, uint8x16_t bottom, uint8x16_t g, uint8x16_t f,
+                                     int16x8_t kLow, int16x8_t kHigh) {
+    uint8x16_t t = vqtbl2q_u8(plane, top), b = vqtbl2q_u8(plane, bottom);
+    uint16x8_t low = vmlal_u8(vmull_u8(vget_low_u8(t), vget_low_u8(g)), vget_low_u8(b), vget_low_u8(f));
+    uint16x8_t high = vmlal_high_u8(vmull_high_u8(t, g), b, f);
+    int16x8_t litLow = vqrdmulhq_s16(vreinterpretq_s16_u16(low), kLow);
+    int16x8_t litHigh = vqrdmulhq_s16(vreinterpretq_s16_u16(high), kHigh);
+    return vuzp1q_u8(vreinterpretq_u8_s16(litLow), vreinterpretq_u8_s16(litHigh));
+}
+
+/*
+ * Sixteen samples at positions vb + l·dv, dv at most 2 rows, as channel planes: a window of 32
+ * pixels loaded as planes holds every tap (the top taps are at most 30 rows on), and each lane's
+ * index, weight and light is one byte or 16-bit lane of a vector, with no spreading across a
+ * pixel's bytes. `k` holds the colours' light for lanes 0–7 and 8–15.
+ */
+static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *lanes, const uint32x4_t fractions[4],
+                            const int16x8_t k[2], uint32_t *out) {
+    const uint8_t *at = (const uint8_t *)(column + (vb >> 32));
+    const uint8x16x4_t low = vld4q_u8(at), high = vld4q_u8(at + 64);
+    /* Each lane's carry (its fraction below lane 0's, which its part was added to), narrowed to a
+     * byte mask; its fraction's top byte, halved to 7 bits. */
+    const uint32x4_t first = vdupq_laneq_u32(fractions[0], 0);
+    uint16x8_t carry01 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[0], first)),
+                                    vreinterpretq_u16_u32(vcltq_u32(fractions[1], first)));
+    uint16x8_t carry23 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[2], first)),
+                                    vreinterpretq_u16_u32(vcltq_u32(fractions[3], first)));
+    uint8x16_t carry = vuzp1q_u8(vreinterpretq_u8_u16(carry01), vreinterpretq_u8_u16(carry23));
+    uint8x16_t top = vbslq_u8(carry, lanes->carried, lanes->index), bottom = vaddq_u8(top, vdupq_n_u8(1));
+    uint16x8_t high01 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[0]), vreinterpretq_u16_u32(fractions[1]));
+    uint16x8_t high23 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[2]), vreinterpretq_u16_u32(fractions[3]));
+    uint8x16_t f = vshrq_n_u8(vuzp2q_u8(vreinterpretq_u8_u16(high01), vreinterpretq_u8_u16(high23)), 1);
+    uint8x16_t g = veorq_u8(f, vdupq_n_u8(127));
+    const int16x8_t unlit = vdupq_n_s16(FOLIO_UNLIT);
+    uint8x16x4_t result;
+    for (int c = 0; c < 4; c++) {
+        uint8x16x2_t plane = {{low.val[c], high.val[c]}};
+        result.val[c] = samplePlane(plane, top, bottom, g, f, c == 3 ? unlit : k[0], c == 3 ? unlit : k[1]);
+    }
+    vst4q_u8((uint8_t *)out, result);
+}
+
+static inline void fractions16(uint32x4_t fractions[4], const Lanes16 *lanes, int64_t vb) {
+    for (int q = 0; q < 4; q++) fractions[q] = vaddq_u32(vdupq_n_u32((uint32_t)vb), lanes->part[q]);
+}
+
+/* The colours' light for sixteen rows from row on: the shadow's, or `flat`. */
+static inline void light16(const ShadowRows *rows, int32_t row, uint16x4_t scale, int16x8_t flat, int16x8_t k[2]) {
+    if (!rows) {
+        k[0] = k[1] = flat;
+        return;
+    }
+    k[0] = vreinterpretq_s16_u16(sampleFactors(kept8(rows, row), scale));
+    k[1] = vreinterpretq_s16_u16(sampleFactors(kept8(rows, row + 8), scale));
+}
+
+/* A run of 16 rows or more with dv at most 2 rows: sixteen rows a step, the last step over the run's
+ * last sixteen. `rows` is fixed for the loop, so that each case is a loop of its own. */
+__attribute__((always_inline)) static inline void sampleWindowed(const uint32_t *column, int64_t v, int64_t dv,
+                                                                 int32_t count, const ShadowRows *rows, int32_t row,
+                                                                 uint16_t light, uint32_t *out) {
+    const Lanes16 lanes = lanes16(dv);
+    const uint16x4_t scale = vdup_n_u16((uint16_t)folio_light_scale(light));
+    const int16x8_t flat = vdupq_n_s16((int16_t)folio_sample_light(FOLIO_SHADOW_FULL, light));
+    const uint32x4_t advance = vdupq_n_u32((uint32_t)(16 * (uint64_t)dv));
+    uint32x4_t fractions[4];
+    int16x8_t k[2];
+    fractions16(fractions, &lanes, v);
+    int32_t i = 0;
+    int64_t vb = v;
+    for (; i + 16 <= count; i += 16, vb += 16 * dv) {
+        light16(rows, row + i, scale, flat, k);
+        sample16(column, vb, &lanes, fractions, k, out + i);
+        for (int q = 0; q < 4; q++) fractions[q] = vaddq_u32(fractions[q], advance);
+    }
+    if (i == count) return;
+    i = count - 16;
+    vb = v + (int64_t)i * dv;
+    fractions16(fractions, &lanes, vb);
+    light16(rows, row + i, scale, flat, k);
+    sample16(column, vb, &lanes, fractions, k, out + i);
+}
+
+/*
+ * Exact positions. Runs of 16 rows or more with dv up to 2 rows go sixteen rows a step as channel
+ * planes (sampleWindowed); other runs of 8 or more eight rows a step, their taps from one window of
+ * 16 pixels by table lookups where dv is up to 2 rows, else each pair read alone, and a last step
+ * over the run's last eight rows.
+ */
+static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
+                   int32_t row, uint16_t light, uint32_t *out) {
+    if (count < 8) {
+        for (int32_t i = 0; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
+        return;
+    }
+    const int windowed = dv >= 0 && dv <= ((int64_t)2 << 32);
+    if (windowed && count >= 16) {
+        if (shadow) {
+            const ShadowRows rows = shadowRows(shadow);
+            sampleWindowed(column, v, dv, count, &rows, row, light, out);
+        } else {
+            sampleWindowed(column, v, dv, count, 0, row, light, out);
+        }
+        return;
+    }
+    int32_t whole[8], part[8];
+    folio_lane_offsets(dv, 8, whole, part);
+    Lanes lanes;
+    for (int h = 0; h < 2; h++) {
+        lanes.part[h] = vld1q_u32((const uint32_t *)part + 4 * h);
+        uint32x4_t index = vld1q_u32((const uint32_t *)whole + 4 * h);
+        lanes.bytes[h] = vreinterpretq_u8_u32(vmlaq_n_u32(vdupq_n_u32(0x03020100u), index, 0x04040404u));
+        lanes.carried[h] = vaddq_u8(lanes.bytes[h], vdupq_n_u8(4));
+    }
+    const uint16x4_t scale = vdup_n_u16((uint16_t)folio_light_scale(light));
+    int16x8_t k[4];
+    spreadFactors(vdupq_n_u16((uint16_t)folio_sample_light(FOLIO_SHADOW_FULL, light)), k);
+    const ShadowRows rows = shadow ? shadowRows(shadow) : (ShadowRows){0};
+    int32_t i;
+    if (shadow) {
+        i = windowed ? sampleSteps(column, v, dv, count, 1, &lanes, &rows, row, scale, k, out)
+                     : sampleSteps(column, v, dv, count, 0, &lanes, &rows, row, scale, k, out);
+    } else {
+        i = windowed ? sampleSteps(column, v, dv, count, 1, &lanes, 0, row, scale, k, out)
+                     : sampleSteps(column, v, dv, count, 0, &lanes, 0, row, scale, k, out);
+    }
+    if (i == count) return;
+    i = count - 8;
+    const int64_t vb = v + (int64_t)i * dv;
+    uint32x4_t fractions[2];
+    stepFractions(fractions, &lanes, vb);
+    sampleStep(column, vb, dv, windowed, &lanes, fractions, shadow ? &rows : 0, row + i, scale, k, out + i);
+}
+
+/* Eight rows a step as channel planes; a run of 8 or more ends with a step over its last eight. */
+static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row, int32_t count,
+                   uint32_t *out) {
+    if (count < 8) {
+        for (int32_t i = 0; i < count; i++) out[i] = folio_darken_one(source ? source[i] : flat, folio_kept(shadow, row + i));
+        return;
+    }
+    const ShadowRows rows = shadowRows(shadow);
+    const uint8x8x4_t colour = vld4_dup_u8((const uint8_t *)&flat);
+    for (int32_t i = 0;; i += 8) {
+        if (i + 8 > count) i = count - 8;
+        uint8x8x4_t p = source ? vld4_u8((const uint8_t *)(source + i)) : colour;
+        vst4_u8((uint8_t *)(out + i), darkenPlanes(p, darkenFactors(kept8(&rows, row + i))));
+        if (i + 8 == count) return;
+    }
+}
+
+static int blend_grid(const uint16_t *a, const uint16_t *b, int32_t count, uint32_t weight, uint16_t *out) {
+    const uint16x4_t keep = vdup_n_u16((uint16_t)(256 - weight)), take = vdup_n_u16((uint16_t)weight);
+    const uint16x8_t keep8 = vcombine_u16(keep, keep), take8 = vcombine_u16(take, take);
+    uint16x8_t any = vdupq_n_u16(0);
+    int32_t i = 0;
+    for (; i + 8 <= count; i += 8) {
+        uint16x8_t pa = vld1q_u16(a + i), pb = vld1q_u16(b + i);
+        uint32x4_t low = vmlal_u16(vmull_u16(vget_low_u16(pa), keep), vget_low_u16(pb), take);
+        uint32x4_t high = vmlal_high_u16(vmull_high_u16(pa, keep8), pb, take8);
+        uint16x8_t v = vshrn_high_n_u32(vshrn_n_u32(low, 8), high, 8);
+        vst1q_u16(out + i, v);
+        any = vorrq_u16(any, v);
+    }
+    int rest = folio_blend_grid(a + i, b + i, count - i, weight, out + i);
+    return rest || vmaxvq_u16(any) != 0;
+}
+
+/* Four columns of a column-major tile down its rows, four rows a step: each column's four pixels go
+ * to one lane of the four row vectors in a single structure load, so the loads do the transposing
+ * (and each column's pointer just moves on). */
+static inline void writeColumns4(const uint32_t *from, int32_t tile_stride, int32_t rows, uint32_t *out, int32_t out_stride) {
+    const uint32_t *c1 = from + tile_stride, *c2 = c1 + tile_stride, *c3 = c2 + tile_stride;
+    for (int32_t y = 0; y + 4 <= rows; y += 4, out += 4 * (int64_t)out_stride) {
+        uint32x4x4_t r = vld4q_dup_u32(from + y);
+        r = vld4q_lane_u32(c1 + y, r, 1);
+        r = vld4q_lane_u32(c2 + y, r, 2);
+        r = vld4q_lane_u32(c3 + y, r, 3);
+        for (int k = 0; k < 4; k++) vst1q_u32(out + k * (int64_t)out_stride, r.val[k]);
+    }
+}
+
+/* Four columns at a time; the leftover columns and rows a pixel at a time. */
+static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
+                       int32_t out_stride) {
+    const int32_t whole_rows = rows & ~3, whole_columns = columns & ~3;
+    for (int32_t c = 0; c < whole_columns; c += 4) writeColumns4(tile + (int64_t)c * tile_stride, tile_stride, whole_rows, out + c, out_stride);
+    if (whole_rows == rows && whole_columns == columns) return;
+    for (int32_t y = 0; y < rows; y++) {
+        for (int32_t c = y < whole_rows ? whole_columns : 0; c < columns; c++) {
+            out[(int64_t)y * out_stride + c] = tile[(int64_t)c * tile_stride + y];
+        }
+    }
+}
+
+/* Sixteen pixels (a cache line) a step; the rest of a row by memcpy. */
+static void copy_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, uint32_t *out,
+                      int32_t out_stride) {
+    for (int32_t y = 0; y < rows; y++) {
+        const uint32_t *from = source + (int64_t)y * source_stride;
+        uint32_t *to = out + (int64_t)y * out_stride;
+        int32_t c = 0;
+        for (; c + 16 <= columns; c += 16) vst1q_u32_x4(to + c, vld1q_u32_x4(from + c));
+        if (c < columns) memcpy(to + c, from + c, (size_t)(columns - c) * sizeof(uint32_t));
+    }
+}
+
+/* A colour plane lit by its columns' factors: (127·c·k + 2¹⁴) >> 15, at most 255. Alpha needs no
+ * work: 127·258 is 2¹⁵ − 2, so its factor gives every alpha back. */
+static inline uint8x16_t litPlane(uint8x16_t c, int16x8_t kLow, int16x8_t kHigh) {
+    const uint8x16_t weight = vdupq_n_u8(127);
+    int16x8_t low = vqrdmulhq_s16(vreinterpretq_s16_u16(vmull_u8(vget_low_u8(c), vget_low_u8(weight))), kLow);
+    int16x8_t high = vqrdmulhq_s16(vreinterpretq_s16_u16(vmull_high_u8(c, weight)), kHigh);
+    return vqmovun_high_s16(vqmovun_s16(low), high);
+}
+
+/* A span of columns at a time: their light factors laid out once, then sixteen pixels of a row a
+ * step as channel planes. */
+static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
+                          const uint16_t *lights, uint32_t *out, int32_t out_stride) {
+    enum { span = 512 };
+    int16_t factors[span];
+    for (int32_t c0 = 0; c0 < columns; c0 += span) {
+        const int32_t n = columns - c0 < span ? columns - c0 : span, whole = n & ~15;
+        for (int32_t c = 0; c < n; c++) factors[c] = (int16_t)folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c]);
+        for (int32_t y = 0; y < rows; y++) {
+            const uint32_t *from = source + (int64_t)y * source_stride + c0;
+            uint32_t *to = out + (int64_t)y * out_stride + c0;
+            for (int32_t c = 0; c < whole; c += 16) {
+                uint8x16x4_t p = vld4q_u8((const uint8_t *)(from + c));
+                const int16x8_t kLow = vld1q_s16(factors + c), kHigh = vld1q_s16(factors + c + 8);
+                for (int k = 0; k < 3; k++) p.val[k] = litPlane(p.val[k], kLow, kHigh);
+                vst4q_u8((uint8_t *)(to + c), p);
+            }
+            for (int32_t c = whole; c < n; c++) to[c] = folio_lit_one(from[c], factors[c]);
+        }
+    }
+}
+
+/* A span of columns at a time. A row's grid rows and weight are the same in every column, so each
+ * column's grid pair is read once per cell; a row then costs a rounding multiply per eight columns
+ * for their factors, and the pixels go as channel planes. */
+static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows, const uint16_t *grid,
+                        int32_t grid_stride, int32_t cell_shift, int32_t margin, int32_t row, uint32_t *out,
+                        int32_t out_stride) {
+    enum { span = 256 };
+    const int32_t mask = (1 << cell_shift) - 1, up = 8 - cell_shift, base = 128 >> cell_shift;
+    int16_t first[span], difference[span];
+    for (int32_t c0 = 0; c0 < columns; c0 += span) {
+        const int32_t n = columns - c0 < span ? columns - c0 : span, whole = n & ~7;
+        int32_t cell = 0, loaded = 0;
+        for (int32_t y = 0; y < rows; y++) {
+            const int32_t r = row + y - ((mask + 1) >> 1), g = (r >> cell_shift) + margin;
+            if (!loaded || g != cell) {
+                for (int32_t c = 0; c < n; c++) {
+                    const uint16_t *column = grid + (int64_t)(c0 + c) * grid_stride;
+                    first[c] = (int16_t)column[g];
+                    difference[c] = (int16_t)(column[g + 1] - column[g]);
+                }
+                cell = g;
+                loaded = 1;
+            }
+            const int32_t w = ((r & mask) << up) + base;
+            const int16x8_t weight = vdupq_n_s16((int16_t)(w * 128)), full = vdupq_n_s16(FOLIO_SHADOW_FULL);
+            const uint32_t *from = source + (int64_t)y * source_stride + c0;
+            uint32_t *to = out + (int64_t)y * out_stride + c0;
+            for (int32_t c = 0; c < whole; c += 8) {
+                int16x8_t dark = vaddq_s16(vld1q_s16(first + c), vqrdmulhq_s16(vld1q_s16(difference + c), weight));
+                int16x8_t k = darkenFactors(vsubq_s16(full, dark));
+                vst4_u8((uint8_t *)(to + c), darkenPlanes(vld4_u8((const uint8_t *)(from + c)), k));
+            }
+            for (int32_t c = whole; c < n; c++) {
+                const int32_t kept = FOLIO_SHADOW_FULL - (first[c] + ((difference[c] * w + 128) >> 8));
+                to[c] = folio_darken_one(from[c], kept);
+            }
+        }
+    }
+}
+
+static void finish(void) {}
+
+static const folio_page_kernels neon = {
+    .name = "neon", .blend = blend, .sample = sample, .darken = darken, .blend_grid = blend_grid,
+    .write_tile = write_tile, .copy_rows = copy_rows, .copy_rows_lit = copy_rows_lit, .darken_rows = darken_rows,
+    .finish = finish,
+};
+
+const folio_page_kernels *folio_page_kernels_neon(void) { return (getauxval(AT_HWCAP) & HWCAP_ASIMD) ? &neon : 0; }
+
+#else
+
+const folio_page_kernels *folio_page_kernels_neon(void) { return 0; }
+
+#endif
