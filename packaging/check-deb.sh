@@ -36,8 +36,8 @@ shipped=""
 chroot_dir=""
 cleanup() {
     if [ -n "$chroot_dir" ]; then
-        umount -R -l "$chroot_dir/proc" 2>/dev/null || true
-        umount -R -l "$chroot_dir/dev" 2>/dev/null || true
+        umount -l "$chroot_dir/proc" 2>/dev/null || true
+        umount -l "$chroot_dir/dev" 2>/dev/null || true
         rm -rf --one-file-system "$chroot_dir"
     fi
     [ -z "$shipped" ] || rm -rf "$shipped"
