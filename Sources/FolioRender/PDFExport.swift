@@ -70,7 +70,10 @@ public enum PDFExport {
             switch piece {
             case let .quad(a, b, c, d, _):
                 // Each quad on its own, turned clockwise on the page (y down), so none cancels another.
-                let clockwise = (b.x - a.x) * (c.y - a.y) - (b.y - a.y) * (c.x - a.x) >= 0
+                // In two typed parts: Swift 6.2 gives up type-checking the one-expression form.
+                let along: Double = (b.x - a.x) * (c.y - a.y)
+                let across: Double = (b.y - a.y) * (c.x - a.x)
+                let clockwise = along - across >= 0
                 let corners = clockwise ? [a, b, c, d] : [a, d, c, b]
                 cairo_move_to(cairo, corners[0].x, corners[0].y)
                 for p in corners.dropFirst() { cairo_line_to(cairo, p.x, p.y) }

@@ -26,34 +26,37 @@ final class Pointer {
         self.setCursor = setCursor
         self.version = version
         self.sink = sink
-        let listener = HeapListener(wl_pointer_listener(
-            enter: { data, proxy, serial, _, x, y in
-                guard let pointer: Pointer = owner(data) else { return }
-                if let proxy { pointer.setCursor(proxy, serial) }
-                pointer.sink(.pointerMotion(to: Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))), nil)
-            },
-            leave: { data, _, _, _ in
-                guard let pointer: Pointer = owner(data) else { return }
-                pointer.releaseButtons()
-            },
-            motion: { data, _, time, x, y in
-                guard let pointer: Pointer = owner(data) else { return }
-                pointer.lastTime = time
-                pointer.sink(.pointerMotion(to: Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))), time)
-            },
-            button: { data, _, _, time, code, state in
-                guard let pointer: Pointer = owner(data), let button = Pointer.buttons[code] else { return }
-                let pressed = state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue
-                if pressed { pointer.held.insert(button) } else { pointer.held.remove(button) }
-                pointer.lastTime = time
-                pointer.sink(.pointerButton(button, pressed: pressed), time)
-            },
-            axis: { _, _, _, _, _ in },
-            frame: { _, _ in },
-            axis_source: { _, _, _ in },
-            axis_stop: { _, _, _, _ in },
-            axis_discrete: { _, _, _, _ in },
-            axis_value120: { _, _, _, _ in }))
+        // Assigned one by one: libwayland 1.22 and newer add events (Debian 13's headers have more fields
+        // than Debian 12's); the seat is bound at a version that never sends them, so they stay NULL.
+        var callbacks = wl_pointer_listener()
+        callbacks.enter = { data, proxy, serial, _, x, y in
+            guard let pointer: Pointer = owner(data) else { return }
+            if let proxy { pointer.setCursor(proxy, serial) }
+            pointer.sink(.pointerMotion(to: Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))), nil)
+        }
+        callbacks.leave = { data, _, _, _ in
+            guard let pointer: Pointer = owner(data) else { return }
+            pointer.releaseButtons()
+        }
+        callbacks.motion = { data, _, time, x, y in
+            guard let pointer: Pointer = owner(data) else { return }
+            pointer.lastTime = time
+            pointer.sink(.pointerMotion(to: Point(x: wl_fixed_to_double(x), y: wl_fixed_to_double(y))), time)
+        }
+        callbacks.button = { data, _, _, time, code, state in
+            guard let pointer: Pointer = owner(data), let button = Pointer.buttons[code] else { return }
+            let pressed = state == WL_POINTER_BUTTON_STATE_PRESSED.rawValue
+            if pressed { pointer.held.insert(button) } else { pointer.held.remove(button) }
+            pointer.lastTime = time
+            pointer.sink(.pointerButton(button, pressed: pressed), time)
+        }
+        callbacks.axis = { _, _, _, _, _ in }
+        callbacks.frame = { _, _ in }
+        callbacks.axis_source = { _, _, _ in }
+        callbacks.axis_stop = { _, _, _, _ in }
+        callbacks.axis_discrete = { _, _, _, _ in }
+        callbacks.axis_value120 = { _, _, _, _ in }
+        let listener = HeapListener(callbacks)
         self.listener = listener
         wl_pointer_add_listener(proxy, listener.pointer, userData(self))
         if let gestures, let pinch = zwp_pointer_gestures_v1_get_pinch_gesture(gestures, proxy) {

@@ -122,18 +122,21 @@ public final class Window {
     }
 
     private func addListeners() {
-        let surfaceListener = HeapListener(wl_surface_listener(
-            enter: { data, _, output in
-                guard let window: Window = owner(data), let output else { return }
-                window.enteredOutputs.append(output)
-                window.hasEnteredAnOutput = true
-                window.updateScale()
-            },
-            leave: { data, _, output in
-                guard let window: Window = owner(data) else { return }
-                window.enteredOutputs.removeAll { $0 == output }
-                window.updateScale()
-            }))
+        // Assigned one by one: libwayland 1.22 and newer add events (Debian 13's headers have more fields
+        // than Debian 12's); the compositor is bound at a version that never sends them, so they stay NULL.
+        var callbacks = wl_surface_listener()
+        callbacks.enter = { data, _, output in
+            guard let window: Window = owner(data), let output else { return }
+            window.enteredOutputs.append(output)
+            window.hasEnteredAnOutput = true
+            window.updateScale()
+        }
+        callbacks.leave = { data, _, output in
+            guard let window: Window = owner(data) else { return }
+            window.enteredOutputs.removeAll { $0 == output }
+            window.updateScale()
+        }
+        let surfaceListener = HeapListener(callbacks)
         wl_surface_add_listener(surface, surfaceListener.pointer, userData(self))
         self.surfaceListener = surfaceListener
 

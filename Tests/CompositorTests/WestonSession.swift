@@ -19,8 +19,9 @@ func unavailable(_ reason: String, file: StaticString = #filePath, line: UInt = 
 
 func temporaryDirectory() throws -> String {
     var template = Array("/tmp/folio-weston-test-XXXXXX".utf8CString)
-    guard let path = mkdtemp(&template) else { throw WestonError("cannot create a temporary directory") }
-    return String(cString: path)
+    // mkdtemp fills in the template; the pointer it returns is valid only during the call.
+    guard mkdtemp(&template) != nil else { throw WestonError("cannot create a temporary directory") }
+    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
 }
 
 /// A private headless Weston started by Tests/Compositors/weston-session.sh.

@@ -22,8 +22,11 @@ final class InkLagTests: XCTestCase {
     /// loop's width each), sampled every `step` ms as a 250 Hz pen does.
     static func handwriting(period: Double, step: Double, duration: Double) -> [(t: Double, p: Point)] {
         let radius = 20.0, angular = 2 * Double.pi / period
-        return stride(from: 0, through: duration, by: step).map { s in
-            (t: 10 + s, p: Point(x: 60 + 30 * s / period + radius * sin(angular * s), y: 240 - radius * cos(angular * s)))
+        // Typed parts: Swift 6.2 gives up type-checking the one-expression form.
+        return stride(from: 0, through: duration, by: step).map { (s: Double) -> (t: Double, p: Point) in
+            let x: Double = 60 + 30 * s / period + radius * sin(angular * s)
+            let y: Double = 240 - radius * cos(angular * s)
+            return (t: 10 + s, p: Point(x: x, y: y))
         }
     }
 

@@ -236,30 +236,32 @@ final class BookJournalTests: XCTestCase {
             values.forEach { out.u32($0) }
             return out.bytes
         }
+        // Typed bytes: Swift 6.2 gives up on long sums of array literals.
+        func bytes(_ values: UInt8...) -> [UInt8] { values }
         let emptyBook = words(0, 1, 0)
         var strokeBytes = ByteWriter()
         strokeBytes.u32(0)  // change count patched below
-        let cases: [([UInt8], String)] = [
-            (file([(.change, words(0))]), "the first record is not a snapshot"),
-            (file([(.snapshot, emptyBook), (.snapshot, emptyBook)]), "a second snapshot"),
-            (file([(.snapshot, words(0, 0))]), "the book has no sheets"),
-            (file([(.snapshot, words(3, 1, 0))]), "current sheet 3 names no sheet"),
-            (file([(.snapshot, words(0, 2_000_000))]), "sheet count 2000000 is beyond 1000000"),
-            (file([(.snapshot, words(0, 1000))]), "1000 sheets do not fit"),
-            (file([(.snapshot, words(0, 1, 5))]), "5 strokes do not fit"),
-            (file([(.snapshot, emptyBook + [0])]), "1 bytes follow"),
-            (file([(.snapshot, emptyBook), (.change, words(1) + [2] + words(0))]), "removes the only sheet"),
-            (file([(.snapshot, emptyBook), (.change, words(1) + [3] + words(0, 1))]), "stroke count 1 is beyond 0"),
-            (file([(.snapshot, emptyBook), (.change, words(1) + [9] + words(0))]), "unknown change 9"),
-            (file([(.snapshot, emptyBook), (.change, words(1) + [5] + words(1))]), "current sheet 1 is not below 1"),
-            (file([(.snapshot, words(0, 1, 1) + [0, 0, 0, 0] + words(0) + [0, 0, 0, 0, 0, 0, 0x18, 0x40] + words(1) + [UInt8](repeating: 0, count: 8) + [0, 0, 0, 0, 0, 0, 0xF0, 0x7F])]), "not within"),
-            (file([(.snapshot, words(0, 1, 1) + [0, 0, 0, 0] + words(0) + [0, 0, 0, 0, 0, 0, 0xF0, 0xBF] + words(1) + [UInt8](repeating: 0, count: 16))]), "ink width -1"),
-            (file([(.snapshot, words(0, 1, 1) + [0, 4, 0, 0] + words(0) + [0, 0, 0, 0, 0, 0, 0x18, 0x40] + words(1) + [UInt8](repeating: 0, count: 16))]), "sample channels 4"),
-            (file([(.snapshot, words(0, 1, 1) + [0, 0, 0, 0] + words(0x0100_0000) + [0, 0, 0, 0, 0, 0, 0x18, 0x40] + words(1) + [UInt8](repeating: 0, count: 16))]), "is not 0xRRGGBB"),
-            (Array("FolioBk\n".utf8) + words(3) + words(crc32c(Array("FolioBk\n".utf8) + words(3))), "newer Folio (format version 3)"),
-            (Array("FolioBk\n".utf8), "shorter than its 16-byte header"),
-            (Array("{\"format\":1}....".utf8), "wrong magic number"),
-        ]
+        // One append per case: Swift 6.2 gives up type-checking them as one array literal.
+        var cases: [([UInt8], String)] = []
+        cases.append((file([(.change, words(0))]), "the first record is not a snapshot"))
+        cases.append((file([(.snapshot, emptyBook), (.snapshot, emptyBook)]), "a second snapshot"))
+        cases.append((file([(.snapshot, words(0, 0))]), "the book has no sheets"))
+        cases.append((file([(.snapshot, words(3, 1, 0))]), "current sheet 3 names no sheet"))
+        cases.append((file([(.snapshot, words(0, 2_000_000))]), "sheet count 2000000 is beyond 1000000"))
+        cases.append((file([(.snapshot, words(0, 1000))]), "1000 sheets do not fit"))
+        cases.append((file([(.snapshot, words(0, 1, 5))]), "5 strokes do not fit"))
+        cases.append((file([(.snapshot, emptyBook + [0])]), "1 bytes follow"))
+        cases.append((file([(.snapshot, emptyBook), (.change, words(1) + [2] + words(0))]), "removes the only sheet"))
+        cases.append((file([(.snapshot, emptyBook), (.change, words(1) + [3] + words(0, 1))]), "stroke count 1 is beyond 0"))
+        cases.append((file([(.snapshot, emptyBook), (.change, words(1) + [9] + words(0))]), "unknown change 9"))
+        cases.append((file([(.snapshot, emptyBook), (.change, words(1) + [5] + words(1))]), "current sheet 1 is not below 1"))
+        cases.append((file([(.snapshot, words(0, 1, 1) + bytes(0, 0, 0, 0) + words(0) + bytes(0, 0, 0, 0, 0, 0, 0x18, 0x40) + words(1) + [UInt8](repeating: 0, count: 8) + bytes(0, 0, 0, 0, 0, 0, 0xF0, 0x7F))]), "not within"))
+        cases.append((file([(.snapshot, words(0, 1, 1) + bytes(0, 0, 0, 0) + words(0) + bytes(0, 0, 0, 0, 0, 0, 0xF0, 0xBF) + words(1) + [UInt8](repeating: 0, count: 16))]), "ink width -1"))
+        cases.append((file([(.snapshot, words(0, 1, 1) + bytes(0, 4, 0, 0) + words(0) + bytes(0, 0, 0, 0, 0, 0, 0x18, 0x40) + words(1) + [UInt8](repeating: 0, count: 16))]), "sample channels 4"))
+        cases.append((file([(.snapshot, words(0, 1, 1) + bytes(0, 0, 0, 0) + words(0x0100_0000) + bytes(0, 0, 0, 0, 0, 0, 0x18, 0x40) + words(1) + [UInt8](repeating: 0, count: 16))]), "is not 0xRRGGBB"))
+        cases.append((Array("FolioBk\n".utf8) + words(3) + words(crc32c(Array("FolioBk\n".utf8) + words(3))), "newer Folio (format version 3)"))
+        cases.append((Array("FolioBk\n".utf8), "shorter than its 16-byte header"))
+        cases.append((Array("{\"format\":1}....".utf8), "wrong magic number"))
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         for (data, fragment) in cases {
             try Data(data).write(to: store.file)
