@@ -21,7 +21,8 @@ struct ControlsCommand: ParsableCommand {
         let controls: [[String: Any]] = layout.controls.map { slot in
             var entry: [String: Any] = ["name": slot.action.name, "rect": rect(slot.rect)]
             if case let .color(index) = slot.action { entry["color"] = HexColor.format(palette.colors[index]) }
-            if case let .width(index) = slot.action { entry["width"] = palette.widths[index] }
+            // Typed: into `Any`, Swift 6.2 picks TOMLKit's subscript (a TOMLValue, which JSON cannot write).
+            if case let .width(index) = slot.action { entry["width"] = palette.widths[index] as Double }
             return entry
         }
         let object: [String: Any] = ["handle": rect(layout.handle), "controls": controls]
