@@ -18,7 +18,8 @@ final class LateCommitTests: XCTestCase {
     /// it stays on the 640x480 page however long it writes.
     private func figureOfEight(duration: Double) -> [(t: Double, p: Point)] {
         stride(from: 0, through: duration, by: 4).map { s in
-            (t: 10 + s, p: Point(x: 320 + 250 * sin(2 * .pi * s / 2000), y: 240 + 150 * sin(4 * .pi * s / 2000)))
+            let across = 2 * Double.pi * s / 2000, down = 4 * Double.pi * s / 2000
+            return (t: 10 + s, p: Point(x: 320 + 250 * sin(across), y: 240 + 150 * sin(down)))
         }
     }
 
