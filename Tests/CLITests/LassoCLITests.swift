@@ -18,7 +18,10 @@ extension CLITests {
     }
 
     private func lassoLine(_ a: (Double, Double), _ b: (Double, Double)) -> [(Double, Double)] {
-        (0...10).map { (a.0 + (b.0 - a.0) * Double($0) / 10, a.1 + (b.1 - a.1) * Double($0) / 10) }
+        (0...10).map { step in
+            let f = Double(step) / 10
+            return (a.0 + (b.0 - a.0) * f, a.1 + (b.1 - a.1) * f)
+        }
     }
 
     private func centre(_ rect: [Double]) -> (Double, Double) { (rect[0] + rect[2] / 2, rect[1] + rect[3] / 2) }
