@@ -133,8 +133,10 @@ final class LassoBookTests: XCTestCase {
             values.forEach { out.f64($0) }
             return out.bytes
         }
-        let oneStroke = words(0, 1, 2) + [0, 0, 0, 0] + words(0xFF) + f64(6) + words(1) + f64(1, 1)
-            + [0, 0, 0, 0] + words(0xFF) + f64(6) + words(1) + f64(2, 2)
+        let reserved: [UInt8] = [0, 0, 0, 0]
+        let first: [UInt8] = reserved + words(0xFF) + f64(6) + words(1) + f64(1, 1)
+        let second: [UInt8] = reserved + words(0xFF) + f64(6) + words(1) + f64(2, 2)
+        let oneStroke: [UInt8] = words(0, 1, 2) + first + second
         let cases: [([UInt8], String)] = [
             (words(1) + [6] + words(0, 1, 2) + f64(1, 1), "change 1: stroke index 2 is not below 2"),
             (words(1) + [6] + words(0, 3) + words(0) + f64(1, 1), "moved stroke count 3 is beyond 2"),
@@ -153,7 +155,9 @@ final class LassoBookTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains(fragment), "\(error) should say \(fragment)")
             }
         }
-        let good = words(2) + [6] + words(0, 1, 1) + f64(7, 8) + [7] + words(0, 0x123456, 1, 0)
+        let move: [UInt8] = [6] + words(0, 1, 1) + f64(7, 8)
+        let recolour: [UInt8] = [7] + words(0, 0x123456, 1, 0)
+        let good: [UInt8] = words(2) + move + recolour
         try Data(BookJournal.fileHeader() + BookJournal.record(.snapshot, payload: oneStroke) + BookJournal.record(.change, payload: good))
             .write(to: store.file)
         let strokes = try store.load().sheet.strokes
