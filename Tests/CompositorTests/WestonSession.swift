@@ -1,6 +1,7 @@
 import Foundation
 import FolioPixels
 import FolioRender
+import TestCompositor
 import XCTest
 
 struct WestonError: Error, CustomStringConvertible {
@@ -18,10 +19,7 @@ func unavailable(_ reason: String, file: StaticString = #filePath, line: UInt = 
 }
 
 func temporaryDirectory() throws -> String {
-    var template = Array("/tmp/folio-weston-test-XXXXXX".utf8CString)
-    // mkdtemp fills in the template; the pointer it returns is valid only during the call.
-    guard mkdtemp(&template) != nil else { throw WestonError("cannot create a temporary directory") }
-    return String(decoding: template.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    try makeTemporaryDirectory(prefix: "folio-weston-test")
 }
 
 /// A private headless Weston started by Tests/Compositors/weston-session.sh.

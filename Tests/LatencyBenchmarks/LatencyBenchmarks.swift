@@ -313,9 +313,7 @@ enum LatencyBenchmarks {
     }
 
     private static func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/folio-bench-XXXXXX".utf8CString)
-        guard let path = mkdtemp(&template) else { throw TestCompositorError("cannot create a temporary directory") }
-        return String(cString: path)
+        try makeTemporaryDirectory(prefix: "folio-bench")
     }
 }
 

@@ -22,11 +22,7 @@ public final class TestCompositor: @unchecked Sendable {
 
     public init(options: TestCompositorOptions = TestCompositorOptions()) throws {
         self.options = options
-        var template = Array("/tmp/folio-compositor-XXXXXX".utf8CString)
-        guard let directory = mkdtemp(&template) else {
-            throw TestCompositorError("cannot create a runtime directory: \(String(cString: strerror(errno)))")
-        }
-        runtimeDirectory = String(cString: directory)
+        runtimeDirectory = try makeTemporaryDirectory(prefix: "folio-compositor")
         server = try Server(options: options, socketPath: runtimeDirectory + "/" + socketName)
         let thread = Thread { [server] in server.run() }
         thread.name = "TestCompositor"

@@ -66,9 +66,7 @@ final class FolioUnderTest {
     }
 
     static func temporaryDirectory() throws -> String {
-        var template = Array("/tmp/folio-test-XXXXXX".utf8CString)
-        guard let path = mkdtemp(&template) else { throw TestCompositorError("cannot create a temporary directory") }
-        return String(cString: path)
+        try makeTemporaryDirectory(prefix: "folio-test")
     }
 
     /// Draws a stroke with finger `id` through `points`, one touch frame per point, waiting for
