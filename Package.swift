@@ -92,7 +92,7 @@ let package = Package(
         // Input-to-buffer latency of a built `folio` under the test compositor: a developer's tool,
         // never installed, so the shipped `folio` links no libwayland-server (`make bench-latency`).
         .executableTarget(name: "folio-latency-bench", dependencies: [
-            "TestCompositor", "FolioBench", "FolioGeometry", "FolioPixels", "FolioReplay", "FolioCore", "FolioGestures", "FolioInput",
+            "TestCompositor", "FolioBench", "FolioGeometry", "FolioPixels", "FolioReplay", "FolioCore", "FolioGestures", "FolioInput", "FolioTestSupport",
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ], path: "Tests/LatencyBenchmarks"),
 
@@ -104,7 +104,7 @@ let package = Package(
 
         // What several test targets share: the documented example trace, book checksums recomputed
         // after damage made on purpose.
-        .target(name: "FolioTestSupport", dependencies: ["FolioSketchbook"], path: "Tests/TestSupport"),
+        .target(name: "FolioTestSupport", dependencies: ["FolioSketchbook", "FolioGeometry"], path: "Tests/TestSupport"),
 
         .testTarget(name: "FolioGeometryTests", dependencies: ["FolioGeometry"]),
         .testTarget(name: "FolioFilesTests", dependencies: ["FolioFiles"]),

@@ -6,6 +6,7 @@ import FolioPixels
 import FolioRender
 import XCTest
 @testable import FolioReplay
+import FolioTestSupport
 
 /// `ink.lag`: how far behind the pen the drawn ink ends when a frame is seen, on handwriting
 /// replayed through the simulated display. The pen's true place at a frame's vblank is the trace
@@ -16,18 +17,6 @@ final class InkLagTests: XCTestCase {
         var lag: [Double] = []
         /// How far the predicted end is from the path the pen really took (px).
         var offPath: [Double] = []
-    }
-
-    /// Cursive loops (a prolate cycloid: 20 px circles, one every `period` ms, drifting right a
-    /// loop's width each), sampled every `step` ms as a 250 Hz pen does.
-    static func handwriting(period: Double, step: Double, duration: Double) -> [(t: Double, p: Point)] {
-        let radius = 20.0, angular = 2 * Double.pi / period
-        // Typed parts: Swift 6.2 gives up type-checking the one-expression form.
-        return stride(from: 0, through: duration, by: step).map { (s: Double) -> (t: Double, p: Point) in
-            let x: Double = 60 + 30 * s / period + radius * sin(angular * s)
-            let y: Double = 240 - radius * cos(angular * s)
-            return (t: 10 + s, p: Point(x: x, y: y))
-        }
     }
 
     static func trace(_ samples: [(t: Double, p: Point)]) -> String {
@@ -97,7 +86,7 @@ final class InkLagTests: XCTestCase {
 
     func testPredictionCutsTheLagOfHandwriting() throws {
         for (name, period) in [("fast", 200.0), ("slow", 600.0)] {
-            let samples = Self.handwriting(period: period, step: 4, duration: 1500)
+            let samples = cursiveLoops(period: period, step: 4, duration: 1500)
             let off = try Self.measure(samples, prediction: false)
             let on = try Self.measure(samples, prediction: true)
             let offLag = off.lag.sorted(), onLag = on.lag.sorted(), offPath = on.offPath.sorted()
@@ -117,7 +106,7 @@ final class InkLagTests: XCTestCase {
     func testSparseSamplesPredictAlongTheNewestStep() throws {
         for display in [DisplayClock.standard, try DisplayClock(refreshRate: 120, repaintWindow: 3)] {
             for period in [200.0, 600] {
-                let samples = Self.handwriting(period: period, step: 16, duration: 1500)
+                let samples = cursiveLoops(period: period, step: 16, duration: 1500)
                 let off = try Self.measure(samples, prediction: false, display: display, checksPixels: false).lag.sorted()
                 let on = try Self.measure(samples, prediction: true, display: display, checksPixels: false).lag.sorted()
                 let what = "\(display.refreshRate) Hz, a loop every \(period) ms: off p50 \(percentile(off, 0.5)), on \(percentile(on, 0.5))"

@@ -4,6 +4,7 @@ import FolioInput
 import FolioPixels
 import XCTest
 @testable import FolioReplay
+import FolioTestSupport
 
 /// Late commits: a live stroke's frame is drawn just before the repaint deadline of the vblank
 /// it makes, against the simulated display (with render costs on the trace's clock), and at once
@@ -11,7 +12,7 @@ import XCTest
 final class LateCommitTests: XCTestCase {
     /// A pen writing loops for `duration` ms, sampled every `step` ms, as a trace.
     private func handwriting(step: Double = 4, duration: Double) throws -> Trace {
-        try Trace(parsing: InkLagTests.trace(InkLagTests.handwriting(period: 400, step: step, duration: duration)))
+        try Trace(parsing: InkLagTests.trace(cursiveLoops(period: 400, step: step, duration: duration)))
     }
 
     /// A pen tracing a figure of eight (a loop every 2 s) for `duration` ms, sampled every 4 ms:

@@ -4,6 +4,7 @@ import FolioGeometry
 import FolioGestures
 import FolioInput
 import FolioReplay
+import FolioTestSupport
 
 /// What a person sees of ink, through `folio replay`'s simulated display (render costs on its
 /// clock as measured in this process): `ink.latency`, a sample's time to the presentation of the
@@ -12,17 +13,6 @@ import FolioReplay
 /// prediction off and on. Mirrors `InkLagTests`, which checks the same figures' goals.
 enum InkBenchmarks {
     static let width = 1000, height = 480
-
-    /// A pen or finger writing cursive loops (20 px circles, one every `period` ms, drifting a
-    /// loop's width right each), sampled every `step` ms, from t = 10.
-    static func handwriting(period: Double, step: Double, duration: Double) -> [(t: Double, p: Point)] {
-        let radius = 20.0, angular = 2 * Double.pi / period
-        return stride(from: 0, through: duration, by: step).map { (s: Double) -> (t: Double, p: Point) in
-            let x: Double = 60 + 30 * s / period + radius * sin(angular * s)
-            let y: Double = 240 - radius * cos(angular * s)
-            return (t: 10 + s, p: Point(x: x, y: y))
-        }
-    }
 
     /// The samples as one stroke of a pen (tablet events) or a finger (touch events).
     static func trace(_ samples: [(t: Double, p: Point)], pen: Bool) -> String {
@@ -66,7 +56,7 @@ enum InkBenchmarks {
         for (hz, window) in [(60.0, 7.0), (120, 3)] {
             let display = try DisplayClock(refreshRate: hz, repaintWindow: window)
             for (device, step) in [("finger", 8.0), ("pen", 4.0)] {
-                let samples = handwriting(period: 600, step: step, duration: 5000)
+                let samples = cursiveLoops(period: 600, step: step, duration: 5000)
                 for (mode, late, cost) in [("late_off", false, nil), ("late_on", true, nil), ("late_on.cost_0.5ms", true, 0.5)] as [(String, Bool, Double?)] {
                     let (replay, shown) = try play(samples, pen: device == "pen", display: display, late: late, cost: cost)
                     let latencies = samples.compactMap { sample in
@@ -91,7 +81,7 @@ enum InkBenchmarks {
         for c in cases {
             let display = try DisplayClock(refreshRate: c.hz, repaintWindow: c.window)
             for (speed, period) in [("fast", 200.0), ("slow", 600.0)] {
-                let samples = handwriting(period: period, step: c.step, duration: 1500)
+                let samples = cursiveLoops(period: period, step: c.step, duration: 1500)
                 for prediction in [false, true] {
                     let (_, shown) = try play(samples, pen: c.device == "pen", display: display, late: true, prediction: prediction, cost: 0.5)
                     var result = BenchResult(name: "ink.lag.\(c.device).\(Int(c.hz))hz.\(speed).prediction_\(prediction ? "on" : "off")",
