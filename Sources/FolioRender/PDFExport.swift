@@ -13,6 +13,15 @@ public enum PDFExport {
 
     public static let pointsPerPixel = 0.75
 
+    /// `date` as cairo's metadata wants it: ISO 8601 in UTC, to the second.
+    static func metadataDate(_ date: Date) -> String {
+        var time = time_t(date.timeIntervalSince1970.rounded(.down))
+        var parts = tm()
+        gmtime_r(&time, &parts)
+        return String(format: "%04d-%02d-%02dT%02d:%02d:%02dZ", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+                      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    }
+
     /// The page size that holds every sheet's drawing, in logical pixels (at least 1×1).
     public static func extent(of book: Sketchbook) -> Size {
         book.sheets.map(SVGExport.extent(of:)).reduce(Size(width: 1, height: 1)) {
@@ -20,8 +29,9 @@ public enum PDFExport {
         }
     }
 
-    /// The PDF's bytes: `book`'s sheets in order on pages of `size` logical pixels.
-    public static func document(for book: Sketchbook, size: Size) throws -> Data {
+    /// The PDF's bytes: `book`'s sheets in order on pages of `size` logical pixels, created at
+    /// `date` (the same book and date give the same bytes; cairo would write its own clock).
+    public static func document(for book: Sketchbook, size: Size, date: Date = Date()) throws -> Data {
         let sink = Sink()
         let unmanaged = Unmanaged.passRetained(sink)
         defer { unmanaged.release() }
@@ -35,6 +45,7 @@ public enum PDFExport {
             throw Error(description: "cairo could not make a PDF surface")
         }
         defer { cairo_surface_destroy(surface) }
+        cairo_pdf_surface_set_metadata(surface, CAIRO_PDF_METADATA_CREATE_DATE, Self.metadataDate(date))
         guard let cairo = cairo_create(surface) else { throw Error(description: "cairo could not draw on the PDF surface") }
         defer { cairo_destroy(cairo) }
         cairo_scale(cairo, pointsPerPixel, pointsPerPixel)
