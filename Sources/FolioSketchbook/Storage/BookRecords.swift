@@ -296,10 +296,7 @@ enum BookRecords {
         var moves: [Move] = []
         moves.reserveCapacity(moveCount)
         for _ in 0..<moveCount {
-            let index = try count(&reader, "\(place()): stroke index", below: strokeCount)
-            if let previous = moves.last?.index, index <= previous {
-                throw Damage(reason: "\(place()): stroke index \(index) does not follow \(previous)")
-            }
+            let index = try strokeIndex(&reader, below: strokeCount, after: moves.last?.index, place())
             moves.append(Move(index: index, first: Point(x: try double(&reader, place()), y: try double(&reader, place()))))
         }
         let outside: String? = pages.sheets.update(at: sheet) { strokes in
@@ -326,15 +323,22 @@ enum BookRecords {
         var indices: [Int] = []
         indices.reserveCapacity(indexCount)
         for _ in 0..<indexCount {
-            let index = try count(&reader, "\(place()): stroke index", below: strokeCount)
-            if let previous = indices.last, index <= previous {
-                throw Damage(reason: "\(place()): stroke index \(index) does not follow \(previous)")
-            }
-            indices.append(index)
+            indices.append(try strokeIndex(&reader, below: strokeCount, after: indices.last, place()))
         }
         pages.sheets.update(at: sheet) { strokes in
             for index in indices { strokes[index].style.color = color }
         }
+    }
+
+    /// One of a change's stroke indices: below `strokeCount`, and after `previous` (they come
+    /// ascending, so no stroke is changed twice).
+    private static func strokeIndex(_ reader: inout ByteReader, below strokeCount: Int, after previous: Int?,
+                                    _ place: @autoclosure () -> String) throws(Damage) -> Int {
+        let index = try count(&reader, "\(place()): stroke index", below: strokeCount)
+        if let previous, index <= previous {
+            throw Damage(reason: "\(place()): stroke index \(index) does not follow \(previous)")
+        }
+        return index
     }
 
     /// A stroke count and that many strokes, for sheet `sheet` (0-based) holding `existing` already.
