@@ -60,9 +60,11 @@ let package = Package(
         // config.toml: the settings a person keeps, read and written with TOMLKit.
         .target(name: "FolioSettings", dependencies: ["FolioGeometry", "FolioFiles", "FolioToolbar", "FolioTools", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "FolioTools", "CPageKernels", "CPixman", "CPNG", "CCairo"]),
+        // The shelf of books: their folders, names, covers, trash and the move from one book.
+        .target(name: "FolioShelf", dependencies: ["FolioFiles", "FolioPixels", "FolioSketchbook", "FolioRender"]),
         .target(name: "FolioCore", dependencies: [
             "FolioGeometry", "FolioPixels", "FolioInput", "FolioSketchbook", "FolioGestures", "FolioLayers", "FolioRender", "FolioToolbar", "FolioTools",
-            "FolioShapes",
+            "FolioShapes", "FolioShelf",
         ]),
         .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioGeometry", "FolioInput", "FolioPixels", "FolioSketchbook", "FolioToolbar"]),
         // Benchmark figures and the memory-copy floor they are compared with, as `folio bench` and

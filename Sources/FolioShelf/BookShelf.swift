@@ -1,0 +1,42 @@
+import FolioPixels
+
+/// One book on the shelf, as the shelf view shows it and `folio books` lists it.
+public struct ShelfBook: Sendable, Equatable {
+    /// The book's folder name under the shelf folder: stable across renames.
+    public var id: String
+    /// The name shown on the cover, chosen by the person (dated when the book is made).
+    public var name: String
+    /// The cover's colour, `0x00RRGGBB`.
+    public var coverColor: UInt32
+    /// The book's folder, absolute.
+    public var path: String
+    public var sheets: Int
+    public var strokes: Int
+
+    public init(id: String, name: String, coverColor: UInt32, path: String, sheets: Int, strokes: Int) {
+        self.id = id
+        self.name = name
+        self.coverColor = coverColor
+        self.path = path
+        self.sheets = sheets
+        self.strokes = strokes
+    }
+}
+
+/// The books a person keeps, in shelf order. The shelf view and the app work through this
+/// seam, so they run the same against the books folder and an in-memory double in tests.
+public protocol BookShelf: AnyObject {
+    /// The books in shelf order (newest first).
+    var books: [ShelfBook] { get }
+    /// Makes an empty book, named with today's date, first on the shelf.
+    func createBook() throws -> ShelfBook
+    /// Moves a book to the trash; `undoDelete` brings it back until the app quits.
+    func deleteBook(id: String) throws
+    /// Brings back the most recently deleted book; nil when there is none.
+    func undoDelete() throws -> ShelfBook?
+    func rename(id: String, to name: String) throws
+    func setCoverColor(id: String, _ color: UInt32) throws
+    /// The picture of the book's first sheet for its cover, premultiplied ARGB, kept fresh
+    /// with the book; nil when the book has no picture yet (the cover is then drawn plain).
+    func coverPicture(id: String) -> Bitmap?
+}
