@@ -10,7 +10,7 @@ import Foundation
 /// sheet's strokes by `key` like the sheet pictures, and drawn again when it differs.
 struct CoverPicture: Sendable, Equatable {
     static let fileName = "cover.picture"
-    /// The longest side of a cover picture, in pixels.
+    /// The longest side of a cover picture, in pixels (at most: the scale is taken at its nearest 1/120).
     static let longestSide = 512
     /// The page a cover shows, in logical pixels (16:10, a common canvas): larger when the
     /// drawing reaches farther, up to `largestPage`, keeping the ratio.
