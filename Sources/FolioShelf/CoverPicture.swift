@@ -34,7 +34,8 @@ struct CoverPicture: Sendable, Equatable {
         let extent = SVGExport.extent(of: sheet)
         let ratio = page.width / page.height
         let width = min(largestPage, max(page.width, extent.width, extent.height * ratio))
-        let scale = Double(longestSide) / width
+        // Down to a whole 1/120, as canvases take their scale: the side never passes `longestSide`.
+        let scale = max(1, (Double(longestSide) / width * 120).rounded(.down)) / 120
         let canvas = CanvasRenderer(width: Int(width), height: Int((width / ratio).rounded()), scale: scale)
         canvas.rebuild(strokes: sheet.strokes)
         return CoverPicture(key: SheetPicture.key(of: sheet.strokes), bitmap: canvas.frame)

@@ -85,6 +85,14 @@ final class CoverTests: ShelfTestCase {
         let shrunk = try XCTUnwrap(CoverPicture.render(wide.sheet))
         XCTAssertTrue((480...512).contains(shrunk.width), "\(shrunk.width)")
         XCTAssertEqual(Double(shrunk.width) / Double(shrunk.height), 1.6, accuracy: 0.01)
+        // Every width rounds down, never past the longest side a cover file may have.
+        for width in stride(from: 1900.0, through: 2400, by: 7) {
+            var book = Sketchbook()
+            book.append(Stroke(points: [Point(x: 0, y: 0), Point(x: width, y: 100)]))
+            let cover = try XCTUnwrap(CoverPicture.render(book.sheet))
+            XCTAssertLessThanOrEqual(cover.width, 512, "\(width)")
+            XCTAssertNotNil(CoverPicture.decode(Array(cover.encode())), "\(width)")
+        }
         XCTAssertGreaterThan(inked(shrunk.bitmap()), 400)
     }
 }
