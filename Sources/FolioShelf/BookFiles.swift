@@ -66,6 +66,14 @@ enum BookFiles {
         guard fsync(fd) == 0 else { throw .io(path: path, reason: "fsync: \(errnoText())") }
     }
 
+    /// Removes the temporaries the safe writer left in `folder` for `targets` when a write was
+    /// killed: regular files with exactly its temporary names, nothing else.
+    static func removeTemporaries(in folder: String, for targets: [String]) {
+        for name in names(in: folder) where targets.contains(where: { TemporaryName.isTemporary(name, for: $0) }) {
+            if isRegularFile(folder + "/" + name) { unlink(folder + "/" + name) }
+        }
+    }
+
     /// Removes `path` and everything in it; links in it are removed, never followed.
     static func removeTree(_ path: String) throws(ShelfError) {
         var status = stat()

@@ -78,9 +78,13 @@ public final class Library: BookShelf, Sendable {
             throw ShelfError(error, failure: "cannot make the data folder")
         }
         try BookFiles.makeFolder(folder)
-        let lock = try takeShelfLock()
+        let (lock, alone) = try takeShelfLock()
         state.withLock { $0.shelfLock = lock }
         var entries = scan()
+        if alone {
+            // Only libraries write these files, and no other has the shelf open.
+            for id in entries.keys { BookFiles.removeTemporaries(in: path(id), for: [ShelfEntry.fileName, CoverPicture.fileName]) }
+        }
         let migrated = try Migration.run(from: dataFolder, into: folder, id: { makeID() }, entry: {
             newEntry(created: now(), among: Array(entries.values))
         }, step: migrationStep)
@@ -315,12 +319,13 @@ public final class Library: BookShelf, Sendable {
     // MARK: - The shelf's lock and trash
 
     /// Takes the shelf lock shared; when no other library holds it, first empties the trash a
-    /// run that ended without closing left behind.
-    private func takeShelfLock() throws(ShelfError) -> Int32 {
+    /// run that ended without closing left behind. Returns the lock and whether it was alone.
+    private func takeShelfLock() throws(ShelfError) -> (Int32, Bool) {
         let path = folder + "/" + Self.shelfLockName
         let fd = open(path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw .io(path: path, reason: "cannot open the shelf's lock file: \(errnoText())") }
-        if flock(fd, LOCK_EX | LOCK_NB) == 0 {
+        let alone = flock(fd, LOCK_EX | LOCK_NB) == 0
+        if alone {
             do {
                 try BookFiles.removeTree(trashFolder)
             } catch {
@@ -332,6 +337,6 @@ public final class Library: BookShelf, Sendable {
             Glibc.close(fd)
             throw .io(path: path, reason: "flock: \(text)")
         }
-        return fd
+        return (fd, alone)
     }
 }

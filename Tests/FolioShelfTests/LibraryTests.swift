@@ -1,4 +1,5 @@
 @testable import FolioShelf
+import FolioFiles
 import FolioSketchbook
 import Foundation
 import XCTest
@@ -159,5 +160,20 @@ final class LibraryTests: ShelfTestCase {
         XCTAssertEqual(try library().books.map(\.id), [book.id])
         XCTAssertTrue(warnings.all.contains { $0.contains("book.folio") }, "\(warnings.all)")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: book.path + "/book.folio")), junk)
+    }
+
+    func testTemporariesOfAKilledWriteAreRemovedWhenTheShelfIsOpenedAlone() throws {
+        let shelf = try library()
+        let book = try shelf.createBook()
+        let orphan = book.path + "/" + TemporaryName.make(for: "cover.picture")
+        let other = book.path + "/.cover.picture.tmp"
+        for path in [orphan, other] { try Data("x".utf8).write(to: URL(fileURLWithPath: path)) }
+        // Another library has the shelf open: its writes may be under way, so nothing goes.
+        try library().close()
+        XCTAssertTrue(BookFiles.isRegularFile(orphan))
+        shelf.close()
+        try library().close()
+        XCTAssertFalse(BookFiles.isRegularFile(orphan))
+        XCTAssertTrue(BookFiles.isRegularFile(other))
     }
 }
