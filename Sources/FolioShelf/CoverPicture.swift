@@ -85,26 +85,43 @@ struct CoverPicture: Sendable, Equatable {
         return data
     }
 
-    /// The picture `bytes` hold; nil unless they are a whole, undamaged cover picture.
-    static func decode(_ bytes: [UInt8]) -> CoverPicture? {
-        guard bytes.count >= headerSize + 4, Array(bytes[0..<8]) == magic else { return nil }
-        func u32(_ offset: Int) -> UInt32 { bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) } }
-        let width = Int(u32(12)), height = Int(u32(16))
-        guard u32(8) == version, (1...longestSide).contains(width), (1...longestSide).contains(height),
-              bytes.count == headerSize + width * height * 4 + 4,
-              crc32c(bytes[..<(bytes.count - 4)]) == u32(bytes.count - 4) else { return nil }
-        let key = UInt64(u32(24)) << 32 | UInt64(u32(20))
-        let pixels = [UInt32](unsafeUninitializedCapacity: width * height) { buffer, initialized in
-            bytes.withUnsafeBytes { UnsafeMutableRawBufferPointer(buffer).copyMemory(from: UnsafeRawBufferPointer(rebasing: $0[headerSize..<(bytes.count - 4)])) }
-            initialized = width * height
+    /// The picture kept in `folder`; nil when there is none, it is not a whole, undamaged
+    /// cover picture, or it is a link (not followed). The header is checked against the file's
+    /// size before the pixels are read, straight into the picture.
+    static func read(in folder: String) -> CoverPicture? {
+        let fd = open(folder + "/" + fileName, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        defer { close(fd) }
+        var status = stat()
+        guard fstat(fd, &status) == 0, status.st_mode & S_IFMT == S_IFREG else { return nil }
+        var header = [UInt8](repeating: 0, count: headerSize)
+        guard readFully(fd, into: &header, at: 0), Array(header[0..<8]) == magic else { return nil }
+        func u32(_ bytes: [UInt8], _ offset: Int) -> UInt32 {
+            bytes.withUnsafeBytes { UInt32(littleEndian: $0.loadUnaligned(fromByteOffset: offset, as: UInt32.self)) }
         }
-        return CoverPicture(key: key, width: width, height: height, pixels: pixels)
+        let width = Int(u32(header, 12)), height = Int(u32(header, 16))
+        guard u32(header, 8) == version, (1...longestSide).contains(width), (1...longestSide).contains(height),
+              Int(status.st_size) == headerSize + width * height * 4 + 4 else { return nil }
+        var pixels = [UInt32](repeating: 0, count: width * height)
+        var checksum = [UInt8](repeating: 0, count: 4)
+        guard readFully(fd, into: &pixels, at: headerSize), readFully(fd, into: &checksum, at: headerSize + width * height * 4),
+              pixels.withUnsafeBytes({ crc32c($0, continuing: crc32c(header)) }) == u32(checksum, 0) else { return nil }
+        return CoverPicture(key: UInt64(u32(header, 24)) << 32 | UInt64(u32(header, 20)), width: width, height: height, pixels: pixels)
     }
 
-    /// The picture kept in `folder`; nil when there is none or it is not whole (a link is not followed).
-    static func read(in folder: String) -> CoverPicture? {
-        guard let bytes = try? BookStore.readFile(folder + "/" + fileName) else { return nil }
-        return decode(bytes)
+    /// Fills `buffer` from `fd` at `offset`; false when the file ends first or reading fails.
+    private static func readFully<T>(_ fd: Int32, into buffer: inout [T], at offset: Int) -> Bool {
+        buffer.withUnsafeMutableBytes { raw in
+            var done = 0
+            while done < raw.count {
+                guard let base = raw.baseAddress else { return false }
+                let got = pread(fd, base + done, raw.count - done, off_t(offset + done))
+                if got < 0, errno == EINTR { continue }
+                guard got > 0 else { return false }
+                done += got
+            }
+            return true
+        }
     }
 
     /// Keeps the picture in `folder` through the safe writer (0600).

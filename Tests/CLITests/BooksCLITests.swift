@@ -118,3 +118,20 @@ extension CLITests {
 private extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
+
+extension CLITests {
+    /// `shelf.list`: a shelf of 50 books listed and their covers loaded, leaving no folder behind.
+    func testBenchTimesTheShelfOfFiftyBooks() throws {
+        let scratch = folder.appendingPathComponent("tmp")
+        try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)
+        let result = try run(["bench", "--only", "shelf.", "--size", "1920x1200", "--json"], environment: ["TMPDIR": scratch.path])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let object = try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any]
+        let figures = try XCTUnwrap(object?["results"] as? [[String: Any]])
+        XCTAssertEqual(figures.compactMap { $0["name"] as? String }, ["floor.memcpy", "shelf.list"])
+        XCTAssertGreaterThan(figures.last?["p50_ms"] as? Double ?? 0, 0)
+        let size = try XCTUnwrap(figures.last?["size"] as? String)
+        XCTAssertNotNil(size.wholeMatch(of: /(4[89]\d|50\d|51[0-2])x\d+/), size)
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: scratch.path), [])
+    }
+}

@@ -73,11 +73,19 @@ final class CoverTests: ShelfTestCase {
     }
 
     func testACoverFileIsReadBackAsWritten() throws {
+        let folder = (data as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
         let picture = try XCTUnwrap(CoverPicture.render(Self.book(strokes: 3).sheet))
-        XCTAssertEqual(CoverPicture.decode(Array(picture.encode())), picture)
+        try picture.write(in: folder)
+        XCTAssertEqual(CoverPicture.read(in: folder), picture)
         var cut = Array(picture.encode())
         cut.removeLast()
-        XCTAssertNil(CoverPicture.decode(cut))
+        try Data(cut).write(to: URL(fileURLWithPath: folder + "/cover.picture"))
+        XCTAssertNil(CoverPicture.read(in: folder))
+        var flipped = Array(picture.encode())
+        flipped[CoverPicture.headerSize + 7] ^= 1
+        try Data(flipped).write(to: URL(fileURLWithPath: folder + "/cover.picture"))
+        XCTAssertNil(CoverPicture.read(in: folder))
         // A drawing reaching past the page is shrunk to fit, keeping the 16:10 page (the scale
         // is taken at its nearest 1/120, as every canvas's is, so the side may fall a little short).
         var wide = Sketchbook()
@@ -91,7 +99,8 @@ final class CoverTests: ShelfTestCase {
             book.append(Stroke(points: [Point(x: 0, y: 0), Point(x: width, y: 100)]))
             let cover = try XCTUnwrap(CoverPicture.render(book.sheet))
             XCTAssertLessThanOrEqual(cover.width, 512, "\(width)")
-            XCTAssertNotNil(CoverPicture.decode(Array(cover.encode())), "\(width)")
+            try cover.write(in: folder)
+            XCTAssertNotNil(CoverPicture.read(in: folder), "\(width)")
         }
         XCTAssertGreaterThan(inked(shrunk.bitmap()), 400)
     }

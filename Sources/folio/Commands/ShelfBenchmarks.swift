@@ -9,7 +9,7 @@ import FolioSketchbook
 /// (listing the books from their entries) and loading the 50 cover pictures.
 enum ShelfBenchmarks {
     static let books = 50
-    static let strokesPerBook = 200
+    static let strokesPerBook = 40
 
     static func run() throws -> [BenchResult] {
         // A private folder of its own (mkdtemp, 0700): only what this run made in it is ever removed.
