@@ -28,7 +28,7 @@ extension Library {
         do {
             (index, sheet) = try BookIndex.take(in: folder)
         } catch {
-            state.withLock { $0.tried[id] = entry.index?.coverKey }
+            state.withLock { $0.tried[id] = entry.index?.coverKey ?? "" }
             warning("\(error); its cover is left as it was")
             return
         }

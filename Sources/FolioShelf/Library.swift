@@ -27,7 +27,8 @@ public final class Library: BookShelf, Sendable {
     struct State {
         var entries: [String: ShelfEntry] = [:]
         var covers: [String: CoverPicture] = [:]
-        /// The cover key last drawn or tried for each book, so a book that cannot be read is not tried every frame.
+        /// The cover key last drawn or tried for each book (empty for a book never indexed), so
+        /// a book that cannot be read is not tried again at every frame.
         var tried: [String: String] = [:]
         var pending: Set<String> = []
         /// Deleted books, latest last.
@@ -171,10 +172,7 @@ public final class Library: BookShelf, Sendable {
             picture = kept
             state.withLock { $0.covers[id] = kept }
         }
-        if picture?.key.hexKey != wanted || wanted == nil {
-            let tried = state.withLock { $0.tried[id] }
-            if tried == nil || tried != wanted { refreshSoon(id) }
-        }
+        if picture?.key.hexKey != wanted || wanted == nil, state.withLock({ $0.tried[id] }) != wanted ?? "" { refreshSoon(id) }
         // A picture a few strokes behind is still the book's: it shows until the new one is drawn.
         return picture?.bitmap()
     }

@@ -160,6 +160,16 @@ final class LibraryTests: ShelfTestCase {
         XCTAssertEqual(try library().books.map(\.id), [book.id])
         XCTAssertTrue(warnings.all.contains { $0.contains("book.folio") }, "\(warnings.all)")
         XCTAssertEqual(try Data(contentsOf: URL(fileURLWithPath: book.path + "/book.folio")), junk)
+        // Without its shelf.json it was never indexed: asking for its cover frame after frame
+        // tries to read it once, not at every frame.
+        XCTAssertEqual(unlink(book.path + "/shelf.json"), 0)
+        let shelf2 = try library()
+        XCTAssertEqual(shelf2.books.map(\.strokes), [0])
+        for _ in 0..<5 {
+            XCTAssertNil(shelf2.coverPicture(id: book.id))
+            shelf2.waitForCovers()
+        }
+        XCTAssertEqual(warnings.all.filter { $0.contains("its cover is left as it was") }.count, 1, "\(warnings.all)")
     }
 
     func testTemporariesOfAKilledWriteAreRemovedWhenTheShelfIsOpenedAlone() throws {
