@@ -81,7 +81,7 @@ let package = Package(
         .executableTarget(name: "folio", dependencies: [
             "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
             "FolioToolbar", "FolioTools", "FolioSettings", "FolioRandom", "FolioFiles", "CMalloc", "FolioShapes",
-            "FolioLog", .product(name: "Logging", package: "swift-log"),
+            "FolioLog", "FolioShelf", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -125,6 +125,7 @@ let package = Package(
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers", "FolioSketchbook", "FolioToolbar"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
+        .testTarget(name: "FolioShelfTests", dependencies: ["FolioShelf", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioFiles"]),
         .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -39,4 +39,15 @@ public protocol BookShelf: AnyObject {
     /// The picture of the book's first sheet for its cover, premultiplied ARGB, kept fresh
     /// with the book; nil when the book has no picture yet (the cover is then drawn plain).
     func coverPicture(id: String) -> Bitmap?
+    /// The book was saved or closed: its counts and cover are brought up to date, in the background.
+    func bookChanged(id: String)
+    /// The app is quitting: deleted books are removed for good, and undo ends.
+    func close()
+}
+
+extension BookShelf {
+    /// A shelf with nothing kept besides its books (an in-memory double) has nothing to refresh.
+    public func bookChanged(id: String) {}
+    /// A shelf that keeps no trash has nothing to empty.
+    public func close() {}
 }

@@ -13,7 +13,7 @@ struct Folio: ParsableCommand {
         abstract: "A touch sketchbook for Wayland: draw with one finger, pinch to fold the page like a book.",
         version: version,
         subcommands: [AppCommand.self, RenderCommand.self, ReplayCommand.self, InfoCommand.self, ExportCommand.self,
-                      BenchCommand.self, ControlsCommand.self],
+                      BenchCommand.self, ControlsCommand.self, BooksCommand.self],
         defaultSubcommand: AppCommand.self
     )
 

@@ -90,6 +90,7 @@ struct BenchCommand: ParsableCommand {
         if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
         if wanted("shape.") { results += try ShapeBenchmarks.run() }
         if wanted("lasso.") { results += try LassoBenchmarks.run(only: wanted) }
+        if wanted("shelf.") { results += try ShelfBenchmarks.run() }
         report(results, json: json)
     }
 }
