@@ -34,9 +34,12 @@ struct CallbackCadence {
     static let tolerance = 1.5
     /// The chance a run of random stamps may have of passing for a grid.
     static let chanceFit = 0.002
+    /// Refreshes a gap may span while the run is short; a run of n refreshes judges gaps of up
+    /// to n/2 (its mean's error, under 1 ms over n, then adds under 0.5 ms to the gap's).
+    static let shortReach = 8
 
     /// Callbacks in a row on a grid of `interval` ms before it is trusted: each random stamp lands
-    /// within the tolerance of it with a chance of 2·tolerance/interval.
+    /// within the tolerance of it with a chance of 2·tolerance/interval (kept below 1 for the log).
     static func trustedAfter(interval: Double) -> Int {
         let hit = min(2 * tolerance / interval, 0.9)
         return max(4, Int((log(chanceFit) / log(hit)).rounded(.up)))
@@ -46,9 +49,6 @@ struct CallbackCadence {
         guard let interval else { return false }
         return steady >= Self.trustedAfter(interval: interval)
     }
-    /// Refreshes a gap may span while the run is short; a run of n refreshes judges gaps of up
-    /// to n/2 (its mean's error, under 1 ms over n, then adds under 0.5 ms to the gap's).
-    static let shortReach = 8
 
     mutating func arrived(at time: Double, stamp: UInt32) {
         let stamp = Double(stamp)
