@@ -24,7 +24,9 @@ struct SteadyTurn {
             guard b.time > a.time, length > 0, length.isFinite else { return nil }
             steps.append((atan2(d.y, d.x), b.time - a.time, length))
         }
-        let rates = zip(steps, steps.dropFirst()).map { a, b in Self.wrapped(b.direction - a.direction) / ((a.time + b.time) / 2) }
+        let rates = zip(steps, steps.dropFirst()).map { (a, b) -> Double in
+            Self.wrapped(b.direction - a.direction) / ((a.time + b.time) / 2)
+        }
         var rate = 0.0
         if rates.count >= 2, let newest = rates.last {
             let before = rates[rates.count - 2]
@@ -42,7 +44,8 @@ struct SteadyTurn {
         let swept = rate * horizon
         guard abs(swept) > 1e-9 else { return Point(x: cos(heading), y: sin(heading)) * (speed * horizon) }
         let radius = speed / rate
-        return Point(x: sin(heading + swept) - sin(heading), y: cos(heading) - cos(heading + swept)) * radius
+        let end: Double = heading + swept
+        return Point(x: sin(end) - sin(heading), y: cos(heading) - cos(end)) * radius
     }
 
     /// The angle (radians, 0…π) between two directions; 0 when either has no length.

@@ -82,7 +82,10 @@ final class InkPredictorTests: XCTestCase {
     /// between samples. Along the newest step the prediction leaves the circle by several px;
     /// turning steadily, it stays on it.
     func testSparseSamplesOnALoopFollowTheLoop() {
-        let loop = { (t: Double) in Point(x: 200 + 20 * sin(t * 2 * .pi / 200), y: 200 - 20 * cos(t * 2 * .pi / 200)) }
+        let loop = { (t: Double) -> Point in
+            let angle: Double = t * 2 * Double.pi / 200
+            return Point(x: 200 + 20 * sin(angle), y: 200 - 20 * cos(angle))
+        }
         for newest in stride(from: 64.0, through: 192, by: 16) {
             let p = predictor(times: stride(from: 0, through: newest, by: 16), loop)
             let predicted = p.predict(at: newest + 20, horizonCap: 23.67)
