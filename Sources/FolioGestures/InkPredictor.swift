@@ -1,11 +1,12 @@
 import Foundation
 import FolioGeometry
 
-/// Where the pen will be a little ahead of its newest sample: a least-squares fit of the samples
-/// of the last `window` ms (quadratic from five samples; from three or four, the line through the
-/// newest two), extrapolated from the newest sample. A fit is chosen over a Kalman filter because it has no state to tune or to
-/// settle at a stroke's start, and its error on a smooth path is bounded by the window
-/// (docs/prediction.md). Pressure is held, not predicted.
+/// Where the pen will be a little ahead of its newest sample, extrapolated from it: from five
+/// samples of the last `window` ms, a least-squares quadratic; from three or four (a touch screen
+/// every 10–16 ms), the newest step turning at a steady rate (`SteadyTurn`). A fit is chosen over
+/// a Kalman filter because it has no state to tune or to settle at a stroke's start, and its
+/// error on a smooth path is bounded by the window (docs/prediction.md). Pressure is held, not
+/// predicted.
 public struct InkPredictor: Sendable, Equatable {
     /// How far back (ms) samples are fitted.
     public static let window = 32.0
@@ -22,6 +23,9 @@ public struct InkPredictor: Sendable, Equatable {
     }
 
     private var samples: [Sample] = []
+    /// The newest sample older than the window: with sparse samples, the fourth that tells a
+    /// steady turn from a single one.
+    private var older: Sample?
     /// The pen or finger is up: nothing more is predicted.
     public private(set) var isLifted = false
 
@@ -33,13 +37,17 @@ public struct InkPredictor: Sendable, Equatable {
         if let last = samples.last, time < last.time { return }
         samples.append(Sample(time: time, point: point))
         let oldest = time - Self.window
-        if let keep = samples.firstIndex(where: { $0.time >= oldest }), keep > 0 { samples.removeFirst(keep) }
+        if let keep = samples.firstIndex(where: { $0.time >= oldest }), keep > 0 {
+            older = samples[keep - 1]
+            samples.removeFirst(keep)
+        }
     }
 
     /// The stroke ended: no prediction from now on.
     public mutating func lift() {
         isLifted = true
         samples.removeAll()
+        older = nil
     }
 
     /// The predicted point at `time` (ms), looking no further than `horizonCap` ms past the newest
@@ -51,41 +59,54 @@ public struct InkPredictor: Sendable, Equatable {
         let ahead = time - newest.time
         guard ahead > 0, ahead <= Self.staleAfter, horizonCap > 0 else { return nil }
         guard let first = samples.first, newest.time - first.time > 1 else { return nil }
+        if samples.count < 5 { return predictSparse(ahead: min(ahead, horizonCap)) }
         let (velocity, acceleration) = fit()
         let speed = (velocity.x * velocity.x + velocity.y * velocity.y).squareRoot()
         guard speed > 0, speed.isFinite else { return nil }
         // The turn across the window: the fitted direction at its start against at its end.
-        let span = first.time - newest.time
-        let early = velocity + acceleration * span
-        let earlySpeed = (early.x * early.x + early.y * early.y).squareRoot()
-        let cosTurn = earlySpeed > 0 ? (early.x * velocity.x + early.y * velocity.y) / (earlySpeed * speed) : 1
-        let turn = acos(min(max(cosTurn, -1), 1))
-        let damping = turn <= Self.turnDamping.lowerBound ? 1
-            : max(0, (Self.turnDamping.upperBound - turn) / (Self.turnDamping.upperBound - Self.turnDamping.lowerBound))
-        let horizon = min(ahead, horizonCap) * damping
+        let early = velocity + acceleration * (first.time - newest.time)
+        let horizon = min(ahead, horizonCap) * Self.damping(turn: SteadyTurn.angle(between: early, and: velocity))
         guard horizon > 0 else { return nil }
-        var move = velocity * horizon + acceleration * (horizon * horizon / 2)
-        // Never backwards (a pen slowing down), never faster than the fastest step in the window.
-        guard move.x.isFinite, move.y.isFinite, move.x * velocity.x + move.y * velocity.y > 0 else { return nil }
-        let length = (move.x * move.x + move.y * move.y).squareRoot()
-        let reach = fastestStep() * horizon
-        if length > reach { move = move * (reach / length) }
-        return newest.point + move
+        return bounded(velocity * horizon + acceleration * (horizon * horizon / 2), along: velocity, horizon: horizon)
     }
 
-    /// Velocity (px/ms) and acceleration (px/ms²) at the newest sample: by least squares from five
-    /// samples; from fewer (a 60 Hz touch screen), the line through the newest two. A line fitted
-    /// over the whole window points where the finger went half a window ago, and on a curve,
-    /// extrapolating it goes wider than not predicting at all.
+    /// Three or four samples in the window: a steady turn from them (and the one before the
+    /// window, when it is no older than two windows), damped by the turn between the window's
+    /// first step and its newest as a fit's is.
+    private func predictSparse(ahead: Double) -> Point? {
+        guard let newest = samples.last, samples.count >= 3 else { return nil }
+        var recent = samples.map { (time: $0.time, point: $0.point) }
+        if let older, samples.count == 3, newest.time - older.time <= 2 * Self.window {
+            recent.insert((older.time, older.point), at: 0)
+        }
+        guard let motion = SteadyTurn(recent) else { return nil }
+        let turn = SteadyTurn.angle(between: samples[1].point - samples[0].point, and: newest.point - samples[samples.count - 2].point)
+        let horizon = ahead * Self.damping(turn: turn)
+        guard horizon > 0 else { return nil }
+        return bounded(motion.move(over: horizon), along: Point(x: cos(motion.heading), y: sin(motion.heading)), horizon: horizon)
+    }
+
+    /// The share of the horizon kept after the path turned `turn` radians across the window.
+    private static func damping(turn: Double) -> Double {
+        turn <= turnDamping.lowerBound ? 1
+            : max(0, (turnDamping.upperBound - turn) / (turnDamping.upperBound - turnDamping.lowerBound))
+    }
+
+    /// The newest sample moved by `move`: never backwards against `direction` (a pen slowing
+    /// down), never faster than the fastest step in the window.
+    private func bounded(_ move: Point, along direction: Point, horizon: Double) -> Point? {
+        guard let newest = samples.last, move.x.isFinite, move.y.isFinite, move.x * direction.x + move.y * direction.y > 0
+        else { return nil }
+        let length = (move.x * move.x + move.y * move.y).squareRoot()
+        let reach = fastestStep() * horizon
+        return newest.point + (length > reach ? move * (reach / length) : move)
+    }
+
+    /// Velocity (px/ms) and acceleration (px/ms²) at the newest sample, by least squares over the
+    /// window's five or more samples.
     private func fit() -> (Point, Point) {
         guard let newest = samples.last else { return (.zero, .zero) }
-        let quadratic = samples.count >= 5
-        if !quadratic, samples.count >= 2 {
-            let previous = samples[samples.count - 2]
-            let step = newest.time - previous.time
-            if step > 0 { return ((newest.point - previous.point) * (1 / step), .zero) }
-        }
-        let columns = quadratic ? 3 : 2
+        let columns = 3
         // Normal equations of x(τ) = a + bτ (+ cτ²), τ = t − newest.
         var m = [Double](repeating: 0, count: 9)
         var rx = [Double](repeating: 0, count: 3), ry = [Double](repeating: 0, count: 3)
@@ -99,7 +120,7 @@ public struct InkPredictor: Sendable, Equatable {
             }
         }
         guard let cx = Self.solve(m, rx, columns), let cy = Self.solve(m, ry, columns) else { return (.zero, .zero) }
-        return (Point(x: cx[1], y: cy[1]), quadratic ? Point(x: 2 * cx[2], y: 2 * cy[2]) : .zero)
+        return (Point(x: cx[1], y: cy[1]), Point(x: 2 * cx[2], y: 2 * cy[2]))
     }
 
     /// The largest speed (px/ms) between consecutive samples in the window.

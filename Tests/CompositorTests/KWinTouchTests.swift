@@ -46,7 +46,8 @@ final class KWinTouchTests: XCTestCase {
 
     /// Injected touch at 120 Hz: each sample reaches the screen (the callback of the frame
     /// carrying it returns) no later than frames drawn at each callback do (p50 under 26 ms), with
-    /// a debug line per frame; the figures are printed, measured from the client's protocol log.
+    /// a debug line per frame, 95% of them drawn with KWin's cycle known (committed late); the
+    /// figures are printed, measured from the client's protocol log.
     func testTouchSampleToShownUnderKWinWithLateCommits() throws {
         try runScenario("latency", artifacts: "kwin-latency")
     }

@@ -31,7 +31,9 @@ killed: Folio prints one line, exits 0, and the stroke is saved.
 latency: one finger draws four strokes of 1.2 s, a touch frame every 8 ms (120 Hz); from the
 client's WAYLAND_DEBUG log, each touch sample's time to the return of the frame callback of
 the first commit after it (the frame carrying it): its p50 must stay under LATENCY_GOAL_MS, and
-the client logs (FOLIO_LOG=debug) a "callback returned" line per frame. Prints the figures.
+the client logs (FOLIO_LOG=debug) a "callback returned" line per frame, and once KWin's cycle is
+first known (within the first tenth of them) at least CYCLE_SHARE of them are drawn with it
+known (committed late). Prints the figures.
 
 Exit status 0 when every check of the scenario holds; 1 with one line per failed check;
 77 when KWin or a Python module is missing (the caller decides whether that fails).
@@ -674,11 +676,16 @@ def blank_canvas(out, failures):
 
 
 # Sample to shown under KWin 5.27 at 60 Hz with frames drawn at each callback: p50 about 24 ms.
-# Late commits bring it to 13-16 ms when KWin's frame callbacks keep a steady grid; when they do
-# not (its virtual output's repaints jitter by several ms), Folio falls back to drawing at each
-# callback and measures 20-22 ms. The limit guards against a regression past the callback-driven
-# figure; it does not yet hold Folio to the late-commit figure.
+# Late commits follow the grid of KWin's callback stamps, through its repeated stamps and pauses:
+# p50 13.9-15.9 ms on a quiet machine (18-19 ms while a repeated stamp still threw the grid away).
+# On two cores shared with other work KWin itself falls behind (fewer repaints, samples waiting
+# two refreshes for a frame) and p50 reaches 21-24 ms with or without late commits, so a tighter
+# limit would not hold; this one guards against regressing past the callback-driven figure.
 LATENCY_GOAL_MS = 26.0
+# The share of frames drawn while Folio knows KWin's cycle (late commits on) once it first knew
+# it, whatever the load: KWin's stamps keep their grid when it falls behind. Losing the grid at
+# each repeated stamp left 84-86% of them on it (lost 5-8 times a run); kept through them, 100%.
+CYCLE_SHARE = 0.95
 
 
 def protocol_timeline(log_path):
@@ -757,13 +764,26 @@ def scenario_latency(kwin, injector, client, out, failures):
     if len(latencies) < 400:
         failures.append(f"only {len(latencies)} touch samples were followed by a frame (of {len(motions)} sent)")
         return
+    # Each frame line counts as drawn on KWin's cycle when the latest cycle line before it said
+    # so; those before the cycle was first known (learning it takes six callbacks) are not judged.
+    frame_lines, on_cycle, learning, known = [], 0, 0, None
     with open(log_path, errors="replace") as log:
-        frame_lines = [line for line in log if line.startswith("folio: debug: frame: newest input")]
+        for line in log:
+            if line.startswith("folio: debug: frame: the compositor's cycle is "):
+                known = line.startswith("folio: debug: frame: the compositor's cycle is known")
+            elif line.startswith("folio: debug: frame: newest input"):
+                frame_lines.append(line)
+                on_cycle += known is True
+                learning += known is None
     p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
     print(f"kwin_touch: sample to shown (frame callback returned) over {len(latencies)} samples: "
-          f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; {len(shown)} frames, {len(frame_lines)} frame log lines")
+          f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; {len(shown)} frames, {len(frame_lines)} frame log lines, "
+          f"{on_cycle} on KWin's cycle, {learning} before it was known")
     if p50 >= LATENCY_GOAL_MS:
         failures.append(f"sample to shown p50 is {p50:.1f} ms, not under {LATENCY_GOAL_MS} ms")
+    if on_cycle < CYCLE_SHARE * (len(frame_lines) - learning) or learning > len(frame_lines) // 10:
+        failures.append(f"{on_cycle} of {len(frame_lines) - learning} frames after the first {learning} were drawn "
+                        f"with KWin's cycle known, not {CYCLE_SHARE:.0%}")
     if not any("callback returned at" in line for line in frame_lines) or len(frame_lines) < len(shown) // 2:
         failures.append(f"{len(frame_lines)} 'frame:' debug lines for {len(shown)} frames")
 

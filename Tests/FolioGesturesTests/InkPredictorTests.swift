@@ -77,4 +77,47 @@ final class InkPredictorTests: XCTestCase {
             XCTAssertGreaterThanOrEqual(predicted.x, braking(80).x)
         }
     }
+
+    /// A finger sampled every 16 ms round a 20 px circle in 200 ms (fast handwriting): 29°
+    /// between samples. Along the newest step the prediction leaves the circle by several px;
+    /// turning steadily, it stays on it.
+    func testSparseSamplesOnALoopFollowTheLoop() {
+        let loop = { (t: Double) -> Point in
+            let angle: Double = t * 2 * Double.pi / 200
+            return Point(x: 200 + 20 * sin(angle), y: 200 - 20 * cos(angle))
+        }
+        for newest in stride(from: 64.0, through: 192, by: 16) {
+            let p = predictor(times: stride(from: 0, through: newest, by: 16), loop)
+            let predicted = p.predict(at: newest + 20, horizonCap: 23.67)
+            XCTAssertLessThan(predicted?.distance(to: loop(newest + 20)) ?? .infinity, 0.5, "newest sample at \(newest)")
+        }
+    }
+
+    /// With only three sparse samples (a stroke's start) one turn is seen: not trusted, the
+    /// prediction goes straight along the newest step.
+    func testOneTurnOfSparseSamplesIsNotExtrapolated() throws {
+        var p = InkPredictor()
+        for (t, point) in [(0.0, Point(x: 0, y: 0)), (16, Point(x: 16, y: 0)), (32, Point(x: 32, y: 8))] { p.add(point, at: t) }
+        let predicted = try XCTUnwrap(p.predict(at: 48, horizonCap: 23.67))
+        XCTAssertEqual(predicted.x, 48, accuracy: 1e-9)
+        XCTAssertEqual(predicted.y, 16, accuracy: 1e-9)
+    }
+
+    /// Sparse samples round a corner: a wiggle that turns one way then the other predicts no
+    /// turn, and a hairpin, however it is sampled, never reaches further than the fastest step.
+    func testSparseSamplesRoundACornerAreBounded() throws {
+        let zigzag = [Point(x: 0, y: 0), Point(x: 16, y: 0), Point(x: 32, y: 8), Point(x: 48, y: 8)]
+        var p = InkPredictor()
+        for (i, point) in zigzag.enumerated() { p.add(point, at: Double(i) * 16) }
+        let straight = try XCTUnwrap(p.predict(at: 64, horizonCap: 23.67))
+        XCTAssertEqual(straight.y, 8, accuracy: 1e-9, "turns of opposite sense: none extrapolated")
+        let hairpin = { (t: Double) in t <= 80 ? Point(x: t, y: 0) : Point(x: 80, y: t - 80) }
+        for newest in stride(from: 96.0, through: 144, by: 16) {
+            let p = predictor(times: stride(from: 0, through: newest, by: 16), hairpin)
+            guard let predicted = p.predict(at: newest + 20, horizonCap: 20) else { continue }
+            XCTAssertLessThanOrEqual(predicted.distance(to: hairpin(newest)), 20 + 1e-9, "newest sample at \(newest)")
+        }
+        let reversal = { (t: Double) in Point(x: t <= 80 ? t : 160 - t, y: 0) }
+        XCTAssertNil(predictor(times: stride(from: 0, through: 96, by: 16), reversal).predict(at: 116, horizonCap: 20))
+    }
 }

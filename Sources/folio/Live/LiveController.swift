@@ -20,6 +20,8 @@ final class LiveController {
     /// Refreshes the big sheet's kept picture in the background when the app is idle; nil when nothing is saved.
     private let pictureKeeper: SheetPictureKeeper?
     private var savedRevision: Int
+    /// Whether the compositor's cycle was known at the last frame line: a debug line says when that changes.
+    private var cycleKnown = false
 
     /// Nil when settings are neither read nor written (the demo without --book).
     private let settings: SettingsKeeper?
@@ -73,6 +75,12 @@ final class LiveController {
         client.onFrameShown = { [unowned self] input, shown, presented in
             if presented { frameLoop.framePresented(input: input, at: shown) }
             func ms(_ value: Double) -> String { String(format: "%.2f", value) }
+            let cycle = client.repaintCycle
+            if (cycle != nil) != cycleKnown {
+                cycleKnown = cycle != nil
+                log.debug(cycle.map { "frame: the compositor's cycle is known (\(ms($0.interval)) ms): live strokes are committed late" }
+                    ?? "frame: the compositor's cycle is not known: frames are drawn at each callback")
+            }
             log.debug("frame: newest input \(ms(input)) ms, \(presented ? "presented" : "callback returned") at \(ms(shown)) ms (\(ms(shown - input)) ms later)")
         }
         client.onClose = { [unowned self] in quit() }
