@@ -88,6 +88,9 @@ public final class Session {
     private var recognizer = GestureRecognizer()
     /// The newest time (ms) the session has seen, from input and frame callbacks.
     public private(set) var now = 0.0
+    /// The Unix time (seconds) of the session clock's 0, so strokes keep when they were drawn:
+    /// the live app's monotonic clock maps onto the wall clock; a replay keeps 0 (its trace's `t`).
+    public var clockEpoch = 0.0
     /// Whether a clamped point was reported since the last stroke ended.
     private var reportedClamp = false
 
@@ -711,7 +714,7 @@ public final class Session {
 
     /// A stroke of the chosen ink; only a pen's samples carry pressure, and with it the curve.
     private func beginStroke(at sample: PenSample, time: Double) {
-        let live = LiveStroke(start: sample, at: time, style: ink, pressureCurve: sample.pressure != nil ? pressureCurve : nil)
+        let live = LiveStroke(start: sample, at: time, epoch: clockEpoch, style: ink, pressureCurve: sample.pressure != nil ? pressureCurve : nil)
         toolbar.hide()
         state = .drawing(live)
         record("stroke.began", at: time)
