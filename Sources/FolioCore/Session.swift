@@ -72,6 +72,9 @@ public final class Session {
 
     /// The lasso's selection on the current sheet, if any.
     var selection: Selection?
+    /// The sheet playing back, if it is; and the contacts that stopped it, taken in until they end.
+    var playback: Playback?
+    var stoppedPlayback = HeldContacts()
 
     /// A turn following a finger: which way, and where the finger landed.
     struct TurnTrack {
@@ -189,7 +192,7 @@ public final class Session {
 
     /// Whether the animation clock must keep ticking (frames wanted even without input). The
     /// toolbar's hiding and notice are deadlines on the same `now`, not animations: `nextChange`.
-    public var isAnimating: Bool { transaction.isAnimating }
+    public var isAnimating: Bool { transaction.isAnimating || playback != nil }
 
     /// When (ms) the screen changes with no input and no animation: the toolbar hiding after a
     /// while, its confirmation going, or a held stroke snapping to its shape. The frame loop
@@ -302,7 +305,7 @@ public final class Session {
             resize(width: width, height: height, scale: scale ?? self.scale)
             return
         }
-        guard let event = withinReach(event) else { return }
+        guard !playbackTakes(event), let event = withinReach(event) else { return }
         for gesture in recognizer.handle(event, time: time) {
             transition(gesture, at: time)
         }
@@ -344,7 +347,8 @@ public final class Session {
         transaction.advance(to: now)
         _ = toolbar.advance(to: now)
         settleHold()
-        if isAnimating { damageWholeFrame() }
+        advancePlayback()
+        if transaction.isAnimating { damageWholeFrame() }
     }
 
     /// Builds the page renderer, its frame and its backdrop texture ahead of the first pinch (one
@@ -358,6 +362,7 @@ public final class Session {
 
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
     public func finishActiveStroke() {
+        stopPlayback(showingSheet: true)
         if case .drawing = state { endStroke(at: now) }
         if case .erasing = state { endErase(at: now) }
         finishSelection(at: now)
@@ -551,6 +556,7 @@ public final class Session {
         case .deleteSheet: perform(Command.deleteSheet)
         case .export: perform(Command.export)
         case .fullscreen: perform(Command.toggleFullscreen)
+        case .play: beginPlayback()
         case .eraser, .lasso: _ = tools.choose(action)
         case .color, .width:
             _ = tools.choose(action)
@@ -567,6 +573,7 @@ public final class Session {
         if book.currentSheet == 0 { disabled.insert(.previousSheet) }
         if book.isOnLastSheet && book.sheet.isBlank { disabled.insert(.nextSheet) }
         if book.sheets.count == 1 && book.sheet.isBlank { disabled.insert(.deleteSheet) }
+        if book.sheet.isBlank { disabled.insert(.play) }
         toolbar.disabled = disabled
     }
 
@@ -799,6 +806,7 @@ public final class Session {
         }
         guard width != self.width || height != self.height || scale != self.scale else { return }
         finishSelection(at: now)
+        stopPlayback(showingSheet: false)
         let onlyScale = width == self.width && height == self.height
         let leafAngle = turn.angle
         self.width = width
