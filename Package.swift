@@ -2,8 +2,9 @@
 import PackageDescription
 
 /// FFmpeg's libraries, linked by the C targets that call them (a system library's link lines
-/// reach only those that import its module).
-let ffmpegLibraries: [LinkerSetting] = ["avformat", "avcodec", "swscale", "avutil"].map { .linkedLibrary($0) }
+/// reach only those that import its module). The encoder converts its frames itself; the tests'
+/// reader converts decoded frames back with libswscale.
+let ffmpegLibraries: [LinkerSetting] = ["avformat", "avcodec", "avutil"].map { .linkedLibrary($0) }
 
 /// Folio's modules, each with one job. The Wayland-free core (geometry, pixels, input, sketchbook,
 /// gestures, layers, render, core, replay) is what the headless commands and most tests
@@ -40,7 +41,9 @@ let package = Package(
         .target(name: "CPageKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
 
         // H.264 in MP4 through FFmpeg: the muxer writes and reads back through the caller's file.
-        .target(name: "CVideoEncoder", dependencies: ["CFFmpeg"], linkerSettings: ffmpegLibraries),
+        // Optimised in debug builds too: the tests encode videos.
+        .target(name: "CVideoEncoder", dependencies: ["CFFmpeg"], cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))],
+                linkerSettings: ffmpegLibraries),
 
         // The Wayland-free core.
         .target(name: "FolioGeometry"),
@@ -137,7 +140,8 @@ let package = Package(
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers", "FolioSketchbook", "FolioToolbar"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
         // Reads a video back (frame count, size, duration, the last frame) for the time-lapse's tests.
-        .target(name: "CVideoProbe", dependencies: ["CFFmpeg"], path: "Tests/CVideoProbe", linkerSettings: ffmpegLibraries),
+        .target(name: "CVideoProbe", dependencies: ["CFFmpeg"], path: "Tests/CVideoProbe",
+                linkerSettings: ffmpegLibraries + [.linkedLibrary("swscale")]),
         .testTarget(name: "FolioVideoTests", dependencies: ["folio", "FolioVideo", "CVideoProbe", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioFiles"]),
         .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioTestSupport"]),
     ],

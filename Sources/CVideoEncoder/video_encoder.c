@@ -1,4 +1,5 @@
 #include "video_encoder.h"
+#include "rgb_to_yuv.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -10,7 +11,6 @@
 #include <libavcodec/avcodec.h>
 #include <libavformat/avformat.h>
 #include <libavutil/opt.h>
-#include <libswscale/swscale.h>
 
 // FFmpeg 7 made the write callback's buffer const; FFmpeg 5 and 6 have it mutable.
 #if defined(FF_API_AVIO_WRITE_NONCONST) && !FF_API_AVIO_WRITE_NONCONST
@@ -34,7 +34,6 @@ struct folio_video {
     AVStream *stream;
     AVFrame *frame;
     AVPacket *packet;
-    struct SwsContext *scale;
     folio_io writer;
     int64_t next_pts;
     char *name;
@@ -148,7 +147,6 @@ void folio_video_free(folio_video *video) {
     avcodec_free_context(&video->codec);
     av_frame_free(&video->frame);
     av_packet_free(&video->packet);
-    sws_freeContext(video->scale);
     av_free(video->name);
     av_free(video);
 }
@@ -224,12 +222,6 @@ folio_video *folio_video_open(int fd, const char *name, int width, int height, i
     video->frame->height = height;
     code = av_frame_get_buffer(video->frame, 0);
     if (code < 0) goto failed;
-    video->scale = sws_getContext(width, height, AV_PIX_FMT_BGR0, width, height, AV_PIX_FMT_YUV420P,
-                                  SWS_BICUBIC | SWS_ACCURATE_RND | SWS_FULL_CHR_H_INT, NULL, NULL, NULL);
-    if (!video->scale) goto no_memory;
-    // Full-range RGB in, BT.709 limited-range YUV out, as the stream is tagged.
-    sws_setColorspaceDetails(video->scale, sws_getCoefficients(SWS_CS_ITU709), 1, sws_getCoefficients(SWS_CS_ITU709), 0,
-                             0, 1 << 16, 1 << 16);
 
     AVDictionary *format_options = NULL;
     av_dict_set(&format_options, "movflags", "+faststart", 0);
@@ -272,9 +264,9 @@ int folio_video_append(folio_video *video, const uint8_t *pixels, int stride, ch
         say_av(error, error_size, "encoding a frame", code);
         return -1;
     }
-    const uint8_t *planes[1] = {pixels};
-    const int strides[1] = {stride};
-    sws_scale(video->scale, planes, strides, 0, video->codec->height, video->frame->data, video->frame->linesize);
+    AVFrame *frame = video->frame;
+    folio_bgr0_to_yuv420(pixels, stride, frame->width, frame->height, frame->data[0], frame->linesize[0], frame->data[1],
+                         frame->linesize[1], frame->data[2], frame->linesize[2]);
     video->frame->pts = video->next_pts++;
     code = avcodec_send_frame(video->codec, video->frame);
     if (code >= 0) code = drain(video);

@@ -7,7 +7,8 @@
 /// An H.264 encoder writing an MP4 (yuv420p, its index at the front so it plays while it
 /// downloads) into a file descriptor the caller opened for reading and writing. Frames are
 /// given as 32-bit pixels, blue green red then an ignored byte (pixman's x8r8g8b8 in memory on a
-/// little-endian machine), and converted with BT.709's matrix in limited range, as tagged.
+/// little-endian machine), and converted with BT.709's matrix in limited range, as tagged
+/// (`folio_bgr0_to_yuv420`).
 typedef struct folio_video folio_video;
 
 /// Opens an encoder for `width`×`height` (even, at least 16) frames at `fps` frames a second.
