@@ -240,10 +240,6 @@ no_memory:
     return NULL;
 }
 
-const char *folio_video_encoder_name(const folio_video *video) {
-    return video->codec->codec->name;
-}
-
 /// Writes every packet the encoder has ready; 0 or an AVERROR.
 static int drain(folio_video *video) {
     for (;;) {

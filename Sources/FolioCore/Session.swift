@@ -190,8 +190,9 @@ public final class Session {
         return nil
     }
 
-    /// Whether the animation clock must keep ticking (frames wanted even without input). The
-    /// toolbar's hiding and notice are deadlines on the same `now`, not animations: `nextChange`.
+    /// Whether the animation clock must keep ticking (frames wanted even without input): an
+    /// animation runs, or the sheet plays back. The toolbar's hiding and notice are deadlines on
+    /// the same `now`, not animations: `nextChange`.
     public var isAnimating: Bool { transaction.isAnimating || playback != nil }
 
     /// When (ms) the screen changes with no input and no animation: the toolbar hiding after a

@@ -16,8 +16,6 @@ public final class VideoEncoder {
     private var video: OpaquePointer?
     public let width: Int
     public let height: Int
-    /// The libavcodec encoder in use (`libx264`).
-    public let encoderName: String
 
     /// An encoder writing to `descriptor` (open for reading and writing, empty); `name` is the
     /// name the muxer reads it back by.
@@ -29,7 +27,6 @@ public final class VideoEncoder {
         self.video = video
         self.width = width
         self.height = height
-        encoderName = String(cString: folio_video_encoder_name(video))
     }
 
     deinit {

@@ -16,9 +16,6 @@ typedef struct folio_video folio_video;
 /// returns NULL with one line of why in `error`.
 folio_video *folio_video_open(int fd, const char *name, int width, int height, int fps, char *error, size_t error_size);
 
-/// The encoder's name (`libx264`, …).
-const char *folio_video_encoder_name(const folio_video *video);
-
 /// Encodes one frame of `width`×`height` pixels whose rows are `stride` bytes apart. 0, or -1
 /// with one line of why in `error`.
 int folio_video_append(folio_video *video, const uint8_t *pixels, int stride, char *error, size_t error_size);
