@@ -240,17 +240,23 @@ no_memory:
     return NULL;
 }
 
-/// Writes every packet the encoder has ready; 0 or an AVERROR.
-static int drain(folio_video *video) {
+/// Writes every packet the encoder has ready; 0, or -1 with why in `error`.
+static int drain(folio_video *video, char *error, size_t error_size) {
     for (;;) {
         int code = avcodec_receive_packet(video->codec, video->packet);
         if (code == AVERROR(EAGAIN) || code == AVERROR_EOF) return 0;
-        if (code < 0) return code;
+        if (code < 0) {
+            say_av(error, error_size, "encoding a frame", code);
+            return -1;
+        }
         av_packet_rescale_ts(video->packet, video->codec->time_base, video->stream->time_base);
         video->packet->stream_index = video->stream->index;
         code = av_interleaved_write_frame(video->format, video->packet);
-        if (code < 0) return code;
-        if (video->format->pb->error < 0) return video->format->pb->error;
+        if (code >= 0 && video->format->pb->error < 0) code = video->format->pb->error;
+        if (code < 0) {
+            say_av(error, error_size, "writing the MP4", code);
+            return -1;
+        }
     }
 }
 
@@ -265,23 +271,27 @@ int folio_video_append(folio_video *video, const uint8_t *pixels, int stride, ch
                          frame->linesize[1], frame->data[2], frame->linesize[2]);
     video->frame->pts = video->next_pts++;
     code = avcodec_send_frame(video->codec, video->frame);
-    if (code >= 0) code = drain(video);
     if (code < 0) {
         say_av(error, error_size, "encoding a frame", code);
         return -1;
     }
-    return 0;
+    return drain(video, error, error_size);
 }
 
 int folio_video_finish(folio_video *video, char *error, size_t error_size) {
     int code = avcodec_send_frame(video->codec, NULL);
-    if (code >= 0) code = drain(video);
-    if (code >= 0) code = av_write_trailer(video->format);
-    if (code >= 0) {
-        avio_flush(video->format->pb);
-        if (video->format->pb->error < 0) code = video->format->pb->error;
+    if (code < 0) {
+        say_av(error, error_size, "encoding a frame", code);
+    } else if (drain(video, error, error_size) < 0) {
+        code = -1;
+    } else {
+        code = av_write_trailer(video->format);
+        if (code >= 0) {
+            avio_flush(video->format->pb);
+            if (video->format->pb->error < 0) code = video->format->pb->error;
+        }
+        if (code < 0) say_av(error, error_size, "writing the MP4", code);
     }
-    if (code < 0) say_av(error, error_size, "writing the MP4", code);
     folio_video_free(video);
     return code < 0 ? -1 : 0;
 }

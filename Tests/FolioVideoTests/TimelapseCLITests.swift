@@ -188,6 +188,29 @@ final class TimelapseCLITests: XCTestCase {
         XCTAssertEqual(try String(contentsOf: file, encoding: .utf8), "keep")
     }
 
+    func testADiskThatFillsMidwayLeavesTheOldFileAndNoTemporary() throws {
+        _ = try makeBook()
+        let video = folder.appendingPathComponent("full.mp4")
+        try Data("old".utf8).write(to: video)
+        // A file-size limit of 4 KiB fails a write as a full disk does (EFBIG; Folio ignores SIGXFSZ).
+        let process = Process()
+        let me = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
+        let folio = me.deletingLastPathComponent().appendingPathComponent("folio").path
+        process.executableURL = URL(fileURLWithPath: "/bin/sh")
+        process.arguments = ["-c", "ulimit -f 8 && exec \"$0\" timelapse --book \"$1\" --size 320x240 --seconds 3 --out \"$2\"",
+                             folio, bookFolder.path, video.path]
+        let err = Pipe()
+        process.standardError = err
+        try process.run()
+        let stderr = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        XCTAssertEqual(process.terminationStatus, 1, stderr)
+        XCTAssertTrue(stderr.hasPrefix("folio: \(video.path): writing the MP4: File too large (nothing was written)"), stderr)
+        XCTAssertEqual(stderr.filter { $0 == "\n" }.count, 1, stderr)
+        XCTAssertEqual(try String(contentsOf: video, encoding: .utf8), "old")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }, [])
+    }
+
     func testAVideoReplacesAnOldOneWhole() throws {
         _ = try makeBook()
         let video = folder.appendingPathComponent("again.mp4")
