@@ -36,7 +36,8 @@ struct HeldContacts {
     var tablet = false
     var pinch = false
 
-    /// Takes in `event` if it continues or ends a held contact.
+    /// Takes in `event` if it continues or ends a held contact. Touch frames pass: another finger
+    /// may share them, and a frame with nothing before it does nothing.
     mutating func takes(_ event: InputEvent) -> Bool {
         switch event {
         case let .touchMotion(id, _), let .touchShape(id, _, _): return touches.contains(id)
@@ -44,7 +45,6 @@ struct HeldContacts {
         case .touchCancel:
             defer { touches.removeAll() }
             return !touches.isEmpty
-        case .touchFrame: return !touches.isEmpty
         case .pointerMotion: return pointer
         case .pointerButton(_, pressed: false):
             defer { pointer = false }

@@ -136,6 +136,22 @@ final class PlaybackTests: XCTestCase {
         XCTAssertEqual(stopped.session.book.nextUndo, .stroke, "the undo history is as it was")
     }
 
+    func testAClickStopsItAndTheNextContactDrawsAsUsual() throws {
+        let events: [(Double, InputEvent)] = [
+            (1290, .pointerMotion(to: Point(x: 300, y: 500))),
+            (1300, .pointerButton(.left, pressed: true)),
+            (1320, .pointerMotion(to: Point(x: 400, y: 520))),
+            (1340, .pointerButton(.left, pressed: false)),
+            (1500, .touchDown(id: 4, at: Point(x: 100, y: 450))), (1500, .touchFrame),
+            (1520, .touchMotion(id: 4, to: Point(x: 200, y: 460))), (1520, .touchFrame),
+            (1540, .touchUp(id: 4)), (1540, .touchFrame),
+        ]
+        let replay = try replay(trace(after: events.map { TimedInputEvent(time: $0.0, event: $0.1) }))
+        XCTAssertEqual(Array(names(replay).suffix(4)), ["playback.began", "playback.stopped", "stroke.began", "stroke.ended"])
+        XCTAssertEqual(replay.session.book.sheet.strokes.count, 4, "the click drew nothing; the touch after it drew")
+        XCTAssertEqual(replay.session.book.sheet.strokes.last?.points.first, Point(x: 100, y: 450))
+    }
+
     func testABlankSheetHasNothingToPlay() throws {
         var session = Session(width: width, height: height)
         XCTAssertTrue(session.toolbar.disabled.contains(.play))
