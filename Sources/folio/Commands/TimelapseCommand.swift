@@ -32,7 +32,8 @@ struct TimelapseCommand: ParsableCommand {
         do {
             size = try PixelSize.parse(self.size)
         } catch {
-            throw FolioError("--size \(self.size): \(error)")
+            let sides = Timelapse.sides
+            throw FolioError("--size \(self.size): give WxH, each side an even number from \(sides.lowerBound) to \(sides.upperBound)")
         }
         let timelapse = Timelapse(width: size.width, height: size.height, seconds: seconds, fps: fps)
         if let problem = timelapse.problem { throw FolioError(problem) }
