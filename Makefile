@@ -6,7 +6,7 @@ SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 # Build needs, then the real compositors the tests drive: Weston (screens), KWin (real touch,
 # fractional scales) and Mutter (GNOME; pointer and keys through its remote-desktop D-Bus interface).
 DEB_PACKAGES := pkg-config libwayland-dev wayland-protocols libxkbcommon-dev libpixman-1-dev libpng-dev \
-                libcairo2-dev xkb-data weston
+                libcairo2-dev xkb-data weston libavcodec-dev libavformat-dev libavutil-dev libswscale-dev
 # poppler-utils: the PDF export's tests read the PDF back (pdfinfo, pdftoppm); gdb: a protocol
 # test that finds the app hung prints its threads' backtraces.
 TEST_DEB_PACKAGES := kwin-wayland plasma-wayland-protocols mutter dbus python3-venv poppler-utils gdb

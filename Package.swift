@@ -1,6 +1,11 @@
 // swift-tools-version: 6.1
 import PackageDescription
 
+/// FFmpeg's libraries, linked by the C targets that call them (a system library's link lines
+/// reach only those that import its module). The encoder converts its frames itself; the tests'
+/// reader converts decoded frames back with libswscale.
+let ffmpegLibraries: [LinkerSetting] = ["avformat", "avcodec", "avutil"].map { .linkedLibrary($0) }
+
 /// Folio's modules, each with one job. The Wayland-free core (geometry, pixels, input, sketchbook,
 /// gestures, layers, render, core, replay) is what the headless commands and most tests
 /// drive; `FolioWayland` is the only module that talks to a compositor.
@@ -23,6 +28,8 @@ let package = Package(
         .systemLibrary(name: "CWaylandClient", pkgConfig: "wayland-client", providers: [.apt(["libwayland-dev"])]),
         .systemLibrary(name: "CWaylandServer", path: "Tests/CWaylandServer", pkgConfig: "wayland-server",
                        providers: [.apt(["libwayland-dev"])]),
+        .systemLibrary(name: "CFFmpeg", pkgConfig: "libavformat",
+                       providers: [.apt(["libavcodec-dev", "libavformat-dev", "libavutil-dev", "libswscale-dev"])]),
         // glibc's allocator tuning (mallopt), which the Glibc module does not carry.
         .systemLibrary(name: "CMalloc"),
 
@@ -32,6 +39,11 @@ let package = Package(
         // The page renderer's per-column inner loops: portable C, and vector forms chosen at run time.
         // Debug builds optimise them too: tests and the compositor scenarios render at interactive rates.
         .target(name: "CPageKernels", cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))]),
+
+        // H.264 in MP4 through FFmpeg: the muxer writes and reads back through the caller's file.
+        // Optimised in debug builds too: the tests encode videos.
+        .target(name: "CVideoEncoder", dependencies: ["CFFmpeg"], cSettings: [.unsafeFlags(["-O2"], .when(configuration: .debug))],
+                linkerSettings: ffmpegLibraries),
 
         // The Wayland-free core.
         .target(name: "FolioGeometry"),
@@ -67,6 +79,8 @@ let package = Package(
             "FolioShapes", "FolioShelf",
         ]),
         .target(name: "FolioReplay", dependencies: ["FolioCore", "FolioGeometry", "FolioInput", "FolioPixels", "FolioSketchbook", "FolioToolbar"]),
+        // Time-lapse videos of a sheet: its playback drawn frame by frame and encoded.
+        .target(name: "FolioVideo", dependencies: ["CVideoEncoder", "FolioFiles", "FolioPixels", "FolioRender", "FolioSketchbook"]),
         // Benchmark figures and the memory-copy floor they are compared with, as `folio bench` and
         // `folio-latency-bench` print them.
         .target(name: "FolioBench", dependencies: ["FolioPixels", "FolioReplay"]),
@@ -81,7 +95,7 @@ let package = Package(
         .executableTarget(name: "folio", dependencies: [
             "FolioCore", "FolioReplay", "FolioWayland", "FolioRender", "FolioPixels", "FolioLayers", "FolioInput", "FolioSketchbook", "FolioGeometry", "FolioBench",
             "FolioToolbar", "FolioTools", "FolioSettings", "FolioRandom", "FolioFiles", "CMalloc", "FolioShapes",
-            "FolioLog", "FolioShelf", .product(name: "Logging", package: "swift-log"),
+            "FolioLog", "FolioShelf", "FolioVideo", .product(name: "Logging", package: "swift-log"),
             .product(name: "ArgumentParser", package: "swift-argument-parser"),
         ]),
 
@@ -126,6 +140,10 @@ let package = Package(
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers", "FolioSketchbook", "FolioToolbar"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
         .testTarget(name: "FolioShelfTests", dependencies: ["FolioShelf", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioFiles"]),
+        // Reads a video back (frame count, size, duration, the last frame) for the time-lapse's tests.
+        .target(name: "CVideoProbe", dependencies: ["CFFmpeg"], path: "Tests/CVideoProbe",
+                linkerSettings: ffmpegLibraries + [.linkedLibrary("swscale")]),
+        .testTarget(name: "FolioVideoTests", dependencies: ["folio", "FolioVideo", "CVideoProbe", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioFiles"]),
         .testTarget(name: "CLITests", dependencies: ["folio", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioTestSupport"]),
     ],
     swiftLanguageModes: [.v6]

@@ -18,8 +18,14 @@ struct LiveStroke {
     /// The shape the stroke snapped to while its end is held; nil while it is freehand.
     private(set) var snapped: SnappedStroke?
 
-    init(start: PenSample, at time: Double, style: InkStyle, pressureCurve: PressureCurve?) {
-        stroke = Stroke(points: [start.point], style: style)
+    /// The session time (ms) of the first point, which the stroke's times count from.
+    private let startTime: Double
+
+    /// A stroke begun at `time` (ms on the session's clock); `epoch` is that clock's 0 in Unix
+    /// seconds, so the stroke keeps when it was drawn.
+    init(start: PenSample, at time: Double, epoch: Double, style: InkStyle, pressureCurve: PressureCurve?) {
+        stroke = Stroke(points: [start.point], style: style, times: StrokeTimes(startingAt: epoch + time / 1000))
+        startTime = time
         hold = HoldTimer(at: start.point, time: time)
         predictor.add(start.point, at: time)
         smoother = InkSmoother(start: start.point)
@@ -80,6 +86,7 @@ struct LiveStroke {
         if let segment = smoother.add(p) { changed = changed.union(segment.controlBounds) }
         if let newTail = smoother.tail { changed = changed.union(newTail.controlBounds) }
         stroke.points.append(p)
+        stroke.times?.add(after: (time - startTime) / 1000)
         // The firmest pressure of the ink that changed: the last element's (its last step's
         // joint moves), the old tail's, the new segment's and the new tail's. Each is a Bézier,
         // so it stays within its control values; the x of a pressure element is the pressure.

@@ -72,6 +72,9 @@ public final class Session {
 
     /// The lasso's selection on the current sheet, if any.
     var selection: Selection?
+    /// The sheet playing back, if it is; and the contacts that stopped it, taken in until they end.
+    var playback: Playback?
+    var stoppedPlayback = HeldContacts()
 
     /// A turn following a finger: which way, and where the finger landed.
     struct TurnTrack {
@@ -88,6 +91,9 @@ public final class Session {
     private var recognizer = GestureRecognizer()
     /// The newest time (ms) the session has seen, from input and frame callbacks.
     public private(set) var now = 0.0
+    /// The Unix time (seconds) of the session clock's 0, so strokes keep when they were drawn:
+    /// the live app's monotonic clock maps onto the wall clock; a replay keeps 0 (its trace's `t`).
+    public var clockEpoch = 0.0
     /// Whether a clamped point was reported since the last stroke ended.
     private var reportedClamp = false
 
@@ -184,9 +190,10 @@ public final class Session {
         return nil
     }
 
-    /// Whether the animation clock must keep ticking (frames wanted even without input). The
-    /// toolbar's hiding and notice are deadlines on the same `now`, not animations: `nextChange`.
-    public var isAnimating: Bool { transaction.isAnimating }
+    /// Whether the animation clock must keep ticking (frames wanted even without input): an
+    /// animation runs, or the sheet plays back. The toolbar's hiding and notice are deadlines on
+    /// the same `now`, not animations: `nextChange`.
+    public var isAnimating: Bool { transaction.isAnimating || playback != nil }
 
     /// When (ms) the screen changes with no input and no animation: the toolbar hiding after a
     /// while, its confirmation going, or a held stroke snapping to its shape. The frame loop
@@ -299,7 +306,7 @@ public final class Session {
             resize(width: width, height: height, scale: scale ?? self.scale)
             return
         }
-        guard let event = withinReach(event) else { return }
+        guard !playbackTakes(event), let event = withinReach(event) else { return }
         for gesture in recognizer.handle(event, time: time) {
             transition(gesture, at: time)
         }
@@ -341,7 +348,8 @@ public final class Session {
         transaction.advance(to: now)
         _ = toolbar.advance(to: now)
         settleHold()
-        if isAnimating { damageWholeFrame() }
+        advancePlayback()
+        if transaction.isAnimating { damageWholeFrame() }
     }
 
     /// Builds the page renderer, its frame and its backdrop texture ahead of the first pinch (one
@@ -355,6 +363,7 @@ public final class Session {
 
     /// Ends whatever is being drawn and keeps it: the compositor went away, or the app quits.
     public func finishActiveStroke() {
+        stopPlayback(showingSheet: true)
         if case .drawing = state { endStroke(at: now) }
         if case .erasing = state { endErase(at: now) }
         finishSelection(at: now)
@@ -548,6 +557,7 @@ public final class Session {
         case .deleteSheet: perform(Command.deleteSheet)
         case .export: perform(Command.export)
         case .fullscreen: perform(Command.toggleFullscreen)
+        case .play: beginPlayback()
         case .eraser, .lasso: _ = tools.choose(action)
         case .color, .width:
             _ = tools.choose(action)
@@ -564,6 +574,7 @@ public final class Session {
         if book.currentSheet == 0 { disabled.insert(.previousSheet) }
         if book.isOnLastSheet && book.sheet.isBlank { disabled.insert(.nextSheet) }
         if book.sheets.count == 1 && book.sheet.isBlank { disabled.insert(.deleteSheet) }
+        if book.sheet.isBlank { disabled.insert(.play) }
         toolbar.disabled = disabled
     }
 
@@ -711,7 +722,7 @@ public final class Session {
 
     /// A stroke of the chosen ink; only a pen's samples carry pressure, and with it the curve.
     private func beginStroke(at sample: PenSample, time: Double) {
-        let live = LiveStroke(start: sample, at: time, style: ink, pressureCurve: sample.pressure != nil ? pressureCurve : nil)
+        let live = LiveStroke(start: sample, at: time, epoch: clockEpoch, style: ink, pressureCurve: sample.pressure != nil ? pressureCurve : nil)
         toolbar.hide()
         state = .drawing(live)
         record("stroke.began", at: time)
@@ -796,6 +807,7 @@ public final class Session {
         }
         guard width != self.width || height != self.height || scale != self.scale else { return }
         finishSelection(at: now)
+        stopPlayback(showingSheet: false)
         let onlyScale = width == self.width && height == self.height
         let leafAngle = turn.angle
         self.width = width

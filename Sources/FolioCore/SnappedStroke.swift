@@ -39,7 +39,8 @@ struct SnappedStroke {
     /// pressure the stroke had a fraction f of the way along its length.
     static func stroke(_ shape: Shape, like freehand: Stroke) -> Stroke {
         let points = shape.outline()
-        var stroke = Stroke(points: points, style: freehand.style, pressureCurve: freehand.pressureCurve)
+        var stroke = Stroke(points: points, style: freehand.style, pressureCurve: freehand.pressureCurve,
+                            times: freehand.times?.spread(over: points.count))
         guard freehand.hasPressure, let pressures = freehand.pressures else { return stroke }
         let from = fractions(freehand.points), to = fractions(points)
         var j = 0

@@ -59,16 +59,17 @@ public enum AtomicFile {
     }
 
     /// Opens a new file at `path` that did not exist before; a link or any file already there is an error.
-    public static func createExclusive(_ path: String, mode: mode_t) -> Int32 {
-        open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
+    /// `access` is `O_WRONLY`, or `O_RDWR` for a writer that reads back what it wrote.
+    public static func createExclusive(_ path: String, mode: mode_t, access: Int32 = O_WRONLY) -> Int32 {
+        open(path, access | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, mode)
     }
 
-    private static func createTemporary(in folder: String, for name: String, mode: mode_t,
-                                        target: String) throws(FileWriteError) -> (Int32, String) {
+    static func createTemporary(in folder: String, for name: String, mode: mode_t, target: String,
+                                access: Int32 = O_WRONLY) throws(FileWriteError) -> (Int32, String) {
         // A clash with 64 random bits means something is planting names: a few tries, then give up.
         for _ in 0..<8 {
             let path = folder + "/" + TemporaryName.make(for: name)
-            let fd = createExclusive(path, mode: mode)
+            let fd = createExclusive(path, mode: mode, access: access)
             if fd >= 0 { return (fd, path) }
             guard errno == EEXIST else {
                 throw FileWriteError(path: target, kind: .failed, reason: "cannot create a temporary file in \(folder): \(errnoText())")

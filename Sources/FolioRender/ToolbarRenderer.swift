@@ -146,6 +146,9 @@ public final class ToolbarRenderer {
                 [Point(x: -6, y: -2), Point(x: 0, y: 4), Point(x: 6, y: -2)],
                 [Point(x: -11, y: 4), Point(x: -11, y: 11), Point(x: 11, y: 11), Point(x: 11, y: 4)],
             ])
+        case .play:
+            // A play triangle, pointing right.
+            icon([[Point(x: -7, y: -11), Point(x: 10, y: 0), Point(x: -7, y: 11), Point(x: -7, y: -11)]])
         case .fullscreen:
             icon([
                 [Point(x: -11, y: -5), Point(x: -11, y: -11), Point(x: -5, y: -11)],

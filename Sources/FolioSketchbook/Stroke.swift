@@ -58,6 +58,8 @@ public struct Stroke: Hashable, Sendable, Codable {
     /// One per point, when the pen reports tilt (kept for later inks; widths ignore it).
     public var tilts: [PenTilt]?
     public var pressureCurve: PressureCurve = .standard
+    /// When it was drawn, for playing the sheet back; nil for strokes kept before Folio kept times.
+    public var times: StrokeTimes?
 
     /// A pressureless stroke codes as it always did; the curve is the app's, not the stroke's.
     private enum CodingKeys: String, CodingKey {
@@ -65,16 +67,20 @@ public struct Stroke: Hashable, Sendable, Codable {
     }
 
     public init(points: [Point], style: InkStyle = .standard, pressures: [Double]? = nil, tilts: [PenTilt]? = nil,
-                pressureCurve: PressureCurve = .standard) {
+                pressureCurve: PressureCurve = .standard, times: StrokeTimes? = nil) {
         self.points = points
         self.style = style
         self.pressures = pressures
         self.tilts = tilts
         self.pressureCurve = pressureCurve
+        self.times = times
     }
 
     /// Whether the width follows pressure (one pressure per point).
     public var hasPressure: Bool { pressures?.count == points.count && !points.isEmpty }
+
+    /// Whether the stroke keeps when each of its points was drawn (valid times, one per point).
+    public var hasTimes: Bool { times?.isValid(forPoints: points.count) ?? false }
 
     /// The widest the ink may be anywhere along the stroke, in logical pixels.
     public var maximumWidth: Double {

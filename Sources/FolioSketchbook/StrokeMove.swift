@@ -25,10 +25,11 @@ extension Stroke {
     }
 
     /// Whether `other` is this stroke moved by `moved(firstPointTo:)` and perhaps recoloured:
-    /// the same ink width, pressures, tilts and curve, and every point where that move puts it.
+    /// the same ink width, pressures, tilts, curve and times, and every point where that move puts it.
     public func isMove(to other: Stroke) -> Bool {
         guard points.count == other.points.count, let first = other.points.first, style.width == other.style.width,
-              pressures == other.pressures, tilts == other.tilts, pressureCurve == other.pressureCurve else { return false }
+              pressures == other.pressures, tilts == other.tilts, pressureCurve == other.pressureCurve,
+              times == other.times else { return false }
         let d = first - points[0]
         for i in points.indices.dropFirst() where points[i] + d != other.points[i] { return false }
         return true

@@ -13,7 +13,7 @@ struct Folio: ParsableCommand {
         abstract: "A touch sketchbook for Wayland: draw with one finger, pinch to fold the page like a book.",
         version: version,
         subcommands: [AppCommand.self, RenderCommand.self, ReplayCommand.self, InfoCommand.self, ExportCommand.self,
-                      BenchCommand.self, ControlsCommand.self, BooksCommand.self],
+                      BenchCommand.self, ControlsCommand.self, BooksCommand.self, TimelapseCommand.self],
         defaultSubcommand: AppCommand.self
     )
 
@@ -70,7 +70,7 @@ struct AppCommand: ParsableCommand {
 
     mutating func validate() throws {
         if let trace, !demo {
-            throw ValidationError("unknown command \"\(trace)\": the commands are render, replay, info, export, controls and bench; "
+            throw ValidationError("unknown command \"\(trace)\": the commands are render, replay, info, books, export, controls, bench and timelapse; "
                                   + "a trace is played live only with --demo")
         }
     }

@@ -257,7 +257,7 @@ final class BookJournalTests: XCTestCase {
         cases.append((file([(.snapshot, emptyBook), (.change, words(1) + [5] + words(1))]), "current sheet 1 is not below 1"))
         cases.append((file([(.snapshot, words(0, 1, 1) + bytes(0, 0, 0, 0) + words(0) + bytes(0, 0, 0, 0, 0, 0, 0x18, 0x40) + words(1) + [UInt8](repeating: 0, count: 8) + bytes(0, 0, 0, 0, 0, 0, 0xF0, 0x7F))]), "not within"))
         cases.append((file([(.snapshot, words(0, 1, 1) + bytes(0, 0, 0, 0) + words(0) + bytes(0, 0, 0, 0, 0, 0, 0xF0, 0xBF) + words(1) + [UInt8](repeating: 0, count: 16))]), "ink width -1"))
-        cases.append((file([(.snapshot, words(0, 1, 1) + bytes(0, 4, 0, 0) + words(0) + bytes(0, 0, 0, 0, 0, 0, 0x18, 0x40) + words(1) + [UInt8](repeating: 0, count: 16))]), "sample channels 4"))
+        cases.append((file([(.snapshot, words(0, 1, 1) + bytes(0, 8, 0, 0) + words(0) + bytes(0, 0, 0, 0, 0, 0, 0x18, 0x40) + words(1) + [UInt8](repeating: 0, count: 16))]), "sample channels 8"))
         cases.append((file([(.snapshot, words(0, 1, 1) + bytes(0, 0, 0, 0) + words(0x0100_0000) + bytes(0, 0, 0, 0, 0, 0, 0x18, 0x40) + words(1) + [UInt8](repeating: 0, count: 16))]), "is not 0xRRGGBB"))
         cases.append((Array("FolioBk\n".utf8) + words(3) + words(crc32c(Array("FolioBk\n".utf8) + words(3))), "newer Folio (format version 3)"))
         cases.append((Array("FolioBk\n".utf8), "shorter than its 16-byte header"))

@@ -116,7 +116,7 @@ final class PenBookTests: XCTestCase {
             return truncate.map { Array(bytes.prefix($0)) } ?? bytes
         }
         let cases: [([UInt8], String)] = [
-            (with(pen.channels, [0b111]), "sample channels 7 (written by a newer Folio?)"),
+            (with(pen.channels, [0b1111]), "sample channels 15 (written by a newer Folio?)"),
             (with(pen.channels, [0x80]), "sample channels 128"),
             (with(pen.tilts + 2, [0x01, 0x5A]), "tilt 0.0, 90.00390625 at point 1 is beyond ±90 degrees"),
             (with(pen.tilts + 8, [0xFF, 0xA5]), "tilt -90.00390625, -90.0 at point 3 is beyond ±90 degrees"),

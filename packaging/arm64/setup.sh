@@ -33,7 +33,7 @@ step "the Debian 13 arm64 sysroot"
 # Extracted, not installed: headers, .pc files and libraries to link against (with every
 # dependency), and the runtime that qemu-user loads the test binaries with.
 mmdebstrap --variant=extract --mode=root --architectures=arm64 --skip=check/qemu --aptopt='Acquire::Retries "3"' \
-    --include=libc6-dev,linux-libc-dev,libgcc-14-dev,libstdc++-14-dev,libwayland-dev,libxkbcommon-dev,libpixman-1-dev,libpng-dev,zlib1g-dev,libcairo2-dev \
+    --include=libc6-dev,linux-libc-dev,libgcc-14-dev,libstdc++-14-dev,libwayland-dev,libxkbcommon-dev,libpixman-1-dev,libpng-dev,zlib1g-dev,libcairo2-dev,libavcodec-dev,libavformat-dev,libavutil-dev,libswscale-dev \
     trixie "$arm64_sysroot" "deb $mirror trixie main"
 
 step "the arm64 Swift 6.2.3 runtime, from sid"

@@ -17,7 +17,9 @@ enum BookRecords {
         static let pressure: UInt8 = 1 << 0
         /// An i16 x, i16 y tilt per point, in 1/256-degree steps within ±90 degrees.
         static let tilt: UInt8 = 1 << 1
-        static let known = pressure | tilt
+        /// The f64 start (Unix seconds) and a u32 offset per point, in milliseconds (`StrokeTimes`).
+        static let times: UInt8 = 1 << 2
+        static let known = pressure | tilt | times
         static let tiltStepLimit = Int16(PenTilt.range.upperBound * 256)
     }
 
@@ -111,8 +113,9 @@ enum BookRecords {
     private static func write(_ stroke: Stroke, to out: inout ByteWriter) {
         let pressures = stroke.hasPressure ? stroke.pressures : nil
         let tilts = stroke.tilts.flatMap { $0.count == stroke.points.count ? $0 : nil }
+        let times = stroke.hasTimes ? stroke.times : nil
         out.u8(0)
-        out.u8((pressures == nil ? 0 : Channel.pressure) | (tilts == nil ? 0 : Channel.tilt))
+        out.u8((pressures == nil ? 0 : Channel.pressure) | (tilts == nil ? 0 : Channel.tilt) | (times == nil ? 0 : Channel.times))
         out.u16(0)
         out.u32(stroke.style.color & 0xFF_FFFF)
         out.f64(stroke.style.width)
@@ -129,6 +132,10 @@ enum BookRecords {
                 out.u16(UInt16(bitPattern: Stroke.tiltStep(t.x)))
                 out.u16(UInt16(bitPattern: Stroke.tiltStep(t.y)))
             }
+        }
+        if let times {
+            out.f64(times.start)
+            for offset in times.offsets { out.u32(offset) }
         }
     }
 
@@ -404,7 +411,29 @@ enum BookRecords {
             }
             stroke.tilts = tilts
         }
+        if channels & Channel.times != 0 { stroke.times = try times(&reader, points: pointCount, place()) }
         return stroke
+    }
+
+    /// A stroke's times: the start within `StrokeTimes.starts`, then a u32 offset per point, the
+    /// first 0 and none less than the one before.
+    private static func times(_ reader: inout ByteReader, points pointCount: Int, _ place: @autoclosure () -> String) throws(Damage) -> StrokeTimes {
+        let start = try double(&reader, place())
+        guard StrokeTimes.starts.contains(start) else {
+            throw Damage(reason: "\(place()): start time \(start) is not within 0 to \(Int(StrokeTimes.starts.upperBound)) seconds")
+        }
+        guard pointCount <= reader.remaining / 4 else { throw Damage(reason: "\(place()): \(doNotFit(pointCount, "time"))") }
+        var offsets: [UInt32] = []
+        offsets.reserveCapacity(pointCount)
+        for index in 0..<pointCount {
+            let offset = try word(&reader, place())
+            guard offset >= (offsets.last ?? 0) else {
+                throw Damage(reason: "\(place()): point \(index + 1) at \(offset) ms comes before point \(index) at \(offsets.last ?? 0) ms")
+            }
+            guard index > 0 || offset == 0 else { throw Damage(reason: "\(place()): point 1 is at \(offset) ms, not 0") }
+            offsets.append(offset)
+        }
+        return StrokeTimes(start: start, offsets: offsets)
     }
 
     /// A pressure stroke's curve: widths within `PressureCurve.widths`, the minimum at most the

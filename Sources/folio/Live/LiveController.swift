@@ -37,6 +37,8 @@ final class LiveController {
         session = Session(book: book, width: size.width, height: size.height, scale: size.scale, pictures: pictures)
         // Hours of drawing must not grow the timeline without end: nothing in the app reads far back.
         session.timelineCapacity = 256
+        // Session times are the monotonic clock's; strokes keep the wall clock's time.
+        session.clockEpoch = Date().timeIntervalSince1970 - monotonicMilliseconds() / 1000
         // Fold frames split their columns over two threads where there are two cores.
         session.pageOptions.threads = min(2, max(1, ProcessInfo.processInfo.activeProcessorCount))
         self.settings = settings
