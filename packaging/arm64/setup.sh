@@ -23,11 +23,13 @@ mkdir -p "$arm64_cross"
 
 step "the sid root with Swift 6.2.3"
 # The arm64 libraries are there for dpkg-shlibdeps, which computes the package's Depends from them.
+# They must be the sonames the Debian 13 sysroot links against: FFmpeg's are trixie's (sid has
+# moved on and its leftover libavcodec61 cannot be installed), so trixie is a second source.
 # Debian's sid is frozen on this archive: its Release file has expired.
 mmdebstrap --variant=apt --mode=root --architectures=amd64,arm64 --aptopt='Acquire::Retries "3"' \
     --aptopt='Acquire::Check-Valid-Until "false"' --aptopt='Acquire::Check-Date "false"' \
-    --include=swiftlang,ca-certificates,pkgconf,file,git,debhelper,dpkg-dev,binutils-aarch64-linux-gnu,librsvg2-bin,lintian,libc6:arm64,libstdc++6:arm64,libgcc-s1:arm64,libpixman-1-0:arm64,libwayland-client0:arm64,libxkbcommon0:arm64,libpng16-16t64:arm64,libcairo2:arm64 \
-    sid "$arm64_sid" "deb $mirror sid main"
+    --include=swiftlang,ca-certificates,pkgconf,file,git,debhelper,dpkg-dev,binutils-aarch64-linux-gnu,librsvg2-bin,lintian,libc6:arm64,libstdc++6:arm64,libgcc-s1:arm64,libpixman-1-0:arm64,libwayland-client0:arm64,libxkbcommon0:arm64,libpng16-16t64:arm64,libcairo2:arm64,libavcodec61:arm64,libavformat61:arm64,libavutil59:arm64 \
+    sid "$arm64_sid" "deb $mirror sid main" "deb $mirror trixie main"
 
 step "the Debian 13 arm64 sysroot"
 # Extracted, not installed: headers, .pc files and libraries to link against (with every
