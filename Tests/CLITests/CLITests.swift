@@ -421,8 +421,8 @@ final class CLITests: XCTestCase {
             let info = try run(["info", "--book", book.path])
             XCTAssertEqual(info.status, 0, "round \(round): \(info.stderr)")
             if info.stderr.contains("cut short") { killedInsideASave += 1 }
-            let strokes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: [[String: Int]]])["sheets"]?
-                .compactMap { $0["strokes"] }.reduce(0, +)
+            let strokes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: [[String: Any]]])["sheets"]?
+                .compactMap { $0["strokes"] as? Int }.reduce(0, +)
             let finished = process.terminationReason == .exit
             XCTAssertTrue(strokes == saved || strokes == saved + 40, "round \(round): \(strokes ?? -1) strokes after \(saved) (finished: \(finished))")
             saved = strokes ?? saved
