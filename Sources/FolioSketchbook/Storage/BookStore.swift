@@ -431,6 +431,8 @@ public final class BookWriter: Sendable {
         if state.journal >= 0 { close(state.journal) }
         state.journal = journal
         state.size = snapshot.count
+        // The papers' record counts with the snapshot: were it weighed as journal, a book of many
+        // papered sheets would compact at every save.
         state.snapshotSize = snapshot.count - BookJournal.headerSize
         state.saved = book
         state.syncedSize = state.size
