@@ -110,4 +110,39 @@ extension CLITests {
         XCTAssertTrue(blueish(dots.pixel(x: 80, y: 80)), "a dot at (40, 40)")
         XCTAssertEqual(dots.pixel(x: 100, y: 80), 0xFFFF_FFFF, "paper between dots")
     }
+
+    /// Taps on the places `folio controls` prints: the toolbar's paper moves the default on
+    /// (written back to --config), papers the blank sheet, and Ctrl+Z takes one step back.
+    func testTappingThePaperControlThroughATrace() throws {
+        let printed = try run(["controls", "--size", "640x400"])
+        let object = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(printed.stdout.utf8)) as? [String: Any])
+        let handle = try XCTUnwrap(object["handle"] as? [Double])
+        let paper = try XCTUnwrap((object["controls"] as? [[String: Any]])?.first { $0["name"] as? String == "paper" }?["rect"] as? [Double])
+        func tap(_ rect: [Double], at t: Int) -> String {
+            let x = rect[0] + rect[2] / 2, y = rect[1] + rect[3] / 2
+            return """
+            {"t": \(t), "kind": "touch.down", "id": 1, "x": \(x), "y": \(y)}
+            {"t": \(t), "kind": "touch.frame"}
+            {"t": \(t + 50), "kind": "touch.up", "id": 1}
+            {"t": \(t + 50), "kind": "touch.frame"}
+            """
+        }
+        let undo = """
+        {"t": 900, "kind": "key", "keys": "ctrl+z", "state": "pressed"}
+        {"t": 910, "kind": "key", "keys": "ctrl+z", "state": "released"}
+        """
+        let trace = try write("paper.jsonl", [tap(handle, at: 0), tap(paper, at: 200), tap(paper, at: 400), undo].joined(separator: "\n"))
+        let config = folder.appendingPathComponent("config.toml").path
+        let book = folder.appendingPathComponent("book").path
+        let result = try run(["replay", trace, "--size", "640x400", "--config", config, "--book", book])
+        XCTAssertEqual(result.status, 0, result.stderr)
+        let summary = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        XCTAssertEqual((summary["toolbar"] as? [String: Any])?["paper"] as? String, "squared", "two taps: plain, ruled, squared")
+        let events = (summary["events"] as? [[String: Any]] ?? []).compactMap { $0["event"] as? String }
+        XCTAssertEqual(events.filter { $0 == "control.paper" }.count, 2)
+        XCTAssertEqual(try run(["info", "--book", book]).stdout, #"{"sheets":[{"strokes":0,"paper":"ruled"}]}"# + "\n",
+                       "the blank sheet took each paper; undo took the second back")
+        let written = try String(contentsOfFile: config, encoding: .utf8)
+        XCTAssertTrue(written.contains("[paper]\n") && written.contains("kind = \"squared\"\n"), written)
+    }
 }
