@@ -108,10 +108,10 @@ final class PaperTests: XCTestCase {
         return count
     }
 
-    private func greenish(_ frame: Bitmap) -> Int {
+    private func greenish(_ frame: Bitmap, _ region: (x: Range<Int>, y: Range<Int>)? = nil) -> Int {
         var count = 0
-        for y in 0..<frame.height {
-            for x in 0..<frame.width {
+        for y in region?.y ?? 0..<frame.height {
+            for x in region?.x ?? 0..<frame.width {
                 let v = frame.pixel(x: x, y: y)
                 let r = Int((v >> 16) & 0xFF), g = Int((v >> 8) & 0xFF), b = Int(v & 0xFF)
                 if g > r + 60 && g > b + 60 { count += 1 }
@@ -154,6 +154,13 @@ final class PaperTests: XCTestCase {
             keep(session.frame, "turn@\(scale.factor)")
             XCTAssertGreaterThan(reddish(session.frame), 100, "the turning leaf shows its squared paper at \(scale.factor)")
             XCTAssertGreaterThan(greenish(session.frame), 20, "the next sheet shows its dots under the leaf at \(scale.factor)")
+            // Past halfway the leaf's back shows: the next sheet's paper, the drawing seen through it.
+            for i in 6...9 { touchFrame(session, at: 4000 + Double(i) * 16, .touchMotion(id: 9, to: Point(x: 395 - Double(i) * 40, y: 150))) }
+            _ = session.renderFrame()
+            keep(session.frame, "turn-back@\(scale.factor)")
+            let left = session.pixelWidth / 2
+            XCTAssertGreaterThan(greenish(session.frame, (x: 0..<left, y: 0..<session.pixelHeight)), 20,
+                                 "the leaf's back is the next sheet's dotted paper at \(scale.factor)")
         }
     }
 
