@@ -7,7 +7,7 @@ import FolioSketchbook
 /// sheet shows at once instead of being drawn stroke by stroke, with the undo tiles of its
 /// newest strokes so that the first undos are instant too.
 public struct SheetPicture: Sendable, Equatable {
-    /// `key(of:)` of the strokes drawn.
+    /// `key(of:paper:)` of the strokes drawn and their paper.
     public var key: UInt64
     public var width: Int
     public var height: Int
