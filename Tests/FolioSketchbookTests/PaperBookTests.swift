@@ -140,6 +140,18 @@ final class PaperBookTests: XCTestCase {
         same(loaded, book)
     }
 
+    /// Books Folio wrote before papers (the fuzzer's seed books) load with every sheet plain.
+    func testBooksFromBeforePapersLoadAsPlainPaper() throws {
+        let corpus = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("BookFuzzer/corpus")
+        for name in ["one-sheet.folio", "pen-strokes.folio", "sheets-and-undo.folio"] {
+            let bytes = [UInt8](try Data(contentsOf: corpus.appendingPathComponent(name)))
+            let book = try BookStore.decode(journal: bytes, path: name)
+            XCTAssertFalse(book.sheets.isEmpty, name)
+            XCTAssertEqual(Set(book.sheets.map(\.paper)), [.plain], name)
+        }
+    }
+
     /// The first save (and every compaction) writes the snapshot exactly as a plain book's, then
     /// the papers as change 8 in a changes record: a Folio from before papers reads the snapshot
     /// and stops at that change with its "unknown change 8 (written by a newer Folio?)".
