@@ -40,11 +40,12 @@ public struct Paper: Hashable, Sendable, Codable {
     public static let lineWidth = 1.0
     public static let dotDiameter = 2.0
 
-    public var kind: Kind
+    // Widest first: 16 bytes a sheet, not 24 (a book may hold a million sheets).
     /// Logical px between neighbouring lines or dots, within `spacingRange`.
     public private(set) var spacing: Double
     /// 0x00RRGGBB.
     public private(set) var color: UInt32
+    public var kind: Kind
 
     /// A paper with `spacing` clamped to `spacingRange` (a value that is not finite is the
     /// standard spacing) and `color` cut to 0xRRGGBB.

@@ -240,7 +240,7 @@ enum BookRecords {
         var current = 0
 
         var book: Sketchbook {
-            Sketchbook(sheets: sheets.elements.map { Sheet(strokes: $0.strokes, paper: $0.paper) }, currentSheet: current)
+            Sketchbook(sheets: sheets.map { Sheet(strokes: $0.strokes, paper: $0.paper) }, currentSheet: current)
         }
     }
 

@@ -53,15 +53,20 @@ struct InfoCommand: ParsableCommand {
 
     func run() throws {
         let sketchbook = try loadBook(at: book)
-        // Written out directly: a million sheets as Foundation objects cost seconds and hundreds of MB.
+        // Written out directly, a piece at a time: a million sheets as Foundation objects cost
+        // seconds and hundreds of MB, and as one string tens of MB.
         var json = "{\"sheets\":["
-        json.reserveCapacity(14 + sketchbook.sheets.count * 36)
+        json.reserveCapacity(1 << 16)
         for (index, sheet) in sketchbook.sheets.enumerated() {
             json += index == 0 ? "{\"strokes\":" : ",{\"strokes\":"
             json += String(sheet.strokes.count)
             json += ",\"paper\":\""
             json += sheet.paper.kind.rawValue
             json += "\"}"
+            if json.utf8.count >= 1 << 16 {
+                print(json, terminator: "")
+                json.removeAll(keepingCapacity: true)
+            }
         }
         print(json + "]}")
     }
