@@ -121,46 +121,51 @@ final class PaperTests: XCTestCase {
     }
 
     /// The fold takes the canvas, paper and all; a page turn shows both sheets' papers, the
-    /// next sheet's from its own picture, at every scale.
+    /// next sheet's from its own picture, and past halfway the leaf's back: every kind, at
+    /// every scale.
     func testTheFoldAndThePageTurnShowEachSheetsPaper() {
-        let red = Paper(kind: .squared, spacing: 20, color: 0xE02020)
-        let green = Paper(kind: .dotted, spacing: 16, color: 0x20B020)
-        for scale in scales {
-            let book = Sketchbook(sheets: [Sheet(paper: red), Sheet(paper: green)])
-            let session = Session(book: book, width: width, height: height, scale: scale)
-            drawStroke(session, at: 0)
-            session.handle(.touchDown(id: 1, at: Point(x: 100, y: 150)), at: 500)
-            session.handle(.touchDown(id: 2, at: Point(x: 300, y: 150)), at: 500)
-            session.handle(.touchFrame, at: 500)
-            session.handle(.touchMotion(id: 1, to: Point(x: 140, y: 150)), at: 550)
-            session.handle(.touchMotion(id: 2, to: Point(x: 260, y: 150)), at: 550)
-            session.handle(.touchFrame, at: 550)
-            XCTAssertEqual(session.mode, .folding(.pinch))
-            _ = session.renderFrame()
-            keep(session.frame, "fold@\(scale.factor)")
-            XCTAssertGreaterThan(reddish(session.frame), session.pixelWidth * 2, "the folded pages show the squared paper at \(scale.factor)")
-            XCTAssertEqual(greenish(session.frame), 0)
-            session.handle(.touchUp(id: 1), at: 600)
-            session.handle(.touchUp(id: 2), at: 600)
-            session.handle(.touchFrame, at: 600)
-            session.advance(to: 3000)
-            XCTAssertEqual(session.mode, .idle)
+        let pairs: [(Paper.Kind, Paper.Kind)] = [(.ruled, .squared), (.squared, .dotted), (.dotted, .ruled)]
+        for (first, second) in pairs {
+            let red = Paper(kind: first, spacing: 20, color: 0xE02020)
+            let green = Paper(kind: second, spacing: 16, color: 0x20B020)
+            for scale in scales {
+                let label = "\(first) over \(second) at \(scale.factor)"
+                let book = Sketchbook(sheets: [Sheet(paper: red), Sheet(paper: green)])
+                let session = Session(book: book, width: width, height: height, scale: scale)
+                drawStroke(session, at: 0)
+                session.handle(.touchDown(id: 1, at: Point(x: 100, y: 150)), at: 500)
+                session.handle(.touchDown(id: 2, at: Point(x: 300, y: 150)), at: 500)
+                session.handle(.touchFrame, at: 500)
+                session.handle(.touchMotion(id: 1, to: Point(x: 140, y: 150)), at: 550)
+                session.handle(.touchMotion(id: 2, to: Point(x: 260, y: 150)), at: 550)
+                session.handle(.touchFrame, at: 550)
+                XCTAssertEqual(session.mode, .folding(.pinch))
+                _ = session.renderFrame()
+                keep(session.frame, "fold-\(first)@\(scale.factor)")
+                XCTAssertGreaterThan(reddish(session.frame), 50, "the folded pages show their paper: \(label)")
+                XCTAssertEqual(greenish(session.frame), 0, label)
+                session.handle(.touchUp(id: 1), at: 600)
+                session.handle(.touchUp(id: 2), at: 600)
+                session.handle(.touchFrame, at: 600)
+                session.advance(to: 3000)
+                XCTAssertEqual(session.mode, .idle)
 
-            // A finger from the right edge halfway across: the leaf (this sheet) over the next.
-            touchFrame(session, at: 4000, .touchDown(id: 9, at: Point(x: 395, y: 150)))
-            for i in 1...5 { touchFrame(session, at: 4000 + Double(i) * 16, .touchMotion(id: 9, to: Point(x: 395 - Double(i) * 40, y: 150))) }
-            XCTAssertEqual(session.mode, .turning(.forward))
-            _ = session.renderFrame()
-            keep(session.frame, "turn@\(scale.factor)")
-            XCTAssertGreaterThan(reddish(session.frame), 100, "the turning leaf shows its squared paper at \(scale.factor)")
-            XCTAssertGreaterThan(greenish(session.frame), 20, "the next sheet shows its dots under the leaf at \(scale.factor)")
-            // Past halfway the leaf's back shows: the next sheet's paper, the drawing seen through it.
-            for i in 6...9 { touchFrame(session, at: 4000 + Double(i) * 16, .touchMotion(id: 9, to: Point(x: 395 - Double(i) * 40, y: 150))) }
-            _ = session.renderFrame()
-            keep(session.frame, "turn-back@\(scale.factor)")
-            let left = session.pixelWidth / 2
-            XCTAssertGreaterThan(greenish(session.frame, (x: 0..<left, y: 0..<session.pixelHeight)), 20,
-                                 "the leaf's back is the next sheet's dotted paper at \(scale.factor)")
+                // A finger from the right edge halfway across: the leaf (this sheet) over the next.
+                touchFrame(session, at: 4000, .touchDown(id: 9, at: Point(x: 395, y: 150)))
+                for i in 1...5 { touchFrame(session, at: 4000 + Double(i) * 16, .touchMotion(id: 9, to: Point(x: 395 - Double(i) * 40, y: 150))) }
+                XCTAssertEqual(session.mode, .turning(.forward))
+                _ = session.renderFrame()
+                keep(session.frame, "turn-\(first)@\(scale.factor)")
+                XCTAssertGreaterThan(reddish(session.frame), 50, "the turning leaf shows its paper: \(label)")
+                XCTAssertGreaterThan(greenish(session.frame), 20, "the next sheet shows its paper under the leaf: \(label)")
+                // Past halfway the leaf's back shows: the next sheet's paper, the drawing seen through it.
+                for i in 6...9 { touchFrame(session, at: 4000 + Double(i) * 16, .touchMotion(id: 9, to: Point(x: 395 - Double(i) * 40, y: 150))) }
+                _ = session.renderFrame()
+                keep(session.frame, "turn-back-\(first)@\(scale.factor)")
+                let left = session.pixelWidth / 2
+                XCTAssertGreaterThan(greenish(session.frame, (x: 0..<left, y: 0..<session.pixelHeight)), 20,
+                                     "the leaf's back is the next sheet's paper: \(label)")
+            }
         }
     }
 
