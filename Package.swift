@@ -68,9 +68,9 @@ let package = Package(
         .target(name: "FolioTools"),
         .target(name: "FolioLayers", dependencies: ["FolioGeometry"]),
         // The touch controls as data: layout, palette, shown/pressed/chosen state.
-        .target(name: "FolioToolbar", dependencies: ["FolioGeometry", "FolioTools"]),
+        .target(name: "FolioToolbar", dependencies: ["FolioGeometry", "FolioSketchbook", "FolioTools"]),
         // config.toml: the settings a person keeps, read and written with TOMLKit.
-        .target(name: "FolioSettings", dependencies: ["FolioGeometry", "FolioFiles", "FolioToolbar", "FolioTools", .product(name: "TOMLKit", package: "TOMLKit")]),
+        .target(name: "FolioSettings", dependencies: ["FolioGeometry", "FolioFiles", "FolioSketchbook", "FolioToolbar", "FolioTools", .product(name: "TOMLKit", package: "TOMLKit")]),
         .target(name: "FolioRender", dependencies: ["FolioGeometry", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioLayers", "FolioToolbar", "FolioTools", "CPageKernels", "CPixman", "CPNG", "CCairo"]),
         // The shelf of books: their folders, names, covers, trash and the move from one book.
         .target(name: "FolioShelf", dependencies: ["FolioFiles", "FolioPixels", "FolioSketchbook", "FolioRender"]),

@@ -105,7 +105,7 @@ extension Session {
 
     /// Lifts `indices` of the current sheet (the canvas brought up to the book first).
     private func select(_ indices: [Int]) {
-        display.show(book.sheet.strokes)
+        display.show(book.sheet.strokes, paper: book.sheet.paper)
         selection = Selection(indices: indices, overlay: display.lift(indices, of: book.sheet.strokes))
         showSelection()
     }

@@ -36,6 +36,10 @@ public final class Session {
     public private(set) var scale: BufferScale
     /// Called when the session needs the window to do something (fullscreen, quit, save).
     public var onRequest: ((SessionRequest) -> Void)?
+    /// The paper new sheets get; the toolbar's `paper` shows its kind.
+    public var paper = Paper.plain {
+        didSet { toolbar.paper = paper.kind }
+    }
     /// The touch controls: what is shown, pressed and chosen. Drawn on a layer of its own.
     public internal(set) var toolbar: Toolbar {
         didSet {
@@ -111,7 +115,7 @@ public final class Session {
         turn = TurnController(width: scene.width, height: scene.height, transaction: transaction)
         recognizer.width = Double(size.width)
         toolbar = Toolbar(layout: ToolbarLayout(width: Double(size.width), height: Double(size.height), scale: size.scale.factor))
-        display.showSheet(book.sheet.strokes)
+        display.showSheet(book.sheet)
         recognizer.controlAreas = toolbar.touchAreas
         refreshDisabledControls()
     }
@@ -527,10 +531,10 @@ public final class Session {
         case (.idle, .previousSheet):
             turnByKey(.backward)
         case (.idle, .newSheet):
-            changeSheets { $0.insertBlankSheet(); return true }
+            changeSheets { [paper] in $0.insertBlankSheet(paper: paper); return true }
         case (.idle, .deleteSheet):
             record("sheet.deleted", at: now)
-            book.deleteCurrentSheet()
+            book.deleteCurrentSheet(paper: paper)
             show(sheetAt: book.currentSheet)
         case (.idle, .foldStep):
             openCurtain(.keys)
@@ -559,10 +563,31 @@ public final class Session {
         case .fullscreen: perform(Command.toggleFullscreen)
         case .play: beginPlayback()
         case .eraser, .lasso: _ = tools.choose(action)
+        case .paper: nextPaper()
         case .color, .width:
             _ = tools.choose(action)
             onRequest?(.choicesChanged)
         }
+    }
+
+    /// Sets the paper new sheets get (from the settings, at start). A book that is one blank
+    /// sheet with nothing to undo (a new book) is a new sheet too: it takes the paper, without
+    /// an undo step, so a first tap of undo never takes away paper nobody chose on it.
+    public func useDefaultPaper(_ paper: Paper) {
+        self.paper = paper
+        guard book.sheets.count == 1, book.sheet.isBlank, !book.sheet.canUndo, book.nextUndo == nil,
+              book.sheet.paper != paper.forSheet else { return }
+        book = Sketchbook(sheets: [Sheet(paper: paper)])
+        display.showSheet(book.sheet)
+    }
+
+    /// The toolbar's paper: the next kind for new sheets, and for the sheet on the easel too
+    /// while it has no ink (an undoable edit of that sheet; on a drawn sheet the paper stays, so
+    /// a tap never changes what a drawing was made on).
+    private func nextPaper() {
+        paper.kind = paper.kind.next
+        if mode == .idle, selection == nil, book.sheet.isBlank, book.setPaper(paper) { redrawAll() }
+        onRequest?(.choicesChanged)
     }
 
     /// Controls that would do nothing look disabled: nothing to undo or redo, no sheet before
@@ -594,7 +619,7 @@ public final class Session {
     /// the whole frame changes.
     private func show(sheetAt index: Int) {
         book.goToSheet(index)
-        display.showSheet(book.sheet.strokes)
+        display.showSheet(book.sheet)
         record("sheet.changed", at: now)
     }
 
@@ -637,10 +662,11 @@ public final class Session {
     private func showLeaf(_ direction: Mode.TurnDirection, at angle: Double) {
         switch direction {
         case .forward:
-            let next = book.isOnLastSheet ? [] : book.sheets[book.currentSheet + 1].strokes
+            // From the last sheet the turn adds a blank one on the paper new sheets get.
+            let next = book.isOnLastSheet ? Sheet(paper: paper) : book.sheets[book.currentSheet + 1]
             turn.begin(earlier: display.canvas.baked, later: display.otherSheetPicture(next), angle: angle)
         case .backward:
-            let previous = book.sheets[book.currentSheet - 1].strokes
+            let previous = book.sheets[book.currentSheet - 1]
             turn.begin(earlier: display.otherSheetPicture(previous), later: display.canvas.baked, angle: angle)
         }
         display.prepare(turn.scene)
@@ -681,7 +707,7 @@ public final class Session {
             record("flip.cancelled", at: now)
             return
         }
-        changeSheets { direction == .forward ? $0.turnForward() : $0.goToPreviousSheet() }
+        changeSheets { [paper] in direction == .forward ? $0.turnForward(paper: paper) : $0.goToPreviousSheet() }
         record("flip.completed", at: now)
     }
 
@@ -790,8 +816,8 @@ public final class Session {
     }
 
     func redrawAll() {
-        // Undo and redo change one stroke: the canvas redraws only its area.
-        display.show(visibleStrokes)
+        // Undo and redo change one stroke: the canvas redraws only its area (all of it for a paper).
+        display.show(visibleStrokes, paper: book.sheet.paper)
         if case let .drawing(live) = state { display.drawLive(live, changed: live.stroke.bounds) }
     }
 

@@ -146,14 +146,15 @@ final class SessionDisplay {
 
     // MARK: - The canvas
 
-    /// Puts a whole sheet's `strokes` on the canvas: from their kept picture where there is one.
-    func showSheet(_ strokes: [Stroke]) {
-        damage.formUnion(draw(strokes, on: canvas))
+    /// Puts a whole sheet on the canvas: from its kept picture where there is one.
+    func showSheet(_ sheet: Sheet) {
+        damage.formUnion(draw(sheet.strokes, paper: sheet.paper, on: canvas))
     }
 
-    /// Shows `strokes` after an undo or redo: only the area of what differs is drawn again.
-    func show(_ strokes: [Stroke]) {
-        damage.formUnion(canvas.show(strokes: strokes))
+    /// Shows `strokes` on `paper` after an undo or redo: only the area of what differs is drawn
+    /// again (everything, when the paper changed).
+    func show(_ strokes: [Stroke], paper: Paper) {
+        damage.formUnion(paper == canvas.sheetPaper ? canvas.show(strokes: strokes) : canvas.rebuild(strokes: strokes, paper: paper))
     }
 
     /// Draws the canvas again from `strokes` (the eraser hid some).
@@ -188,8 +189,8 @@ final class SessionDisplay {
         damage.formUnion(canvas.clearLive())
     }
 
-    /// The picture of another sheet's `strokes`, at the canvas's size.
-    func otherSheetPicture(_ strokes: [Stroke]) -> Bitmap {
+    /// The picture of another sheet, at the canvas's size.
+    func otherSheetPicture(_ sheet: Sheet) -> Bitmap {
         let other: CanvasRenderer
         if let stored = otherSheetStorage, stored.baked.width == pixelWidth, stored.baked.height == pixelHeight {
             other = stored
@@ -197,7 +198,7 @@ final class SessionDisplay {
             other = CanvasRenderer(width: Int(canvas.size.width), height: Int(canvas.size.height), scale: canvas.scale)
             otherSheetStorage = other
         }
-        if other.strokes != strokes { _ = draw(strokes, on: other) }
+        if other.strokes != sheet.strokes || other.sheetPaper != sheet.paper { _ = draw(sheet.strokes, paper: sheet.paper, on: other) }
         return other.baked
     }
 
@@ -208,13 +209,15 @@ final class SessionDisplay {
         try pictures?.keep(picture, book: book)
     }
 
-    /// Draws `strokes` on `canvas`: from their kept picture where there is one, else stroke by stroke.
-    private func draw(_ strokes: [Stroke], on canvas: CanvasRenderer) -> PixelRect {
-        if let picture = pictures?.picture(of: strokes, width: canvas.baked.width, height: canvas.baked.height, scale: canvas.scale),
-           canvas.show(strokes: strokes, from: picture) {
+    /// Draws `strokes` on `paper` on `canvas`: from their kept picture where there is one, else
+    /// stroke by stroke.
+    private func draw(_ strokes: [Stroke], paper: Paper, on canvas: CanvasRenderer) -> PixelRect {
+        if let picture = pictures?.picture(of: strokes, paper: paper, width: canvas.baked.width, height: canvas.baked.height,
+                                           scale: canvas.scale),
+           canvas.show(strokes: strokes, from: picture, paper: paper) {
             return canvas.frame.bounds
         }
-        return canvas.rebuild(strokes: strokes)
+        return canvas.rebuild(strokes: strokes, paper: paper)
     }
 
     // MARK: - The page renderer

@@ -12,7 +12,10 @@ public final class CanvasRenderer {
     public let scale: Double
     public let baked: Bitmap
     public let frame: Bitmap
-    public static let paper: UInt32 = 0xFFFF_FFFF
+    /// Plain paper's white.
+    public static let paper: UInt32 = PaperPainter.white
+    /// The paper under the strokes (`rebuild` and `show(strokes:from:)` change it).
+    public private(set) var sheetPaper = Paper.plain
 
     /// The finished strokes `baked` shows, in order.
     public private(set) var strokes: [Stroke] = []
@@ -43,11 +46,13 @@ public final class CanvasRenderer {
         frame = Bitmap(width: pixelWidth, height: pixelHeight, color: Self.paper)
     }
 
-    /// Draws every stroke on fresh paper (after undo, redo, a resize or loading a book).
+    /// Draws every stroke on fresh paper (after undo, redo, a resize or loading a book): `paper`,
+    /// or the paper the canvas has when nil.
     @discardableResult
-    public func rebuild(strokes: [Stroke]) -> PixelRect {
+    public func rebuild(strokes: [Stroke], paper: Paper? = nil) -> PixelRect {
         live.reset()
-        baked.fill(Self.paper)
+        if let paper { sheetPaper = paper }
+        fillPaper(baked, in: baked.bounds)
         // Tiles for the newest strokes only: those the budget keeps anyway.
         let areas = strokes.map(pixelBounds(of:))
         var firstTile = areas.count, tileBytes = 0
@@ -189,7 +194,7 @@ public final class CanvasRenderer {
         live.reset()
         var damage = liveDamage
         for area in areas where !area.isEmpty {
-            baked.fill(Self.paper, in: area)
+            fillPaper(baked, in: area)
             for stroke in new where !reach(of: stroke).intersection(area).isEmpty { draw(stroke, into: baked, clip: area) }
             damage = damage.union(area)
         }
@@ -217,19 +222,22 @@ public final class CanvasRenderer {
                 (base + row * baked.width * 4).copyMemory(from: baked.pixels + row * baked.stride, byteCount: baked.width * 4)
             }
         }
-        return SheetPicture(key: SheetPicture.key(of: strokes), width: baked.width, height: baked.height, scale: scale,
+        return SheetPicture(key: SheetPicture.key(of: strokes, paper: sheetPaper), width: baked.width, height: baked.height, scale: scale,
                             pixels: pixels, tiles: undoTiles.tiles)
     }
 
-    /// Shows `strokes` from a kept picture of their first strokes instead of drawing them: the
-    /// picture, then the strokes after those it covers drawn over it. False (and nothing
-    /// changes) when the picture is not of the first strokes of these at this size.
-    public func show(strokes: [Stroke], from picture: SheetPicture) -> Bool {
+    /// Shows `strokes` on `paper` (nil: the canvas's) from a kept picture of their first strokes
+    /// instead of drawing them: the picture, then the strokes after those it covers drawn over
+    /// it. False (and nothing changes) when the picture is not of the first strokes of these on
+    /// this paper at this size.
+    public func show(strokes: [Stroke], from picture: SheetPicture, paper: Paper? = nil) -> Bool {
+        let paper = paper ?? sheetPaper
         let covered = picture.coveredCount
         guard picture.width == baked.width, picture.height == baked.height, picture.scale == scale,
               picture.pixels.count == baked.width * baked.height, covered <= strokes.count, picture.tiles.count <= covered,
               picture.tiles.allSatisfy({ baked.bounds.contains($0.area) && $0.pixels.count == $0.area.area }),
-              picture.key == SheetPicture.key(of: strokes.prefix(covered)) else { return false }
+              picture.key == SheetPicture.key(of: strokes.prefix(covered), paper: paper) else { return false }
+        sheetPaper = paper
         picture.pixels.withUnsafeBytes { source in
             guard let base = source.baseAddress else { return }
             for row in 0..<baked.height {
@@ -244,6 +252,11 @@ public final class CanvasRenderer {
         for stroke in strokes[covered...] { bake(stroke) }
         frame.copy(baked.bounds, from: baked)
         return true
+    }
+
+    /// Paints the canvas's paper over `area` of `bitmap` (this canvas's size): what lies under every stroke.
+    public func fillPaper(_ bitmap: Bitmap, in area: PixelRect) {
+        PaperPainter.paint(sheetPaper, into: bitmap, in: area, scale: scale)
     }
 
     /// Paints a finished stroke whole: at its fixed width, or along its pressures.

@@ -52,6 +52,7 @@ public enum PDFExport {
         cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
         cairo_set_line_join(cairo, CAIRO_LINE_JOIN_ROUND)
         for sheet in book.sheets {
+            drawPaper(sheet.paper, size: size, in: cairo)
             for stroke in sheet.strokes {
                 let rgb = stroke.style.color
                 cairo_set_source_rgb(cairo, Double((rgb >> 16) & 0xFF) / 255, Double((rgb >> 8) & 0xFF) / 255, Double(rgb & 0xFF) / 255)
@@ -96,6 +97,33 @@ public enum PDFExport {
             }
         }
         cairo_fill(cairo)
+    }
+
+    /// A sheet's paper under its ink: its lines stroked, its dots as zero-length round-capped lines.
+    private static func drawPaper(_ paper: Paper, size: Size, in cairo: OpaquePointer) {
+        let lines = paper.lines(on: size), dots = paper.dots(on: size)
+        guard !lines.isEmpty || !dots.isEmpty else { return }
+        let rgb = paper.color
+        cairo_set_source_rgb(cairo, Double((rgb >> 16) & 0xFF) / 255, Double((rgb >> 8) & 0xFF) / 255, Double(rgb & 0xFF) / 255)
+        if !lines.isEmpty {
+            for line in lines {
+                cairo_move_to(cairo, line.from.x, line.from.y)
+                cairo_line_to(cairo, line.to.x, line.to.y)
+            }
+            cairo_set_line_cap(cairo, CAIRO_LINE_CAP_BUTT)
+            cairo_set_line_width(cairo, Paper.lineWidth)
+            cairo_stroke(cairo)
+        }
+        if !dots.isEmpty {
+            for dot in dots {
+                cairo_move_to(cairo, dot.x, dot.y)
+                cairo_line_to(cairo, dot.x, dot.y)
+            }
+            cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
+            cairo_set_line_width(cairo, Paper.dotDiameter)
+            cairo_stroke(cairo)
+        }
+        cairo_set_line_cap(cairo, CAIRO_LINE_CAP_ROUND)
     }
 
     private static func trace(_ path: [PathElement], in cairo: OpaquePointer) {

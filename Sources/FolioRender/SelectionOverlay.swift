@@ -42,7 +42,7 @@ public final class SelectionOverlay {
         under.copy(under.bounds, from: canvas.baked)
         let left = selected.reduce(PixelRect.empty) { $0.union(canvas.reach(of: strokes[$1])) }
         if !left.isEmpty {
-            under.fill(CanvasRenderer.paper, in: left)
+            canvas.fillPaper(under, in: left)
             for (index, stroke) in strokes.enumerated() where !chosen.contains(index) && !canvas.reach(of: stroke).intersection(left).isEmpty {
                 canvas.draw(stroke, into: under, clip: left)
             }

@@ -7,7 +7,7 @@ import FolioSketchbook
 /// sheet shows at once instead of being drawn stroke by stroke, with the undo tiles of its
 /// newest strokes so that the first undos are instant too.
 public struct SheetPicture: Sendable, Equatable {
-    /// `key(of:)` of the strokes drawn.
+    /// `key(of:paper:)` of the strokes drawn and their paper.
     public var key: UInt64
     public var width: Int
     public var height: Int
@@ -21,17 +21,22 @@ public struct SheetPicture: Sendable, Equatable {
     public var coveredCount: Int { Self.count(inKey: key) }
 
     /// A checksum of strokes (CRC-32C of their points, widths, colours and point counts, and a
-    /// pen's pressure curve, pressures and tilts) and their count: a picture whose key differs is
-    /// of other strokes and is drawn again.
-    public static func key(of strokes: some Collection<Stroke>) -> UInt64 {
-        prefixKeys(of: strokes, counts: [strokes.count])[strokes.count] ?? 0
+    /// pen's pressure curve, pressures and tilts) on `paper`, and their count: a picture whose
+    /// key differs is of other strokes or another paper and is drawn again.
+    public static func key(of strokes: some Collection<Stroke>, paper: Paper) -> UInt64 {
+        prefixKeys(of: strokes, paper: paper, counts: [strokes.count])[strokes.count] ?? 0
     }
 
-    /// The keys of the first `count` strokes for each of `counts` (those beyond the strokes left
-    /// out), in one pass over them.
-    public static func prefixKeys(of strokes: some Collection<Stroke>, counts: Set<Int>) -> [Int: UInt64] {
+    /// The keys of the first `count` strokes on `paper` for each of `counts` (those beyond the
+    /// strokes left out), in one pass over them.
+    public static func prefixKeys(of strokes: some Collection<Stroke>, paper: Paper, counts: Set<Int>) -> [Int: UInt64] {
         var keys: [Int: UInt64] = [:]
         var crc: UInt32 = 0
+        // Plain paper adds nothing, so pictures kept before papers stay good.
+        if paper != .plain {
+            let fields = [UInt64(paper.kind.code) << 32 | UInt64(paper.color), paper.spacing.bitPattern]
+            crc = fields.withUnsafeBytes { crc32c($0, continuing: crc) }
+        }
         func note(_ count: Int) {
             if counts.contains(count) { keys[count] = UInt64(crc) << 32 | UInt64(UInt32(truncatingIfNeeded: count)) }
         }
@@ -86,12 +91,12 @@ public struct SheetPictureCache: Sendable {
         self.warning = warning
     }
 
-    /// The kept picture covering the most of the first `strokes` at this canvas size, or nil. A
+    /// The kept picture covering the most of the first `strokes` on `paper` at this canvas size, or nil. A
     /// picture of strokes that differ from these (an undo, an erased stroke) is never one.
-    public func picture(of strokes: [Stroke], width: Int, height: Int, scale: Double) -> SheetPicture? {
+    public func picture(of strokes: [Stroke], paper: Paper, width: Int, height: Int, scale: Double) -> SheetPicture? {
         guard strokes.count >= Self.worthKeeping else { return nil }
         let files = store.pictureFiles().filter { (Self.worthKeeping...strokes.count).contains(SheetPicture.count(inKey: $0.key)) }
-        let keys = SheetPicture.prefixKeys(of: strokes, counts: Set(files.map { SheetPicture.count(inKey: $0.key) }))
+        let keys = SheetPicture.prefixKeys(of: strokes, paper: paper, counts: Set(files.map { SheetPicture.count(inKey: $0.key) }))
         let matching = files.filter { keys[SheetPicture.count(inKey: $0.key)] == $0.key }
             .sorted { SheetPicture.count(inKey: $0.key) > SheetPicture.count(inKey: $1.key) }
         for (name, key) in matching {
@@ -114,7 +119,7 @@ public struct SheetPictureCache: Sendable {
     /// covering the most of each big sheet in `book`.
     public func keep(_ picture: SheetPicture?, book: Sketchbook) throws {
         if let picture, picture.coveredCount >= Self.worthKeeping,
-           book.sheets.contains(where: { SheetPicture.key(of: $0.strokes.prefix(picture.coveredCount)) == picture.key }) {
+           book.sheets.contains(where: { SheetPicture.key(of: $0.strokes.prefix(picture.coveredCount), paper: $0.paper) == picture.key }) {
             do {
                 try AtomicFile.replace(store.pictureFile(key: picture.key).path, with: Self.encode(picture), mode: 0o600)
             } catch {
@@ -125,7 +130,7 @@ public struct SheetPictureCache: Sendable {
         let counts = Set(files.map { SheetPicture.count(inKey: $0.key) })
         var wanted = Set<UInt64>()
         for sheet in book.sheets where sheet.strokes.count >= Self.worthKeeping {
-            let keys = SheetPicture.prefixKeys(of: sheet.strokes, counts: counts)
+            let keys = SheetPicture.prefixKeys(of: sheet.strokes, paper: sheet.paper, counts: counts)
             if let best = files.filter({ keys[SheetPicture.count(inKey: $0.key)] == $0.key })
                 .max(by: { SheetPicture.count(inKey: $0.key) < SheetPicture.count(inKey: $1.key) }) {
                 wanted.insert(best.key)

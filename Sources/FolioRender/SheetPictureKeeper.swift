@@ -86,12 +86,12 @@ public final class SheetPictureKeeper: Sendable {
             timer.after(Self.idleDelay - quietFor) { self.refresh(ifStill: generation) }
             return false
         }
-        let strokes = book.sheet.strokes
+        let strokes = book.sheet.strokes, paper = book.sheet.paper
         guard strokes.count >= SheetPictureCache.worthKeeping else { return false }
         let pixels = CanvasRenderer(width: canvas.width, height: canvas.height, scale: canvas.scale)
-        let kept = cache.picture(of: strokes, width: pixels.baked.width, height: pixels.baked.height, scale: canvas.scale)
+        let kept = cache.picture(of: strokes, paper: paper, width: pixels.baked.width, height: pixels.baked.height, scale: canvas.scale)
         guard strokes.count - (kept?.coveredCount ?? 0) >= Self.lagWorthRedrawing else { return false }
-        if let kept, pixels.show(strokes: strokes, from: kept) {} else { pixels.rebuild(strokes: strokes) }
+        if let kept, pixels.show(strokes: strokes, from: kept, paper: paper) {} else { pixels.rebuild(strokes: strokes, paper: paper) }
         let picture = pixels.picture()
         return files.withLock { _ in
             guard !state.withLock({ $0.closed }) else { return false }

@@ -140,6 +140,8 @@ public final class ToolbarRenderer {
                 [Point(x: -8, y: -8), Point(x: -6, y: 12), Point(x: 6, y: 12), Point(x: 8, y: -8)],
                 [Point(x: -2, y: -3), Point(x: -2, y: 7)], [Point(x: 2, y: -3), Point(x: 2, y: 7)],
             ])
+        case .paper:
+            icon(Self.sheet + Self.printed(toolbar.paper))
         case .export:
             icon([
                 [Point(x: 0, y: -12), Point(x: 0, y: 4)],
@@ -176,6 +178,24 @@ public final class ToolbarRenderer {
             return Point(x: 12 * cos(a), y: -3 + 8 * sin(a))
         }
     } + [[Point(x: 4, y: 5), Point(x: 6, y: 9), Point(x: 2, y: 13)]]
+
+    /// A sheet without a folded corner, for the paper control.
+    private static let sheet: [[Point]] = [
+        [Point(x: -9, y: -12), Point(x: 9, y: -12), Point(x: 9, y: 12), Point(x: -9, y: 12), Point(x: -9, y: -12)],
+    ]
+
+    /// What the paper control shows printed on its sheet: nothing, three rules, a grid, or dots.
+    private static func printed(_ kind: Paper.Kind) -> [[Point]] {
+        let rows = [-5.0, 1, 7], columns = [-3.0, 3]
+        switch kind {
+        case .plain: return []
+        case .ruled: return rows.map { [Point(x: -5, y: $0), Point(x: 5, y: $0)] }
+        case .squared:
+            return rows.map { [Point(x: -9, y: $0 - 1), Point(x: 9, y: $0 - 1)] }
+                + columns.map { [Point(x: $0, y: -12), Point(x: $0, y: 12)] }
+        case .dotted: return rows.flatMap { y in [-4.0, 0, 4].map { [Point(x: $0, y: y)] } }
+        }
+    }
 
     /// A sheet of paper with its top-right corner folded.
     private static let page: [[Point]] = [

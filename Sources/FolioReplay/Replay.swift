@@ -110,7 +110,8 @@ public final class Replay {
             "fold": ["state": session.mode.foldState, "scale": session.foldScale],
             "events": session.timeline.map { ["t": $0.time, "event": $0.name] as [String: Any] },
             "frameMs": ["p50": percentile(sorted, 0.5), "p99": percentile(sorted, 0.99)],
-            "toolbar": ["shown": session.toolbar.isShown, "color": HexColor.format(session.ink.color), "width": session.ink.width],
+            "toolbar": ["shown": session.toolbar.isShown, "color": HexColor.format(session.ink.color), "width": session.ink.width,
+                        "paper": session.paper.kind.rawValue],
         ]
         if let box = session.selectionBox, let bar = session.selectionBar {
             func rect(_ r: Rect) -> [Double] { [r.minX, r.minY, r.width, r.height] }

@@ -1,3 +1,4 @@
+import FolioSketchbook
 import FolioToolbar
 import FolioTools
 
@@ -27,6 +28,8 @@ public struct Settings: Hashable, Sendable {
     public var prediction = true
     /// What holding a pen's barrel button does.
     public var barrelButton = BarrelButton.eraser
+    /// The paper a new sheet gets (the toolbar's `paper` chooses its kind).
+    public var paper = Paper.plain
 
     public init() {}
 

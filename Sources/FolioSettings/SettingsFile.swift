@@ -1,6 +1,7 @@
 import Foundation
 import FolioFiles
 import FolioGeometry
+import FolioSketchbook
 import FolioToolbar
 import TOMLKit
 
@@ -104,6 +105,13 @@ public struct SettingsFile: Sendable {
         # Holding the pen's barrel button: "eraser" (the pen erases) or "none".
         barrel_button = "\(s.barrelButton.rawValue)"
 
+        [paper]
+        # The paper of a new sheet: "plain", "ruled", "squared" or "dotted"; the toolbar's paper chooses it.
+        kind = "\(s.paper.kind.rawValue)"
+        # Logical px between lines or dots (4-400), and their colour.
+        spacing = \(number(s.paper.spacing))
+        color = \(hex(s.paper.color))
+
         """
     }
 }
@@ -157,6 +165,7 @@ private struct Reader {
     static let known: [String: Set<String>] = [
         "ink": ["color", "width", "prediction"], "palette": ["colors", "widths"], "fold": ["perspective"],
         "gestures": ["edge_turn", "pinch", "tap_undo", "hold_to_shape"], "pen": ["pen_only", "barrel_button"],
+        "paper": ["kind", "spacing", "color"],
     ]
 
     mutating func report(_ key: String, _ message: String) {
@@ -230,7 +239,35 @@ private struct Reader {
                 report("pen.barrel_button", "pen.barrel_button must be \"eraser\" or \"none\"; using \"eraser\"")
             }
         }
+        s.paper = readPaper()
         return s
+    }
+
+    /// `[paper]`: each field checked on its own, a bad one replaced by its standard value.
+    private mutating func readPaper() -> Paper {
+        var kind = Paper.Kind.plain, spacing = Paper.standardSpacing, color = Paper.standardColor
+        if let v = value("paper", "kind") {
+            if let name = v.string, let chosen = Paper.Kind(rawValue: name) {
+                kind = chosen
+            } else {
+                report("paper.kind", "paper.kind must be \"plain\", \"ruled\", \"squared\" or \"dotted\"; using \"plain\"")
+            }
+        }
+        if let v = value("paper", "spacing") {
+            if let n = Self.number(v), Paper.spacingRange.contains(n) {
+                spacing = n
+            } else {
+                report("paper.spacing", "paper.spacing must be a number from 4 to 400; using 32")
+            }
+        }
+        if let v = value("paper", "color") {
+            if let rgb = v.string.flatMap(HexColor.parse) {
+                color = rgb
+            } else {
+                report("paper.color", "paper.color must be a colour like \"#B4C8DC\"; using \"#B4C8DC\"")
+            }
+        }
+        return Paper(kind: kind, spacing: spacing, color: color)
     }
 
     private func value(_ section: String, _ key: String) -> TOMLValueConvertible? {

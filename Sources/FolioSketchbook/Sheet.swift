@@ -1,8 +1,10 @@
 import FolioGeometry
 
-/// One sheet of the sketchbook: its strokes, in drawing order, with undo and redo.
+/// One sheet of the sketchbook: its paper and its strokes, in drawing order, with undo and redo.
 public struct Sheet: Hashable, Sendable, Codable {
     public private(set) var strokes: [Stroke]
+    /// What lies under the ink (`Paper.forSheet`: plain paper is always `Paper.plain`).
+    public private(set) var paper: Paper
     /// What undo takes back, oldest first: every stroke drawn, every eraser pass, every lasso edit.
     private var history: [Edit]
     /// Edits taken back by undo, newest last; a new edit clears it.
@@ -22,6 +24,8 @@ public struct Sheet: Hashable, Sendable, Codable {
         case recoloured([RecolouredStroke])
         /// A lasso duplicated strokes: the copies were appended, the sheet's newest while this stands.
         case duplicated([Stroke])
+        /// The sheet was given another paper.
+        case papered(from: Paper, to: Paper)
     }
 
     public struct MovedStroke: Hashable, Sendable, Codable {
@@ -41,8 +45,9 @@ public struct Sheet: Hashable, Sendable, Codable {
         public var stroke: Stroke
     }
 
-    public init(strokes: [Stroke] = []) {
+    public init(strokes: [Stroke] = [], paper: Paper = .plain) {
         self.strokes = strokes
+        self.paper = paper.forSheet
         self.history = strokes.map(Edit.drew)
         self.redoStack = []
     }
@@ -109,6 +114,16 @@ public struct Sheet: Hashable, Sendable, Codable {
         return start..<strokes.count
     }
 
+    /// Gives the sheet `paper` as one undoable edit; false when it has that paper already.
+    @discardableResult
+    public mutating func setPaper(_ paper: Paper) -> Bool {
+        let new = paper.forSheet
+        guard new != self.paper else { return false }
+        apply(.papered(from: self.paper, to: new))
+        redoStack.removeAll()
+        return true
+    }
+
     /// Takes the newest edit back; returns it, or nil when there is nothing to undo.
     @discardableResult
     public mutating func undo() -> Edit? {
@@ -127,6 +142,8 @@ public struct Sheet: Hashable, Sendable, Codable {
             for change in changes { strokes[change.index].style.color = change.from }
         case let .duplicated(copies):
             strokes.removeLast(copies.count)
+        case let .papered(from, _):
+            paper = from
         }
         redoStack.append(edit)
         return edit
@@ -154,12 +171,14 @@ public struct Sheet: Hashable, Sendable, Codable {
             for change in changes { strokes[change.index].style.color = change.to }
         case let .duplicated(copies):
             strokes.append(contentsOf: copies)
+        case let .papered(_, to):
+            paper = to
         }
         history.append(edit)
     }
 
     public var canUndo: Bool { !history.isEmpty }
     public var canRedo: Bool { !redoStack.isEmpty }
-    /// No ink on it (strokes taken back by undo do not count).
+    /// No ink on it (strokes taken back by undo do not count; paper is not ink).
     public var isBlank: Bool { strokes.isEmpty }
 }

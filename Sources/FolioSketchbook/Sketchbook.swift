@@ -66,32 +66,32 @@ public struct Sketchbook: Hashable, Sendable, Codable {
         return true
     }
 
-    /// A forward page turn: the next sheet, or from the last sheet a new blank sheet, unless the
-    /// last sheet is blank already (no endless blank sheets). False when nothing changed.
+    /// A forward page turn: the next sheet, or from the last sheet a new blank sheet on `paper`,
+    /// unless the last sheet is blank already (no endless blank sheets). False when nothing changed.
     @discardableResult
-    public mutating func turnForward() -> Bool {
+    public mutating func turnForward(paper: Paper = .plain) -> Bool {
         if goToNextSheet() { return true }
         guard !sheet.isBlank else { return false }
-        insertBlankSheet()
+        insertBlankSheet(paper: paper)
         return true
     }
 
     // MARK: - Adding and deleting sheets
 
-    /// Inserts a blank sheet right after the current one and makes it current.
-    public mutating func insertBlankSheet() {
-        sheets.insert(Sheet(), at: currentSheet + 1)
+    /// Inserts a blank sheet on `paper` right after the current one and makes it current.
+    public mutating func insertBlankSheet(paper: Paper = .plain) {
+        sheets.insert(Sheet(paper: paper), at: currentSheet + 1)
         currentSheet += 1
         deletedSheets.removeAll()
     }
 
     /// Deletes the current sheet; `undo()` can put it back. The sheet after it becomes current
-    /// (the one before, if it was the last); deleting the only sheet leaves one blank sheet.
-    public mutating func deleteCurrentSheet() {
+    /// (the one before, if it was the last); deleting the only sheet leaves one blank sheet on `paper`.
+    public mutating func deleteCurrentSheet(paper: Paper = .plain) {
         let deleted = DeletedSheet(sheet: sheet, index: currentSheet, replacedByBlank: sheets.count == 1)
         deletedSheets.append(deleted)
         if deleted.replacedByBlank {
-            sheets = [Sheet()]
+            sheets = [Sheet(paper: paper)]
         } else {
             sheets.remove(at: currentSheet)
             currentSheet = min(currentSheet, sheets.count - 1)
@@ -149,6 +149,15 @@ public struct Sketchbook: Hashable, Sendable, Codable {
         let copies = sheets[currentSheet].duplicate(indices, offset: offset)
         if !copies.isEmpty { deletedSheets.removeAll() }
         return copies
+    }
+
+    /// Gives the current sheet `paper` as one undoable edit; deletions become final. Returns
+    /// whether the paper changed.
+    @discardableResult
+    public mutating func setPaper(_ paper: Paper) -> Bool {
+        guard sheets[currentSheet].setPaper(paper) else { return false }
+        deletedSheets.removeAll()
+        return true
     }
 
     /// What `undo()` would do now; nil when there is nothing to undo.

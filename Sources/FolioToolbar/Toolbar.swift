@@ -1,4 +1,5 @@
 import FolioGeometry
+import FolioSketchbook
 
 /// The toolbar's state: shown or hidden, the control under a finger, what is disabled, and the
 /// brief confirmation after an export. A value; the session owns one and feeds it what happens,
@@ -17,6 +18,8 @@ public struct Toolbar: Hashable, Sendable {
     /// Whether the handle is pressed.
     public private(set) var handlePressed = false
     public var disabled: Set<ControlAction> = []
+    /// The kind of paper new sheets get, shown on the `paper` control.
+    public var paper = Paper.Kind.plain
     /// The confirmation on screen, if any: whether the export worked, and until when (ms).
     public private(set) var notice: Notice?
     /// When the bar was last touched or shown (ms): it hides `autoHideDelay` later.

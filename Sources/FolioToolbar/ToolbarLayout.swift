@@ -13,6 +13,8 @@ public enum ControlAction: Hashable, Sendable {
     /// The next finger or pen stroke draws a selection loop instead of ink.
     case lasso
     case newSheet, previousSheet, nextSheet, deleteSheet
+    /// The next paper (plain, ruled, squared, dotted) for new sheets, and for a sheet without ink.
+    case paper
     case export, fullscreen
     /// Plays the sheet back as it was drawn; any touch, click or key stops it.
     case play
@@ -30,6 +32,7 @@ public enum ControlAction: Hashable, Sendable {
         case .previousSheet: "sheet.previous"
         case .nextSheet: "sheet.next"
         case .deleteSheet: "sheet.delete"
+        case .paper: "paper"
         case .export: "export"
         case .fullscreen: "fullscreen"
         case .play: "play"
@@ -78,7 +81,7 @@ public struct ToolbarLayout: Hashable, Sendable {
             [.undo, .redo],
             (0..<colors).map(ControlAction.color),
             (0..<widths).map(ControlAction.width) + [.eraser, .lasso],
-            [.newSheet, .previousSheet, .nextSheet, .deleteSheet],
+            [.newSheet, .previousSheet, .nextSheet, .deleteSheet, .paper],
             [.play, .export, .fullscreen],
         ]
     }

@@ -24,6 +24,8 @@ func check(_ bytes: [UInt8]) {
         let book = try BookStore.decode(journal: bytes, path: "fuzz.folio")
         precondition(book.sheets.indices.contains(book.currentSheet), "a loaded book names a sheet it has")
         precondition(book.sheets.count <= 1_000_000, "a loaded book keeps the sheet limit")
+        precondition(book.sheets.allSatisfy { Paper.spacingRange.contains($0.paper.spacing) && $0.paper.color <= 0xFF_FFFF
+            && $0.paper.forSheet == $0.paper }, "a loaded book's papers keep their ranges")
     } catch let error as BookError {
         guard case .damaged = error else { preconditionFailure("not reported as damage: \(error)") }
     } catch {

@@ -98,7 +98,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book]).status, 0)
         let info = try run(["info", "--book", book])
         XCTAssertEqual(info.status, 0, info.stderr)
-        XCTAssertEqual(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "{\"sheets\":[{\"strokes\":2}]}")
+        XCTAssertEqual(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "{\"sheets\":[{\"strokes\":2,\"paper\":\"plain\"}]}")
 
         let svg = folder.appendingPathComponent("sheet.svg").path
         let export = try run(["export", "--book", book, "--sheet", "1", "--svg", svg])
@@ -184,7 +184,7 @@ final class CLITests: XCTestCase {
         let info = try run(["info", "--book", book])
         XCTAssertEqual(info.status, 0, info.stderr)
         XCTAssertEqual(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines),
-                       "{\"sheets\":[{\"strokes\":1},{\"strokes\":2},{\"strokes\":1}]}",
+                       "{\"sheets\":[{\"strokes\":1,\"paper\":\"plain\"},{\"strokes\":2,\"paper\":\"plain\"},{\"strokes\":1,\"paper\":\"plain\"}]}",
                        "the second replay starts on sheet 2, draws there, turns and adds sheet 3")
 
         let svg = folder.appendingPathComponent("sheet3.svg").path
@@ -239,7 +239,7 @@ final class CLITests: XCTestCase {
         XCTAssertEqual(second.stderr, "folio: \(book.path) is in use by another Folio (pid \(getpid()))\n")
         XCTAssertEqual(try Data(contentsOf: file), saved, "the refused writer left the book as it was")
         let info = try run(["info", "--book", book.path])
-        XCTAssertEqual(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "{\"sheets\":[{\"strokes\":1}]}", info.stderr)
+        XCTAssertEqual(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "{\"sheets\":[{\"strokes\":1,\"paper\":\"plain\"}]}", info.stderr)
         let svg = folder.appendingPathComponent("sheet.svg").path
         XCTAssertEqual(try run(["export", "--book", book.path, "--sheet", "1", "--svg", svg]).status, 0, "export only reads")
         XCTAssertNotNil(holder)
@@ -247,7 +247,7 @@ final class CLITests: XCTestCase {
         holder = nil
         XCTAssertEqual(try run(["replay", trace, "--size", "640x400", "--book", book.path]).status, 0)
         let after = try run(["info", "--book", book.path])
-        XCTAssertEqual(after.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "{\"sheets\":[{\"strokes\":2}]}")
+        XCTAssertEqual(after.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "{\"sheets\":[{\"strokes\":2,\"paper\":\"plain\"}]}")
     }
 
     func testLinksInTheBookAreRefusedInOneLine() throws {
@@ -421,8 +421,8 @@ final class CLITests: XCTestCase {
             let info = try run(["info", "--book", book.path])
             XCTAssertEqual(info.status, 0, "round \(round): \(info.stderr)")
             if info.stderr.contains("cut short") { killedInsideASave += 1 }
-            let strokes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: [[String: Int]]])["sheets"]?
-                .compactMap { $0["strokes"] }.reduce(0, +)
+            let strokes = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: [[String: Any]]])["sheets"]?
+                .compactMap { $0["strokes"] as? Int }.reduce(0, +)
             let finished = process.terminationReason == .exit
             XCTAssertTrue(strokes == saved || strokes == saved + 40, "round \(round): \(strokes ?? -1) strokes after \(saved) (finished: \(finished))")
             saved = strokes ?? saved

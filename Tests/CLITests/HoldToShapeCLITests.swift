@@ -49,7 +49,7 @@ extension CLITests {
         let replay = try run(arguments)
         XCTAssertEqual(replay.status, 0, replay.stderr)
         let info = try run(["info", "--book", book])
-        XCTAssertEqual(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"sheets":[{"strokes":1}]}"#, name)
+        XCTAssertEqual(info.stdout.trimmingCharacters(in: .whitespacesAndNewlines), #"{"sheets":[{"strokes":1,"paper":"plain"}]}"#, name)
         let svg = folder.appendingPathComponent("\(name).svg").path
         XCTAssertEqual(try run(["export", "--book", book, "--sheet", "1", "--svg", svg, "--size", "640x400"]).status, 0)
         return (replay.stdout, try String(contentsOfFile: svg, encoding: .utf8),

@@ -74,7 +74,7 @@ extension CLITests {
         let events = (moved["events"] as? [[String: Any]] ?? []).compactMap { $0["event"] as? String }
         XCTAssertEqual(events.filter { $0.hasPrefix("lasso.") || $0.hasPrefix("selection.") },
                        ["lasso.began", "lasso.ended", "selection.made", "selection.moved", "selection.ended"])
-        XCTAssertEqual(try strokeCounts(book), #"{"sheets":[{"strokes":2}]}"#)
+        XCTAssertEqual(try strokeCounts(book), #"{"sheets":[{"strokes":2,"paper":"plain"}]}"#)
         XCTAssertEqual(try svgStarts(book), ["130 180", "100 300"], "the moved stroke where it went, the other where it was")
         // The file grew by one move record (16 bytes of record, 4 of change count, a 9-byte
         // change head, 20 bytes for the stroke), not by the strokes (each 196 bytes here).
@@ -92,7 +92,7 @@ extension CLITests {
         _ = try replayLasso(strokes, book: other)
         _ = try replayLasso(moveBack + fingers(2, at: 2600), book: other)
         XCTAssertEqual(try svgStarts(other), ["100 100", "100 300"], "undone")
-        XCTAssertEqual(try strokeCounts(other), #"{"sheets":[{"strokes":2}]}"#)
+        XCTAssertEqual(try strokeCounts(other), #"{"sheets":[{"strokes":2,"paper":"plain"}]}"#)
         let again = folder.appendingPathComponent("redo").path
         _ = try replayLasso(strokes, book: again)
         _ = try replayLasso(moveBack + fingers(2, at: 2600) + fingers(3, at: 3200), book: again)
@@ -116,7 +116,7 @@ extension CLITests {
         // The same strokes selected in the book give the same bar.
         let select = try selectTopStroke(at: 0)
         _ = try replayLasso(select + lassoTouch([centre(try XCTUnwrap(buttons["selection.duplicate"]))], at: 1500), book: book)
-        XCTAssertEqual(try strokeCounts(book), #"{"sheets":[{"strokes":3}]}"#, "the copy is appended")
+        XCTAssertEqual(try strokeCounts(book), #"{"sheets":[{"strokes":3,"paper":"plain"}]}"#, "the copy is appended")
         XCTAssertEqual(try svgStarts(book), ["100 100", "100 300", "124 124"])
 
         _ = try replayLasso(select + lassoTouch([centre(try XCTUnwrap(buttons["selection.color.3"]))], at: 1500), book: book)
@@ -126,7 +126,7 @@ extension CLITests {
         XCTAssertEqual(colours, ["#D81B1B", "#0000FF", "#D81B1B"], "the loop took the stroke and its copy (both mostly inside)")
 
         _ = try replayLasso(select + lassoTouch([centre(try XCTUnwrap(buttons["selection.delete"]))], at: 1500), book: book)
-        XCTAssertEqual(try strokeCounts(book), #"{"sheets":[{"strokes":1}]}"#)
+        XCTAssertEqual(try strokeCounts(book), #"{"sheets":[{"strokes":1,"paper":"plain"}]}"#)
         XCTAssertEqual(try svgStarts(book), ["100 300"])
     }
 }

@@ -824,16 +824,16 @@ def scenario_vanish_pinch(kwin, injector, client, out, failures):
 
 # name: (scenario, the book `folio info` must then print, whether the scenario kills KWin)
 SCENARIOS = {
-    "fold": (scenario_fold, '{"sheets":[{"strokes":1}]}', False),
-    "turn": (scenario_turn, '{"sheets":[{"strokes":1},{"strokes":1}]}', False),
-    "toolbar": (scenario_toolbar, '{"sheets":[{"strokes":0}]}', False),
-    "tap-undo": (scenario_tap_undo, '{"sheets":[{"strokes":0}]}', False),
-    "hold-shape": (scenario_hold_shape, '{"sheets":[{"strokes":1}]}', False),
-    "lasso": (scenario_lasso, '{"sheets":[{"strokes":1}]}', False),
-    "scale": (scenario_scale, '{"sheets":[{"strokes":1}]}', False),
-    "vanish-stroke": (scenario_vanish_stroke, '{"sheets":[{"strokes":2}]}', True),
-    "vanish-pinch": (scenario_vanish_pinch, '{"sheets":[{"strokes":1}]}', True),
-    "latency": (scenario_latency, '{"sheets":[{"strokes":4}]}', False),
+    "fold": (scenario_fold, '{"sheets":[{"strokes":1,"paper":"plain"}]}', False),
+    "turn": (scenario_turn, '{"sheets":[{"strokes":1,"paper":"plain"},{"strokes":1,"paper":"plain"}]}', False),
+    "toolbar": (scenario_toolbar, '{"sheets":[{"strokes":0,"paper":"plain"}]}', False),
+    "tap-undo": (scenario_tap_undo, '{"sheets":[{"strokes":0,"paper":"plain"}]}', False),
+    "hold-shape": (scenario_hold_shape, '{"sheets":[{"strokes":1,"paper":"plain"}]}', False),
+    "lasso": (scenario_lasso, '{"sheets":[{"strokes":1,"paper":"plain"}]}', False),
+    "scale": (scenario_scale, '{"sheets":[{"strokes":1,"paper":"plain"}]}', False),
+    "vanish-stroke": (scenario_vanish_stroke, '{"sheets":[{"strokes":2,"paper":"plain"}]}', True),
+    "vanish-pinch": (scenario_vanish_pinch, '{"sheets":[{"strokes":1,"paper":"plain"}]}', True),
+    "latency": (scenario_latency, '{"sheets":[{"strokes":4,"paper":"plain"}]}', False),
 }
 
 

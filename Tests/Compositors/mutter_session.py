@@ -164,7 +164,7 @@ def scenario(mutter, processes, book, client_log_path, failures):
     if client.poll() is not None:
         failures.append(f"the client exited early with status {client.returncode}")
         return
-    check_saved_on_sigterm(client, processes["folio"], book, '{"sheets":[{"strokes":1}]}', failures)
+    check_saved_on_sigterm(client, processes["folio"], book, '{"sheets":[{"strokes":1,"paper":"plain"}]}', failures)
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])

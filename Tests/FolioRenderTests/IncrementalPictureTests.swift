@@ -57,7 +57,7 @@ final class IncrementalPictureTests: XCTestCase {
         for lag in [0, 1, 50] {
             let covered = Array(all.dropLast(lag))
             try cache.keep(drawn(covered).picture(), book: Sketchbook(sheets: [Sheet(strokes: covered)]))
-            let picture = try XCTUnwrap(cache.picture(of: all, width: size.width, height: size.height, scale: 1), "lag \(lag)")
+            let picture = try XCTUnwrap(cache.picture(of: all, paper: .plain, width: size.width, height: size.height, scale: 1), "lag \(lag)")
             XCTAssertEqual(picture.coveredCount, covered.count)
             let canvas = CanvasRenderer(width: size.width, height: size.height, scale: 1)
             XCTAssertTrue(canvas.show(strokes: all, from: picture))
@@ -76,7 +76,7 @@ final class IncrementalPictureTests: XCTestCase {
         let all = pictureTestStrokes(SheetPictureCache.worthKeeping + 40)
         let cache = SheetPictureCache(store: BookStore(directory: folder))
         try cache.keep(drawn(all).picture(), book: Sketchbook(sheets: [Sheet(strokes: all)]))
-        let kept = try XCTUnwrap(cache.picture(of: all, width: size.width, height: size.height, scale: 1))
+        let kept = try XCTUnwrap(cache.picture(of: all, paper: .plain, width: size.width, height: size.height, scale: 1))
 
         // Undo of ten strokes, then ten others: same count, other strokes at the end.
         let redrawn = Array(all.dropLast(10)) + pictureTestStrokes(10, seed: 77)
@@ -87,7 +87,7 @@ final class IncrementalPictureTests: XCTestCase {
         // Undo only: fewer strokes than the picture covers.
         let undone = Array(all.dropLast(3))
         for (name, sheet) in [("undo and redraw", redrawn), ("an early stroke erased", erased), ("undone", undone)] {
-            XCTAssertNil(cache.picture(of: sheet, width: size.width, height: size.height, scale: 1), name)
+            XCTAssertNil(cache.picture(of: sheet, paper: .plain, width: size.width, height: size.height, scale: 1), name)
             let canvas = CanvasRenderer(width: size.width, height: size.height, scale: 1)
             XCTAssertFalse(canvas.show(strokes: sheet, from: kept), name)
             // What the app then does: draws the sheet from its strokes.
@@ -105,10 +105,10 @@ final class IncrementalPictureTests: XCTestCase {
         try cache.keep(drawn(older).picture(), book: Sketchbook(sheets: [Sheet(strokes: older)]))
         // A newer picture of more strokes, damaged: written by hand, as a crash or a bad disk would leave it.
         let newer = Array(all.prefix(SheetPictureCache.worthKeeping + 50))
-        let file = store.pictureFile(key: SheetPicture.key(of: newer))
+        let file = store.pictureFile(key: SheetPicture.key(of: newer, paper: .plain))
         try Data(repeating: 0x5A, count: 4096).write(to: file)
 
-        let picture = try XCTUnwrap(cache.picture(of: all, width: size.width, height: size.height, scale: 1))
+        let picture = try XCTUnwrap(cache.picture(of: all, paper: .plain, width: size.width, height: size.height, scale: 1))
         XCTAssertEqual(picture.coveredCount, older.count, "the older good picture is used")
         XCTAssertEqual(lines.all.count, 1, "\(lines.all)")
         XCTAssertTrue(lines.all.first?.contains("\(file.path) is damaged") == true, "\(lines.all)")
@@ -130,17 +130,17 @@ final class IncrementalPictureTests: XCTestCase {
         let lines = Lines()
         let cache = SheetPictureCache(store: store, warning: { lines.add($0) })
         try cache.keep(drawn(all).picture(), book: Sketchbook(sheets: [Sheet(strokes: all)]))
-        let file = store.pictureFile(key: SheetPicture.key(of: all))
+        let file = store.pictureFile(key: SheetPicture.key(of: all, paper: .plain))
         let good = try Data(contentsOf: file)
-        XCTAssertNotNil(cache.picture(of: all, width: size.width, height: size.height, scale: 1))
+        XCTAssertNotNil(cache.picture(of: all, paper: .plain, width: size.width, height: size.height, scale: 1))
         for (length, count) in [(Int64(3) << 30, 1), (Int64(good.count - 1), 2), (Int64(good.count + 1), 3), (100, 4)] {
             XCTAssertEqual(truncate(file.path, off_t(length)), 0)
-            for _ in 0..<3 { XCTAssertNil(cache.picture(of: all, width: size.width, height: size.height, scale: 1), "\(length) bytes") }
+            for _ in 0..<3 { XCTAssertNil(cache.picture(of: all, paper: .plain, width: size.width, height: size.height, scale: 1), "\(length) bytes") }
             XCTAssertEqual(lines.all.count, count, "said once for \(length) bytes: \(lines.all)")
             XCTAssertTrue(lines.all.last?.hasPrefix("\(file.path) is damaged; the sheet is drawn from its strokes") == true, "\(lines.all)")
             // The same bytes back: used again.
             try good.write(to: file)
-            XCTAssertNotNil(cache.picture(of: all, width: size.width, height: size.height, scale: 1), "restored after \(length) bytes")
+            XCTAssertNotNil(cache.picture(of: all, paper: .plain, width: size.width, height: size.height, scale: 1), "restored after \(length) bytes")
         }
     }
 
@@ -164,7 +164,7 @@ final class IncrementalPictureTests: XCTestCase {
         XCTAssertEqual(timer.count, 2)
         timer.fire()
         XCTAssertEqual(kept(), [SheetPictureCache.worthKeeping + 20])
-        let file = store.pictureFile(key: SheetPicture.key(of: book(SheetPictureCache.worthKeeping + 20).sheet.strokes))
+        let file = store.pictureFile(key: SheetPicture.key(of: book(SheetPictureCache.worthKeeping + 20).sheet.strokes, paper: .plain))
         XCTAssertEqual(try FileManager.default.attributesOfItem(atPath: file.path)[.posixPermissions] as? Int, 0o600)
 
         // Lagging by fewer strokes than are worth it: left as it is.
@@ -176,7 +176,7 @@ final class IncrementalPictureTests: XCTestCase {
         keeper.changed(book(all.count), canvas: canvas)
         timer.fire()
         XCTAssertEqual(kept(), [all.count])
-        let picture = try XCTUnwrap(cache.picture(of: all, width: size.width, height: size.height, scale: 1))
+        let picture = try XCTUnwrap(cache.picture(of: all, paper: .plain, width: size.width, height: size.height, scale: 1))
         XCTAssertEqual(picture.pixels, drawn(all).picture().pixels, "the refreshed picture is what drawing gives")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".tmp") }, [])
 
@@ -185,7 +185,7 @@ final class IncrementalPictureTests: XCTestCase {
         keeper.changed(Sketchbook(sheets: [Sheet(strokes: undone)]), canvas: canvas)
         timer.fire()
         XCTAssertEqual(kept(), [undone.count])
-        XCTAssertEqual(try XCTUnwrap(cache.picture(of: undone, width: size.width, height: size.height, scale: 1)).pixels,
+        XCTAssertEqual(try XCTUnwrap(cache.picture(of: undone, paper: .plain, width: size.width, height: size.height, scale: 1)).pixels,
                        drawn(undone).picture().pixels)
 
         // Closed (the app quits and keeps its own canvas): nothing more is written.

@@ -24,7 +24,7 @@ final class PictureRemovalTests: XCTestCase {
         let canvas = CanvasRenderer(width: 120, height: 80, scale: 1)
         canvas.rebuild(strokes: strokes)
         try cache.keep(canvas.picture(), book: Sketchbook(sheets: [Sheet(strokes: strokes)]))
-        let kept = store.pictureFile(key: SheetPicture.key(of: strokes))
+        let kept = store.pictureFile(key: SheetPicture.key(of: strokes, paper: .plain))
 
         let notes = store.pictureFile(key: 0x100), shelf = store.pictureFile(key: 0x200), theirs = store.pictureFile(key: 0x300)
         try Data("someone's notes".utf8).write(to: notes)

@@ -75,12 +75,12 @@ final class SheetPictureTests: XCTestCase {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         let cache = SheetPictureCache(store: store)
         let book = Sketchbook(sheets: [Sheet(strokes: all)])
-        XCTAssertNil(cache.picture(of: all, width: 320, height: 220, scale: 1), "nothing kept yet")
+        XCTAssertNil(cache.picture(of: all, paper: .plain, width: 320, height: 220, scale: 1), "nothing kept yet")
         try cache.keep(drawn(all).picture(), book: book)
         XCTAssertEqual(store.pictureFiles().count, 1)
-        XCTAssertEqual(try mode(store.pictureFile(key: SheetPicture.key(of: all)).path), 0o600)
+        XCTAssertEqual(try mode(store.pictureFile(key: SheetPicture.key(of: all, paper: .plain)).path), 0o600)
 
-        let picture = try XCTUnwrap(cache.picture(of: all, width: 320, height: 220, scale: 1))
+        let picture = try XCTUnwrap(cache.picture(of: all, paper: .plain, width: 320, height: 220, scale: 1))
         let canvas = CanvasRenderer(width: 320, height: 220, scale: 1)
         XCTAssertTrue(canvas.show(strokes: all, from: picture))
         assertSamePixels(canvas.baked, drawn(all).baked, "the kept picture")
@@ -100,7 +100,7 @@ final class SheetPictureTests: XCTestCase {
         let firm = Stroke(points: points, pressures: Array(repeating: 0.8, count: 20))
         let otherCurve = Stroke(points: points, pressures: light.pressures, pressureCurve: PressureCurve(minimum: 1, maximum: 20))
         let tilted = Stroke(points: points, pressures: light.pressures, tilts: Array(repeating: PenTilt(x: 30, y: 0), count: 20))
-        let keys = [Stroke(points: points), light, firm, otherCurve, tilted].map { SheetPicture.key(of: [$0]) }
+        let keys = [Stroke(points: points), light, firm, otherCurve, tilted].map { SheetPicture.key(of: [$0], paper: .plain) }
         XCTAssertEqual(Set(keys).count, keys.count, "\(keys)")
         XCTAssertEqual(keys.map(SheetPicture.count(inKey:)), [1, 1, 1, 1, 1])
     }
@@ -113,20 +113,20 @@ final class SheetPictureTests: XCTestCase {
         try cache.keep(drawn(all).picture(), book: Sketchbook(sheets: [Sheet(strokes: all)]))
         var moved = all
         moved[7].points[0].x += 0.5
-        XCTAssertNil(cache.picture(of: moved, width: 320, height: 220, scale: 1), "one point moved")
-        XCTAssertNil(cache.picture(of: Array(all.dropLast()), width: 320, height: 220, scale: 1), "one stroke less")
-        XCTAssertNil(cache.picture(of: all, width: 321, height: 220, scale: 1), "another size")
-        XCTAssertNil(cache.picture(of: all, width: 320, height: 220, scale: 2), "another scale")
-        let file = store.pictureFile(key: SheetPicture.key(of: all))
+        XCTAssertNil(cache.picture(of: moved, paper: .plain, width: 320, height: 220, scale: 1), "one point moved")
+        XCTAssertNil(cache.picture(of: Array(all.dropLast()), paper: .plain, width: 320, height: 220, scale: 1), "one stroke less")
+        XCTAssertNil(cache.picture(of: all, paper: .plain, width: 321, height: 220, scale: 1), "another size")
+        XCTAssertNil(cache.picture(of: all, paper: .plain, width: 320, height: 220, scale: 2), "another scale")
+        let file = store.pictureFile(key: SheetPicture.key(of: all, paper: .plain))
         var bytes = [UInt8](try Data(contentsOf: file))
         for offset in stride(from: 0, to: bytes.count, by: max(1, bytes.count / 97)) {
             bytes[offset] ^= 0x10
             try Data(bytes).write(to: file)
-            XCTAssertNil(cache.picture(of: all, width: 320, height: 220, scale: 1), "byte \(offset) changed")
+            XCTAssertNil(cache.picture(of: all, paper: .plain, width: 320, height: 220, scale: 1), "byte \(offset) changed")
             bytes[offset] ^= 0x10
         }
         try Data(bytes).write(to: file)
-        XCTAssertNotNil(cache.picture(of: all, width: 320, height: 220, scale: 1))
+        XCTAssertNotNil(cache.picture(of: all, paper: .plain, width: 320, height: 220, scale: 1))
 
         // A book without those strokes any more: their picture goes at the next keep.
         try cache.keep(nil, book: Sketchbook())
@@ -140,10 +140,10 @@ final class SheetPictureTests: XCTestCase {
         let victim = folder.deletingLastPathComponent().appendingPathComponent("victim-\(UUID().uuidString)")
         try Data("precious".utf8).write(to: victim)
         defer { try? FileManager.default.removeItem(at: victim) }
-        let file = store.pictureFile(key: SheetPicture.key(of: all))
+        let file = store.pictureFile(key: SheetPicture.key(of: all, paper: .plain))
         try FileManager.default.createSymbolicLink(at: file, withDestinationURL: victim)
         let cache = SheetPictureCache(store: store)
-        XCTAssertNil(cache.picture(of: all, width: 320, height: 220, scale: 1))
+        XCTAssertNil(cache.picture(of: all, paper: .plain, width: 320, height: 220, scale: 1))
         XCTAssertThrowsError(try cache.keep(drawn(all).picture(), book: Sketchbook(sheets: [Sheet(strokes: all)]))) {
             XCTAssertEqual($0 as? BookError, .symlink(path: file.path))
         }

@@ -98,8 +98,8 @@ final class LassoBookTests: XCTestCase {
 
     /// What an older Folio sees: the header and the record are the version and kind it knows, and
     /// the change's code is one it does not, so it stops at its rule for unknown codes, which names
-    /// a newer Folio. That rule is the same here for any code this Folio does not know (8): the
-    /// move record with its code made 8 is the older Folio's view of a move record.
+    /// a newer Folio. That rule is the same here for any code this Folio does not know (9): the
+    /// move record with its code made 9 is the older Folio's view of a move record.
     func testAnOlderFolioRefusesAMoveAsANewerFolios() throws {
         var book = Sketchbook()
         book.append(Stroke(points: [Point(x: 10, y: 10), Point(x: 30, y: 12)]))
@@ -113,11 +113,11 @@ final class LassoBookTests: XCTestCase {
         XCTAssertEqual(file[savedSize + 4], 2, "a changes record, a kind every version 2 Folio knows")
         let code = savedSize + 12 + 4
         XCTAssertEqual(file[code], 6, "the first change is the move")
-        file[code] = 8
+        file[code] = 9
         try Data(withChecksumsFixed(file)).write(to: store.file)
         XCTAssertThrowsError(try store.load()) { error in
             XCTAssertEqual("\(error)".components(separatedBy: "book.folio ").last,
-                           "is damaged and was left untouched: byte \(savedSize): change 1: unknown change 8 (written by a newer Folio?)")
+                           "is damaged and was left untouched: byte \(savedSize): change 1: unknown change 9 (written by a newer Folio?)")
         }
     }
 

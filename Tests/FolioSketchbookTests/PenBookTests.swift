@@ -77,7 +77,7 @@ final class PenBookTests: XCTestCase {
                 var reader = ByteReader(bytes)
                 return try BookRecords.readSnapshot(&reader)
             }
-            XCTAssertEqual(pages.sheets.elements, book.sheets.map(\.strokes))
+            XCTAssertEqual(pages.sheets.elements.map(\.strokes), book.sheets.map(\.strokes))
         }
     }
 

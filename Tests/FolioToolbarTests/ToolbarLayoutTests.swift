@@ -5,7 +5,7 @@ import FolioTools
 
 final class ToolbarLayoutTests: XCTestCase {
     private let names = ["undo", "redo", "color.1", "color.2", "color.3", "color.4", "color.5", "color.6",
-                         "width.1", "width.2", "width.3", "eraser", "lasso", "sheet.new", "sheet.previous", "sheet.next", "sheet.delete",
+                         "width.1", "width.2", "width.3", "eraser", "lasso", "sheet.new", "sheet.previous", "sheet.next", "sheet.delete", "paper",
                          "play", "export", "fullscreen"]
 
     func testEveryControlIsLaidOutOnceAtTargetSizeInsideTheWindowAndClearOfTheEdgeZones() {

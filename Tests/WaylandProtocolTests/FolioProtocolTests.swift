@@ -390,6 +390,6 @@ final class FolioProtocolTests: XCTestCase {
             if round == 3 { XCTAssertEqual(kill(folio.client.processIdentifier, SIGKILL), 0) }
         }
         XCTAssertNil(try folio.client.waitForExit(), "killed")
-        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":3}]}"#)
+        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":3,"paper":"plain"}]}"#)
     }
 }

@@ -197,7 +197,7 @@ final class PageTurnProtocolTests: XCTestCase {
                        "sheet 2 shows only its own stroke (\(folio.save(drawn, as: "turn-sheet-2")))")
         try folio.compositor.press(KeyCode.q, modifiers: .control)
         XCTAssertEqual(try folio.client.waitForExit(), 0, folio.client.standardError)
-        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1},{"strokes":1}]}"#, "the drag drew no ink; the stroke after it is on sheet 2")
+        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1,"paper":"plain"},{"strokes":1,"paper":"plain"}]}"#, "the drag drew no ink; the stroke after it is on sheet 2")
     }
 
     // MARK: Falling back
@@ -225,6 +225,6 @@ final class PageTurnProtocolTests: XCTestCase {
 
         try folio.compositor.press(KeyCode.q, modifiers: .control)
         XCTAssertEqual(try folio.client.waitForExit(), 0, folio.client.standardError)
-        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1}]}"#)
+        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1,"paper":"plain"}]}"#)
     }
 }

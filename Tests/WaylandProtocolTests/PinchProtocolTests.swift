@@ -309,7 +309,7 @@ final class PinchProtocolTests: XCTestCase {
         let lines = stderr.split(separator: "\n")
         XCTAssertEqual(lines.count, 1, "one line: \(stderr)")
         XCTAssertTrue(stderr.contains(book), "the line names the book: \(stderr)")
-        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1}]}"#)
+        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1,"paper":"plain"}]}"#)
     }
 
     /// A protocol error ends the connection like a vanished compositor: one line naming the object
@@ -324,7 +324,7 @@ final class PinchProtocolTests: XCTestCase {
         XCTAssertEqual(stderr.split(separator: "\n").count, 1, "one line: \(stderr)")
         XCTAssertTrue(stderr.contains("protocol error 7 on xdg_toplevel#"), stderr)
         XCTAssertTrue(stderr.contains(": the test compositor objects"), stderr)
-        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1}]}"#)
+        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1,"paper":"plain"}]}"#)
     }
 
     func testSIGTERMMidStrokeExitsCleanlyAndKeepsTheStroke() throws {
@@ -332,6 +332,6 @@ final class PinchProtocolTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: book) }
         XCTAssertEqual(kill(folio.client.processIdentifier, SIGTERM), 0)
         XCTAssertEqual(try folio.client.waitForExit(), 0, folio.client.standardError)
-        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1}]}"#)
+        XCTAssertEqual(try bookInfo(book), #"{"sheets":[{"strokes":1,"paper":"plain"}]}"#)
     }
 }

@@ -76,7 +76,7 @@ final class ToolbarProtocolTests: XCTestCase {
 
         XCTAssertEqual(kill(folio.client.processIdentifier, SIGTERM), 0)
         XCTAssertEqual(try folio.client.waitForExit(), 0, folio.client.standardError)
-        XCTAssertEqual(try bookInfo(folio.book).filter { !$0.isWhitespace }, #"{"sheets":[{"strokes":0}]}"#)
+        XCTAssertEqual(try bookInfo(folio.book).filter { !$0.isWhitespace }, #"{"sheets":[{"strokes":0,"paper":"plain"}]}"#)
     }
 
     private func center(_ r: Rect) -> Point { Point(x: r.minX + r.width / 2, y: r.minY + r.height / 2) }

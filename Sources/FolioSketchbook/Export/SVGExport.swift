@@ -18,6 +18,7 @@ public enum SVGExport {
         <rect width="100%" height="100%" fill="#FFFFFF"/>
 
         """
+        svg += paperElements(sheet.paper, size: size)
         for stroke in sheet.strokes {
             if stroke.hasPressure {
                 svg += "<path d=\"\(outlineData(stroke))\" fill=\"\(HexColor.format(stroke.style.color))\" fill-rule=\"nonzero\"/>\n"
@@ -27,6 +28,23 @@ public enum SVGExport {
             svg += "stroke-width=\"\(number(stroke.style.width))\" stroke-linecap=\"round\" stroke-linejoin=\"round\"/>\n"
         }
         return svg + "</svg>\n"
+    }
+
+    /// The paper under the ink: one path of lines, or one of dots (zero-length segments whose
+    /// round caps are the dots).
+    static func paperElements(_ paper: Paper, size: Size) -> String {
+        let color = HexColor.format(paper.color)
+        let lines = paper.lines(on: size), dots = paper.dots(on: size)
+        var svg = ""
+        if !lines.isEmpty {
+            svg += "<path d=\"" + lines.map { "M\(pair($0.from))L\(pair($0.to))" }.joined() + "\" fill=\"none\" stroke=\"\(color)\" "
+            svg += "stroke-width=\"\(number(Paper.lineWidth))\"/>\n"
+        }
+        if !dots.isEmpty {
+            svg += "<path d=\"" + dots.map { "M\(pair($0))h0" }.joined() + "\" fill=\"none\" stroke=\"\(color)\" "
+            svg += "stroke-width=\"\(number(Paper.dotDiameter))\" stroke-linecap=\"round\"/>\n"
+        }
+        return svg
     }
 
     static func pathData(_ path: [PathElement]) -> String {

@@ -36,6 +36,8 @@ enum BookRecords {
         case move(sheet: Int, moves: [Move])
         /// Gives strokes of sheet `sheet` the colour `color`.
         case recolour(sheet: Int, color: UInt32, indices: [Int])
+        /// Gives sheet `sheet` another paper.
+        case paper(sheet: Int, paper: Paper)
 
         var code: UInt8 {
             switch self {
@@ -46,6 +48,7 @@ enum BookRecords {
             case .currentSheet: 5
             case .move: 6
             case .recolour: 7
+            case .paper: 8
             }
         }
     }
@@ -103,9 +106,24 @@ enum BookRecords {
                 out.u32(color & 0xFF_FFFF)
                 out.u32(UInt32(indices.count))
                 for index in indices { out.u32(UInt32(index)) }
+            case let .paper(sheet, paper):
+                out.u32(UInt32(sheet))
+                out.u32(paper.kind.code)
+                out.f64(paper.spacing)
+                out.u32(paper.color)
             }
         }
         return out.bytes
+    }
+
+    /// The papers of a snapshot's sheets, as changes to write in a record right after it: the
+    /// snapshot's own layout stays as every Folio reads it, so a book whose sheets are all plain
+    /// is the same file as before papers, and one with papers is refused by an older Folio
+    /// (an unknown change) instead of loading as plain sheets it would save over.
+    static func papers(of book: Sketchbook) -> [Change] {
+        book.sheets.indices.compactMap { index in
+            book.sheets[index].paper == .plain ? nil : .paper(sheet: index, paper: book.sheets[index].paper)
+        }
     }
 
     /// A stroke: kind (0, ink), sample channels, 2 reserved bytes, colour, width, point count,
@@ -159,20 +177,23 @@ enum BookRecords {
             throw OutOfRange(reason: "the book has \(b.count) sheets; a book holds at most \(maximumSheets)")
         }
         var prefix = 0
-        while prefix < a.count, prefix < b.count, a[prefix].strokes == b[prefix].strokes { prefix += 1 }
+        func same(_ x: Sheet, _ y: Sheet) -> Bool { x.strokes == y.strokes && x.paper == y.paper }
+        while prefix < a.count, prefix < b.count, same(a[prefix], b[prefix]) { prefix += 1 }
         var suffix = 0
         while suffix < a.count - prefix, suffix < b.count - prefix,
-              a[a.count - 1 - suffix].strokes == b[b.count - 1 - suffix].strokes { suffix += 1 }
+              same(a[a.count - 1 - suffix], b[b.count - 1 - suffix]) { suffix += 1 }
         let oldMiddle = prefix..<(a.count - suffix), newMiddle = prefix..<(b.count - suffix)
         var changes: [Change] = []
         if oldMiddle.count == newMiddle.count {
             for index in newMiddle {
+                if a[index].paper != b[index].paper { changes.append(.paper(sheet: index, paper: b[index].paper)) }
                 try changes += strokeChanges(from: a[index].strokes, to: b[index].strokes, sheet: index)
             }
         } else {
             // The new sheets go in before the old ones go out: the book never has no sheet.
             for (offset, index) in newMiddle.enumerated() {
                 changes.append(.insertSheet(index: prefix + offset))
+                if b[index].paper != .plain { changes.append(.paper(sheet: prefix + offset, paper: b[index].paper)) }
                 try changes += strokeChanges(from: [], to: b[index].strokes, sheet: prefix + offset)
             }
             for _ in oldMiddle { changes.append(.removeSheet(index: prefix + newMiddle.count)) }
@@ -221,11 +242,20 @@ enum BookRecords {
     /// O(log n) in the sheets plus the strokes it adds or removes, so reading a book costs in
     /// proportion to its file, whatever its records do.
     struct Pages {
-        /// Each sheet's strokes, in a tree: a sheet inserted or removed anywhere moves no other.
-        var sheets = PositionTree<[Stroke]>()
+        /// Each sheet's strokes and paper, in a tree: a sheet inserted or removed anywhere moves no other.
+        var sheets = PositionTree<Page>()
         var current = 0
 
-        var book: Sketchbook { Sketchbook(sheets: sheets.elements.map { Sheet(strokes: $0) }, currentSheet: current) }
+        var book: Sketchbook {
+            Sketchbook(sheets: sheets.map { Sheet(strokes: $0.strokes, paper: $0.paper) }, currentSheet: current)
+        }
+    }
+
+    /// A sheet as read so far.
+    struct Page {
+        var strokes: [Stroke] = []
+        /// Plain unless a change 8 says otherwise: books from before papers are plain.
+        var paper = Paper.plain
     }
 
     /// Why a payload is damaged, said without the file and offset (the caller adds them).
@@ -240,10 +270,10 @@ enum BookRecords {
         guard sheetCount >= 1 else { throw Damage(reason: "the book has no sheets") }
         // Each sheet takes at least its 4-byte count: a larger claim is damage, before allocating.
         guard sheetCount <= reader.remaining / 4 else { throw Damage(reason: doNotFit(sheetCount, "sheet")) }
-        var sheets: [[Stroke]] = []
+        var sheets: [Page] = []
         sheets.reserveCapacity(sheetCount)
         for index in 0..<sheetCount {
-            sheets.append(try strokes(&reader, sheet: index))
+            sheets.append(Page(strokes: try strokes(&reader, sheet: index)))
         }
         pages.sheets = PositionTree(sheets)
         guard current < sheetCount else { throw Damage(reason: "current sheet \(current) names no sheet (the book has \(sheetCount), from 0)") }
@@ -263,25 +293,27 @@ enum BookRecords {
             case 1:
                 let index = try count(&reader, "\(place()): sheet index", upTo: pages.sheets.count)
                 guard pages.sheets.count < maximumSheets else { throw Damage(reason: "\(place()): more than \(maximumSheets) sheets") }
-                pages.sheets.insert([], at: index)
+                pages.sheets.insert(Page(), at: index)
             case 2:
                 let index = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
                 guard pages.sheets.count > 1 else { throw Damage(reason: "\(place()): removes the only sheet") }
                 pages.sheets.remove(at: index)
             case 3:
                 let sheet = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
-                let keep = try count(&reader, "\(place()): stroke count", upTo: pages.sheets.element(at: sheet).count)
-                pages.sheets.update(at: sheet) { $0.removeSubrange(keep...) }
+                let keep = try count(&reader, "\(place()): stroke count", upTo: pages.sheets.element(at: sheet).strokes.count)
+                pages.sheets.update(at: sheet) { $0.strokes.removeSubrange(keep...) }
             case 4:
                 let sheet = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
-                let added = try strokes(&reader, sheet: sheet, existing: pages.sheets.element(at: sheet).count)
-                pages.sheets.update(at: sheet) { $0.append(contentsOf: added) }
+                let added = try strokes(&reader, sheet: sheet, existing: pages.sheets.element(at: sheet).strokes.count)
+                pages.sheets.update(at: sheet) { $0.strokes.append(contentsOf: added) }
             case 5:
                 pages.current = try count(&reader, "\(place()): current sheet", below: pages.sheets.count)
             case 6:
                 try applyMove(&reader, to: &pages, place())
             case 7:
                 try applyRecolour(&reader, to: &pages, place())
+            case 8:
+                try applyPaper(&reader, to: &pages, place())
             default:
                 throw Damage(reason: "\(place()): unknown change \(code) (written by a newer Folio?)")
             }
@@ -297,7 +329,7 @@ enum BookRecords {
     /// it moves, whatever the sheet holds.
     private static func applyMove(_ reader: inout ByteReader, to pages: inout Pages, _ place: @autoclosure () -> String) throws(Damage) {
         let sheet = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
-        let strokeCount = pages.sheets.update(at: sheet) { $0.count }
+        let strokeCount = pages.sheets.update(at: sheet) { $0.strokes.count }
         let moveCount = try count(&reader, "\(place()): moved stroke count", upTo: strokeCount)
         guard moveCount <= reader.remaining / 20 else { throw Damage(reason: "\(place()): \(doNotFit(moveCount, "moved stroke"))") }
         var moves: [Move] = []
@@ -306,13 +338,13 @@ enum BookRecords {
             let index = try strokeIndex(&reader, below: strokeCount, after: moves.last?.index, place())
             moves.append(Move(index: index, first: Point(x: try double(&reader, place()), y: try double(&reader, place()))))
         }
-        let outside: String? = pages.sheets.update(at: sheet) { strokes in
+        let outside: String? = pages.sheets.update(at: sheet) { page in
             for move in moves {
-                let moved = strokes[move.index].moved(firstPointTo: move.first)
+                let moved = page.strokes[move.index].moved(firstPointTo: move.first)
                 guard moved.points.allSatisfy({ $0.x.isFinite && $0.y.isFinite && SurfaceLimits.isWithinReach($0) }) else {
                     return "stroke \(move.index + 1) moved to \(move.first) leaves ±\(Int(SurfaceLimits.farthestCoordinate)) logical pixels"
                 }
-                strokes[move.index] = moved
+                page.strokes[move.index] = moved
             }
             return nil
         }
@@ -324,7 +356,7 @@ enum BookRecords {
         let sheet = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
         let color = try word(&reader, place())
         guard color <= 0xFF_FFFF else { throw Damage(reason: "\(place()): colour 0x\(String(color, radix: 16)) is not 0xRRGGBB") }
-        let strokeCount = pages.sheets.update(at: sheet) { $0.count }
+        let strokeCount = pages.sheets.update(at: sheet) { $0.strokes.count }
         let indexCount = try count(&reader, "\(place()): recoloured stroke count", upTo: strokeCount)
         guard indexCount <= reader.remaining / 4 else { throw Damage(reason: "\(place()): \(doNotFit(indexCount, "recoloured stroke"))") }
         var indices: [Int] = []
@@ -332,9 +364,31 @@ enum BookRecords {
         for _ in 0..<indexCount {
             indices.append(try strokeIndex(&reader, below: strokeCount, after: indices.last, place()))
         }
-        pages.sheets.update(at: sheet) { strokes in
-            for index in indices { strokes[index].style.color = color }
+        pages.sheets.update(at: sheet) { page in
+            for index in indices { page.strokes[index].style.color = color }
         }
+    }
+
+    /// Change 8: a sheet, its paper's kind (0 plain, 1 ruled, 2 squared, 3 dotted), spacing
+    /// (f64, logical px within `Paper.spacingRange`) and colour (0x00RRGGBB).
+    private static func applyPaper(_ reader: inout ByteReader, to pages: inout Pages, _ place: @autoclosure () -> String) throws(Damage) {
+        let sheet = try count(&reader, "\(place()): sheet index", below: pages.sheets.count)
+        let code = try word(&reader, place())
+        guard let kind = Paper.Kind(code: code) else {
+            throw Damage(reason: "\(place()): a paper of unknown kind \(code) (written by a newer Folio?)")
+        }
+        let spacing = try double(&reader, place())
+        guard Paper.spacingRange.contains(spacing) else {
+            throw Damage(reason: "\(place()): paper spacing \(spacing) is not within \(Paper.spacingRange.lowerBound)-\(Paper.spacingRange.upperBound) logical pixels")
+        }
+        let color = try word(&reader, place())
+        guard color <= 0xFF_FFFF else { throw Damage(reason: "\(place()): paper colour 0x\(String(color, radix: 16)) is not 0xRRGGBB") }
+        let paper = Paper(kind: kind, spacing: spacing, color: color)
+        // Plain paper is one paper: any other spacing or colour with it would not read back the same.
+        guard paper.forSheet == paper else {
+            throw Damage(reason: "\(place()): plain paper with spacing \(spacing) and colour 0x\(String(color, radix: 16))")
+        }
+        pages.sheets.update(at: sheet) { $0.paper = paper }
     }
 
     /// One of a change's stroke indices: below `strokeCount`, and after `previous` (they come

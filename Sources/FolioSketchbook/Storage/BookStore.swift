@@ -411,10 +411,14 @@ public final class BookWriter: Sendable {
     }
 
     /// Replaces `book.folio` with a header and one snapshot of `book`, atomically, and reopens it.
+    /// Sheets' papers follow the snapshot in a changes record of the same write (none when every
+    /// sheet is plain).
     private static func writeSnapshot(_ book: Sketchbook, into state: inout State, path: String) throws {
-        let snapshot: [UInt8]
+        var snapshot: [UInt8]
         do throws(BookRecords.OutOfRange) {
             snapshot = BookJournal.fileHeader() + BookJournal.record(.snapshot, payload: try BookRecords.snapshot(book))
+            let papers = BookRecords.papers(of: book)
+            if !papers.isEmpty { snapshot += BookJournal.record(.change, payload: BookRecords.payload(papers)) }
         } catch {
             throw BookError.io(path: path, reason: "cannot save (the previous save is kept): \(error.reason)")
         }
@@ -427,6 +431,8 @@ public final class BookWriter: Sendable {
         if state.journal >= 0 { close(state.journal) }
         state.journal = journal
         state.size = snapshot.count
+        // The papers' record counts with the snapshot: were it weighed as journal, a book of many
+        // papered sheets would compact at every save.
         state.snapshotSize = snapshot.count - BookJournal.headerSize
         state.saved = book
         state.syncedSize = state.size

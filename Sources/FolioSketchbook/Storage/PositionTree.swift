@@ -55,10 +55,13 @@ struct PositionTree<Element> {
     var count: Int { size(root) }
 
     /// The elements in order, in O(n).
-    var elements: [Element] {
-        var out: [Element] = []
+    var elements: [Element] { map { $0 } }
+
+    /// `transform` of each element in order, in O(n), without an array of the elements first.
+    func map<T>(_ transform: (Element) -> T) -> [T] {
+        var out: [T] = []
         out.reserveCapacity(count)
-        appendInOrder(root, to: &out)
+        appendInOrder(root, to: &out, transform)
         return out
     }
 
@@ -120,11 +123,11 @@ struct PositionTree<Element> {
         return middle
     }
 
-    private func appendInOrder(_ node: Int, to out: inout [Element]) {
+    private func appendInOrder<T>(_ node: Int, to out: inout [T], _ transform: (Element) -> T) {
         guard node >= 0 else { return }
-        appendInOrder(nodes[node].left, to: &out)
-        if let value = values[node] { out.append(value) }
-        appendInOrder(nodes[node].right, to: &out)
+        appendInOrder(nodes[node].left, to: &out, transform)
+        if let value = values[node] { out.append(transform(value)) }
+        appendInOrder(nodes[node].right, to: &out, transform)
     }
 
     /// The slot of the element at `index`, which is below `count`.

@@ -46,20 +46,27 @@ func openBook(at path: String?) throws -> (BookWriter, Sketchbook) {
 struct InfoCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "info",
-        abstract: "Describe a sketchbook as JSON: {\"sheets\": [{\"strokes\": K}, ...]}.")
+        abstract: "Describe a sketchbook as JSON: {\"sheets\": [{\"strokes\": K, \"paper\": KIND}, ...]}.")
 
     @Option(help: ArgumentHelp("The sketchbook folder.", valueName: "dir"))
     var book: String
 
     func run() throws {
         let sketchbook = try loadBook(at: book)
-        // Written out directly: a million sheets as Foundation objects cost seconds and hundreds of MB.
+        // Written out directly, a piece at a time: a million sheets as Foundation objects cost
+        // seconds and hundreds of MB, and as one string tens of MB.
         var json = "{\"sheets\":["
-        json.reserveCapacity(14 + sketchbook.sheets.count * 16)
+        json.reserveCapacity(1 << 16)
         for (index, sheet) in sketchbook.sheets.enumerated() {
             json += index == 0 ? "{\"strokes\":" : ",{\"strokes\":"
             json += String(sheet.strokes.count)
-            json += "}"
+            json += ",\"paper\":\""
+            json += sheet.paper.kind.rawValue
+            json += "\"}"
+            if json.utf8.count >= 1 << 16 {
+                print(json, terminator: "")
+                json.removeAll(keepingCapacity: true)
+            }
         }
         print(json + "]}")
     }
@@ -140,7 +147,7 @@ struct ExportCommand: ParsableCommand {
                      + "\(width)x\(height) (bitmaps are at most \(SurfaceLimits.maximumBufferSide) px a side)")
             }
             let canvas = CanvasRenderer(width: width, height: height, scale: 1)
-            canvas.rebuild(strokes: page.strokes)
+            canvas.rebuild(strokes: page.strokes, paper: page.paper)
             data = try PNG.encode(canvas.frame)
         }
         // Written beside the target and renamed over it: a failure leaves an existing file as it was.

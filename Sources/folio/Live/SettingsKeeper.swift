@@ -39,11 +39,13 @@ final class SettingsKeeper {
         session.tapUndo = settings.tapUndo
         session.holdToShape = settings.holdToShape
         session.predictsInk = settings.prediction
+        session.useDefaultPaper(settings.paper)
     }
 
-    /// The toolbar's colour or width changed: written back.
+    /// The toolbar's colour, width or paper changed: written back.
     func choicesChanged(in session: Session) {
         settings.ink = session.tools.ink
+        settings.paper = session.paper
         guard writable else {
             if !toldNotWritten { warn("\(file.path) has problems (said above), so the toolbar's choices are not written to it") }
             toldNotWritten = true

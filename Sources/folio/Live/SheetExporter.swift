@@ -23,7 +23,7 @@ struct SheetExporter {
             do { try Folders.make(folder) } catch { throw FolioError(error.describe(failure: "cannot export the sheet")) }
         }
         let canvas = CanvasRenderer(width: width, height: height, scale: 1)
-        canvas.rebuild(strokes: book.sheet.strokes)
+        canvas.rebuild(strokes: book.sheet.strokes, paper: book.sheet.paper)
         let data = try PNG.encode(canvas.frame)
         let number = book.currentSheet + 1
         var path = "\(folder)/Folio sheet \(number).png"
