@@ -42,7 +42,11 @@ struct SteadyTurn {
     /// The move (px) over `horizon` ms along the arc.
     func move(over horizon: Double) -> Point {
         let swept = rate * horizon
-        guard abs(swept) > 1e-9 else { return Point(x: cos(heading), y: sin(heading)) * (speed * horizon) }
+        guard abs(swept) > 1e-9 else {
+            let direction = Point(x: cos(heading), y: sin(heading))
+            let distance: Double = speed * horizon
+            return direction * distance
+        }
         let radius = speed / rate
         let end: Double = heading + swept
         return Point(x: sin(end) - sin(heading), y: cos(heading) - cos(end)) * radius
