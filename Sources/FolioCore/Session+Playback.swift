@@ -36,7 +36,7 @@ extension Session {
     func stopPlayback(showingSheet: Bool) {
         guard playback != nil else { return }
         playback = nil
-        if showingSheet { display.showSheet(book.sheet.strokes) }
+        if showingSheet { display.showSheet(book.sheet) }
         record("playback.stopped", at: now)
     }
 

@@ -12,7 +12,7 @@ enum BookIndex {
         let first = book.sheets[0]
         let index = ShelfEntry.Index(journal: stamp, sheets: book.sheets.count,
                                      strokes: book.sheets.reduce(0) { $0 + $1.strokes.count },
-                                     coverKey: SheetPicture.key(of: first.strokes).hexKey)
+                                     coverKey: SheetPicture.key(of: first.strokes, paper: first.paper).hexKey)
         return (index, first)
     }
 }

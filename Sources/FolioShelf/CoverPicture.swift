@@ -28,17 +28,17 @@ struct CoverPicture: Sendable, Equatable {
     /// Premultiplied 0xAARRGGBB, row by row.
     var pixels: [UInt32]
 
-    /// The cover of `sheet`; nil for a blank sheet (its cover is drawn plain).
+    /// The cover of `sheet`; nil for a blank sheet of plain paper (its cover is drawn plain).
     static func render(_ sheet: Sheet) -> CoverPicture? {
-        guard !sheet.strokes.isEmpty else { return nil }
+        guard !sheet.strokes.isEmpty || sheet.paper.kind != .plain else { return nil }
         let extent = SVGExport.extent(of: sheet)
         let ratio = page.width / page.height
         let width = min(largestPage, max(page.width, extent.width, extent.height * ratio))
         // Down to a whole 1/120, as canvases take their scale: the side never passes `longestSide`.
         let scale = max(1, (Double(longestSide) / width * 120).rounded(.down)) / 120
         let canvas = CanvasRenderer(width: Int(width), height: Int((width / ratio).rounded()), scale: scale)
-        canvas.rebuild(strokes: sheet.strokes)
-        return CoverPicture(key: SheetPicture.key(of: sheet.strokes), bitmap: canvas.frame)
+        canvas.rebuild(strokes: sheet.strokes, paper: sheet.paper)
+        return CoverPicture(key: SheetPicture.key(of: sheet.strokes, paper: sheet.paper), bitmap: canvas.frame)
     }
 
     init(key: UInt64, width: Int, height: Int, pixels: [UInt32]) {

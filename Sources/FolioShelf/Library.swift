@@ -22,7 +22,7 @@ public final class Library: BookShelf, Sendable {
     /// Held shared by every open library, exclusively by one cleaning up: emptying the trash at
     /// start would otherwise take away the undo of a Folio still running.
     static let shelfLockName = ".shelf.lock"
-    static let blankKey = SheetPicture.key(of: [Stroke]()).hexKey
+    static let blankKey = SheetPicture.key(of: [Stroke](), paper: .plain).hexKey
 
     struct State {
         var entries: [String: ShelfEntry] = [:]

@@ -41,9 +41,9 @@ public struct Timelapse: Sendable {
         TimelapseFrames(count: max(Int((seconds * Double(fps)).rounded()), 1), fps: fps)
     }
 
-    /// Writes the time-lapse of `strokes` to `path`, telling `progress` each frame done (and the
-    /// count). On any failure nothing is left at `path` but what was there before.
-    public func write(_ strokes: [Stroke], to path: String, progress: (Int, Int) -> Void = { _, _ in }) throws(VideoError) {
+    /// Writes the time-lapse of `strokes` on `paper` to `path`, telling `progress` each frame done
+    /// (and the count). On any failure nothing is left at `path` but what was there before.
+    public func write(_ strokes: [Stroke], on paper: Paper = .plain, to path: String, progress: (Int, Int) -> Void = { _, _ in }) throws(VideoError) {
         if let problem { throw VideoError(problem) }
         let file: StreamedFile
         do {
@@ -54,6 +54,7 @@ public struct Timelapse: Sendable {
         do {
             let encoder = try VideoEncoder(descriptor: file.descriptor, name: file.temporaryPath, width: width, height: height, fps: fps)
             let canvas = CanvasRenderer(width: width, height: height, scale: 1)
+            canvas.rebuild(strokes: [], paper: paper)
             let playback = SheetPlayback(strokes: strokes)
             var drawing = PlaybackDrawing()
             drawing.begin(on: canvas)

@@ -27,6 +27,23 @@ final class CoverTests: ShelfTestCase {
         XCTAssertNil(shelf.coverPicture(id: "nope"))
     }
 
+    func testABlankSheetOfRuledPaperHasACoverShowingItsLines() throws {
+        let shelf = try library()
+        let book = try shelf.createBook()
+        let ruled = Sketchbook(sheets: [Sheet(paper: Paper(kind: .ruled, color: 0x3050A0))])
+        try save(ruled, in: book.path)
+        shelf.bookChanged(id: book.id)
+        shelf.waitForCovers()
+        let cover = try XCTUnwrap(shelf.coverPicture(id: book.id), "a ruled sheet is not blank")
+        var lined = 0
+        for y in 0..<cover.height {
+            let pixel = (cover.pixels + y * cover.stride).assumingMemoryBound(to: UInt32.self)[cover.width / 2]
+            if pixel & 0xFFFFFF != 0xFFFFFF { lined += 1 }
+        }
+        XCTAssertGreaterThan(lined, 3, "rows of the ruled paper down the cover's middle")
+        XCTAssertEqual(try XCTUnwrap(CoverPicture.read(in: book.path)).key, SheetPicture.key(of: [], paper: ruled.sheets[0].paper))
+    }
+
     func testTheCoverIsDrawnInTheBackgroundAndKeptFresh() throws {
         let shelf = try library()
         let book = try shelf.createBook()
@@ -40,7 +57,7 @@ final class CoverTests: ShelfTestCase {
         XCTAssertEqual(shelf.books[0].strokes, 11)
         // Another library on the same shelf finds the kept picture: nothing to draw.
         let kept = try XCTUnwrap(CoverPicture.read(in: book.path))
-        XCTAssertEqual(kept.key, SheetPicture.key(of: Self.book(strokes: 10).sheet.strokes))
+        XCTAssertEqual(kept.key, SheetPicture.key(of: Self.book(strokes: 10).sheet.strokes, paper: .plain))
 
         // Saved again without telling the shelf: a new library finds the index stale, takes
         // it again, and the cover shown is the old one until the new one is drawn.
@@ -52,7 +69,7 @@ final class CoverTests: ShelfTestCase {
         next.waitForCovers()
         let fresh = try XCTUnwrap(next.coverPicture(id: book.id))
         XCTAssertGreaterThan(inked(fresh), inked(first))
-        XCTAssertEqual(try XCTUnwrap(CoverPicture.read(in: book.path)).key, SheetPicture.key(of: Self.book(strokes: 30).sheet.strokes))
+        XCTAssertEqual(try XCTUnwrap(CoverPicture.read(in: book.path)).key, SheetPicture.key(of: Self.book(strokes: 30).sheet.strokes, paper: .plain))
     }
 
     func testADamagedCoverFileIsDrawnAgain() throws {

@@ -136,6 +136,25 @@ final class TimelapseCLITests: XCTestCase {
         XCTAssertLessThan(psnr(last, CanvasRenderer(width: 320, height: 240, scale: 1).frame), 20)
     }
 
+    func testTheVideoShowsTheSheetsPaper() throws {
+        let paper = Paper(kind: .squared, spacing: 16, color: 0x202020)
+        let stroke = Stroke(points: (0..<12).map { Point(x: 20 + Double($0) * 12, y: 50) }, style: InkStyle(width: 10, color: 0x0000FF))
+        let writer = try BookStore(directory: bookFolder).openForWriting()
+        try writer.save(Sketchbook(sheets: [Sheet(strokes: [stroke], paper: paper)]))
+        let video = folder.appendingPathComponent("squared.mp4"), png = folder.appendingPathComponent("squared.png")
+        let made = try folio(["timelapse", "--book", bookFolder.path, "--size", "192x128", "--seconds", "1", "--fps", "4", "--out", video.path])
+        XCTAssertEqual(made.status, 0, made.stderr)
+        let exported = try folio(["export", "--book", bookFolder.path, "--sheet", "1", "--size", "192x128", "--png", png.path])
+        XCTAssertEqual(exported.status, 0, exported.stderr)
+
+        var last = [UInt8](repeating: 0, count: 192 * 128 * 4)
+        _ = try probe(video.path, last: &last)
+        XCTAssertGreaterThan(psnr(last, try PNG.read(from: png.path)), 30, "the last frame is the exported sheet, squares and all")
+        let plain = CanvasRenderer(width: 192, height: 128, scale: 1)
+        plain.rebuild(strokes: [stroke])
+        XCTAssertLessThan(psnr(last, plain.frame), 25, "the same ink on plain paper would fail")
+    }
+
     func testBadSettingsAreOneLineWithTheirRangesAndWriteNothing() throws {
         _ = try makeBook()
         let video = folder.appendingPathComponent("bad.mp4").path

@@ -50,7 +50,8 @@ struct TimelapseCommand: ParsableCommand {
         var bar = ProgressBar(shown: isatty(STDERR_FILENO) == 1)
         defer { bar.end() }
         do {
-            try timelapse.write(sketchbook.sheets[index - 1].strokes, to: out) { bar.show($0, of: $1) }
+            let sheet = sketchbook.sheets[index - 1]
+            try timelapse.write(sheet.strokes, on: sheet.paper, to: out) { bar.show($0, of: $1) }
         } catch {
             bar.end()
             throw FolioError(error.description)
