@@ -54,6 +54,8 @@ public final class Session {
     }
     /// What the session draws with: the canvas, the page renderer, the toolbar's image.
     let display: SessionDisplay
+    /// The shelf of books the open book came from and goes back to; nil for a book opened alone.
+    public internal(set) var shelf: SessionShelf?
 
     /// What the session is doing, with the data only that doing has (the stroke being drawn).
     enum State {
@@ -68,6 +70,10 @@ public final class Session {
         case lassoing(LassoTrail)
         /// A contact on a selection: moving it, on its bar, or ending it.
         case selecting(SelectionContact)
+        /// The shelf shows instead of a book.
+        case shelf
+        /// The book folds shut onto the shelf.
+        case closingBook
     }
 
     /// The lasso's selection on the current sheet, if any.
@@ -124,6 +130,8 @@ public final class Session {
         case .settlingTurn: .settlingTurn
         case .lassoing: .lassoing
         case .selecting: .selecting
+        case .shelf: .shelf
+        case .closingBook: .closingBook
         }
     }
 
@@ -131,9 +139,9 @@ public final class Session {
     /// unfold the scale part of the animated page transform.
     public var foldScale: Double {
         switch state {
-        case .idle, .drawing, .erasing, .turning, .settlingTurn, .lassoing, .selecting: 1
+        case .idle, .drawing, .erasing, .turning, .settlingTurn, .lassoing, .selecting, .shelf: 1
         case .folding: fold.trackedScale
-        case .unfolding: fold.animatedScale
+        case .unfolding, .closingBook: fold.animatedScale
         }
     }
 
@@ -145,12 +153,12 @@ public final class Session {
     public var sceneSize: Size { display.sceneSize }
 
     /// The frame the screen shows, as of the last `renderFrame()`.
-    public var frame: Bitmap { display.frame(curtainUp: mode.showsCurtain) }
+    public var frame: Bitmap { shownShelf?.frame ?? display.frame(curtainUp: mode.showsCurtain) }
     public var pixelWidth: Int { display.pixelWidth }
     public var pixelHeight: Int { display.pixelHeight }
 
     /// Whether a new frame would differ from the last one rendered.
-    public var needsFrame: Bool { display.needsFrame }
+    public var needsFrame: Bool { display.needsFrame || shownShelf?.damage.isEmpty == false }
 
     /// How page frames (fold and turn) are dressed (backdrop, shadows, render threads).
     public var pageOptions: PageRenderOptions {
@@ -168,13 +176,15 @@ public final class Session {
     /// Stroke work happens as input arrives; fold frames are drawn here, once per frame, from
     /// the newest state, so pinch updates never queue behind each other.
     public func renderFrame() -> Region {
-        display.renderFrame(shownScene)
+        if let shelf = shownShelf { return renderShelf(shelf) }
+        return display.renderFrame(shownScene)
     }
 
     /// Draws the frame straight into `target` (a buffer the compositor will read), bringing up to
     /// date what it lacks, and returns the buffer pixels that changed since the last frame.
     public func renderFrame(into target: FrameTarget) -> Region {
-        display.renderFrame(shownScene, into: target)
+        if let shelf = shownShelf { return renderShelf(shelf, into: target) }
+        return display.renderFrame(shownScene, into: target)
     }
 
     /// The page scene on screen, at the animation clock's time; nil while the flat canvas shows.
@@ -186,7 +196,7 @@ public final class Session {
 
     /// Whether the animation clock must keep ticking (frames wanted even without input). The
     /// toolbar's hiding and notice are deadlines on the same `now`, not animations: `nextChange`.
-    public var isAnimating: Bool { transaction.isAnimating }
+    public var isAnimating: Bool { transaction.isAnimating || shownShelf?.isGliding == true }
 
     /// When (ms) the screen changes with no input and no animation: the toolbar hiding after a
     /// while, its confirmation going, or a held stroke snapping to its shape. The frame loop
@@ -341,14 +351,15 @@ public final class Session {
         transaction.advance(to: now)
         _ = toolbar.advance(to: now)
         settleHold()
-        if isAnimating { damageWholeFrame() }
+        shownShelf?.advance(to: now)
+        if transaction.isAnimating { damageWholeFrame() }
     }
 
     /// Builds the page renderer, its frame and its backdrop texture ahead of the first pinch (one
     /// untimed frame does it): they are large, and making them when the fingers land would delay
     /// the first fold frame. The pinch then pays only for taking the pages from the canvas.
     public func prepareToFold() {
-        guard !mode.showsCurtain else { return }
+        guard !mode.showsCurtain, mode != .shelf else { return }
         fold.scene.setContents(display.canvas.baked)
         display.prepareToFold(fold.scene.root, at: transaction.now)
     }
@@ -390,6 +401,8 @@ public final class Session {
     private func transition(_ gesture: Gesture, at time: Double) {
         // Here, not in the switch: its subject holds a copy of `state`, and with it the live
         // stroke's points, so adding a point there copied the whole stroke.
+        if case .shelf = state { return shelfTransition(gesture, at: time) }
+        if case .closingBook = state { return }
         if case let .strokeMoved(p) = gesture, case .drawing = state { return extendStroke(to: PenSample(point: p), at: time) }
         if case let .penStrokeMoved(sample) = gesture, case .drawing = state { return extendStroke(to: sample, at: time) }
         switch (state, gesture) {
@@ -513,6 +526,8 @@ public final class Session {
             onRequest?(.save)
         case (_, .export):
             onRequest?(.exportSheet)
+        case (_, .closeBook):
+            closeBook()
         case (.idle, .nextSheet):
             turnByKey(.forward)
         case (.idle, .previousSheet):
@@ -548,6 +563,7 @@ public final class Session {
         case .deleteSheet: perform(Command.deleteSheet)
         case .export: perform(Command.export)
         case .fullscreen: perform(Command.toggleFullscreen)
+        case .books: closeBook()
         case .eraser, .lasso: _ = tools.choose(action)
         case .color, .width:
             _ = tools.choose(action)
@@ -564,6 +580,7 @@ public final class Session {
         if book.currentSheet == 0 { disabled.insert(.previousSheet) }
         if book.isOnLastSheet && book.sheet.isBlank { disabled.insert(.nextSheet) }
         if book.sheets.count == 1 && book.sheet.isBlank { disabled.insert(.deleteSheet) }
+        if shelf?.openBook == nil { disabled.insert(.books) }
         toolbar.disabled = disabled
     }
 
@@ -806,6 +823,8 @@ public final class Session {
         fold.resize(width: scene.width, height: scene.height, contents: mode.showsCurtain ? display.canvas.baked : nil)
         turn.resize(width: scene.width, height: scene.height)
         recognizer.width = Double(width)
+        shelf?.view.resize(width: scene.width, height: scene.height, pixelWidth: display.pixelWidth, pixelHeight: display.pixelHeight,
+                           scale: scale.factor)
         toolbar.relayout(ToolbarLayout(width: Double(width), height: Double(height), scale: scale.factor))
         let heldTurn: Mode.TurnDirection? = if case let .turning(track) = state, onlyScale { track.direction } else { nil }
         if mode.isTurning && heldTurn == nil {

@@ -54,6 +54,8 @@ public enum Command: String, Hashable, Sendable {
     case nextSheet, previousSheet, newSheet, deleteSheet
     /// Exports the sheet on the easel as a PNG picture.
     case export
+    /// Escape: the open book closes onto the shelf.
+    case closeBook
 }
 
 /// Where a pen is and how it presses: `pressure` 0–1 when the tablet reports it.
@@ -367,6 +369,7 @@ public struct GestureRecognizer: Sendable {
         // Ctrl guards a whole sheet against a stray Delete (it is undoable all the same).
         case ([.ctrl], "Delete"): .deleteSheet
         case ([.ctrl], "e"): .export
+        case ([], "Escape"): .closeBook
         default: nil
         }
     }

@@ -14,6 +14,8 @@ public enum ControlAction: Hashable, Sendable {
     case lasso
     case newSheet, previousSheet, nextSheet, deleteSheet
     case export, fullscreen
+    /// Closes the open book onto the shelf of books.
+    case books
 
     /// The name `folio controls` prints and traces refer to: `undo`, `color.1`, `sheet.next`, …
     public var name: String {
@@ -30,6 +32,7 @@ public enum ControlAction: Hashable, Sendable {
         case .deleteSheet: "sheet.delete"
         case .export: "export"
         case .fullscreen: "fullscreen"
+        case .books: "books"
         }
     }
 }
@@ -76,7 +79,7 @@ public struct ToolbarLayout: Hashable, Sendable {
             (0..<colors).map(ControlAction.color),
             (0..<widths).map(ControlAction.width) + [.eraser, .lasso],
             [.newSheet, .previousSheet, .nextSheet, .deleteSheet],
-            [.export, .fullscreen],
+            [.export, .fullscreen, .books],
         ]
     }
 

@@ -1,0 +1,146 @@
+import FolioGestures
+import FolioGeometry
+import FolioLayers
+import FolioPixels
+import FolioShelf
+import FolioSketchbook
+
+extension Session {
+    /// How long the book takes to fold shut onto the shelf (s): the fold's release from its smallest scale, reversed.
+    static let closeDuration = 0.5 / FoldScene.minimumScale
+
+    /// The shelf's view while it is on screen (nil while a book is open, or without a shelf).
+    var shownShelf: ShelfView? {
+        guard case .shelf = state else { return nil }
+        return shelf?.view
+    }
+
+    /// Draws the shelf's frame (into `target`, a buffer the compositor will read, if given); what
+    /// the book's canvas changed meanwhile is not on screen, so it is not damage.
+    func renderShelf(_ view: ShelfView, into target: FrameTarget? = nil) -> Region {
+        display.discardDamage()
+        guard let target else { return view.render() }
+        return view.render(into: target.bitmap, missing: target.missing)
+    }
+
+    /// Puts the shelf of `access` on screen in place of the book: the app's start, and
+    /// `folio replay --shelf`. From the idle canvas only; returns whether the shelf shows.
+    @discardableResult
+    public func showShelf(_ access: ShelfAccess) -> Bool {
+        guard case .idle = state else { return false }
+        let scene = sceneSize
+        let view = ShelfView(shelf: access.shelf, width: scene.width, height: scene.height,
+                             pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale.factor)
+        view.options = pageOptions
+        shelf = SessionShelf(access: access, view: view)
+        enterShelf()
+        return true
+    }
+
+    /// The shelf shows: its books read again (a closed book's cover may have changed) and drawn whole.
+    private func enterShelf() {
+        guard let shelf else { return }
+        shelf.openBook = nil
+        toolbar.hide()
+        state = .shelf
+        shelf.view.options = pageOptions
+        shelf.view.reload()
+        shelf.view.damageAll()
+        refreshShelfControls()
+        record("shelf.shown", at: now)
+    }
+
+    /// What a gesture means on the shelf: a contact scrolls it or, as a tap, opens the book under it.
+    func shelfTransition(_ gesture: Gesture, at time: Double) {
+        guard let view = shelf?.view else { return }
+        switch gesture {
+        case let .strokeBegan(p), let .eraseBegan(p), let .turnBegan(_, p):
+            view.press(at: p, time: time)
+        case let .penStrokeBegan(sample):
+            view.press(at: sample.point, time: time)
+        case let .strokeMoved(p), let .turnMoved(p):
+            view.move(to: p, time: time)
+        case let .penStrokeMoved(sample):
+            view.move(to: sample.point, time: time)
+        case .strokeEnded, .turnEnded(cancelled: false):
+            if let book = view.release(time: time) { open(book) }
+        case .strokeWithdrawn, .turnEnded(cancelled: true):
+            _ = view.release(time: time, cancelled: true)
+        case .command(.quit):
+            onRequest?(.quit)
+        case .command(.toggleFullscreen):
+            onRequest?(.toggleFullscreen)
+        default:
+            break
+        }
+    }
+
+    /// Opens `book` from the shelf: its sheet on the easel, shown by the fold's unfold animation
+    /// from the book closed (the fold's smallest scale) to the flat canvas. A book that cannot be
+    /// read stays on the shelf, with one line saying why.
+    func open(_ book: ShelfBook) {
+        guard let shelf else { return }
+        let opened: Sketchbook
+        do {
+            opened = try shelf.access.open(book)
+        } catch {
+            onRequest?(.warn("cannot open \(book.name): \(error)"))
+            return
+        }
+        shelf.openBook = book
+        self.book = opened
+        selection = nil
+        display.showSheet(opened.sheet.strokes)
+        fold.open(contents: display.canvas.baked)
+        _ = fold.track(FoldScene.minimumScale)
+        display.prepare(fold.scene.root)
+        state = .unfolding
+        record("book.opening", at: now)
+        fold.release { [unowned self] in
+            state = .idle
+            record("book.opened", at: transaction.now)
+        }
+    }
+
+    /// The open book is saved, then folds shut onto the shelf (the fold animation from the flat
+    /// canvas to the closed book). Only from the idle canvas, and only with a shelf to go back to;
+    /// a book that cannot be saved stays open, with one line saying why.
+    func closeBook() {
+        guard let shelf, let open = shelf.openBook else { return }
+        finishActiveStroke()
+        guard case .idle = state else { return }
+        do {
+            try shelf.access.save(open, book)
+        } catch {
+            onRequest?(.warn("cannot save \(open.name): \(error)"))
+            return
+        }
+        toolbar.hide()
+        fold.open(contents: display.canvas.baked)
+        display.prepare(fold.scene.root)
+        state = .closingBook
+        record("book.closing", at: now)
+        transaction.perform(duration: Self.closeDuration, completion: { [unowned self] in
+            fold.close()
+            record("book.closed", at: transaction.now)
+            enterShelf()
+        }) {
+            fold.scene.setScale(FoldScene.minimumScale)
+        }
+    }
+
+    /// The books control shows only where it can do something: with a book open from a shelf.
+    func refreshShelfControls() {
+        if shelf?.openBook == nil { toolbar.disabled.insert(.books) } else { toolbar.disabled.remove(.books) }
+    }
+}
+
+extension Session {
+    /// Saves the book open from the shelf, if any, as closing it would (the app quitting with a
+    /// book open, or a replay ending): nothing drawn is lost.
+    public func saveOpenShelfBook() throws {
+        guard let shelf, let open = shelf.openBook else { return }
+        finishActiveStroke()
+        try shelf.access.save(open, book)
+    }
+}
