@@ -65,7 +65,7 @@ final class ShelfViewTests: XCTestCase {
             let centre = ShelfFixture.centre(try XCTUnwrap(view.screenQuad(of: book.id)))
             XCTAssertEqual(view.book(at: centre)?.id, book.id)
             view.press(at: centre, time: 0)
-            XCTAssertEqual(view.release(time: 80)?.id, book.id, "a tap on a cover returns its book")
+            XCTAssertEqual(view.release(time: 80), .book(book), "a tap on a cover returns its book")
         }
         XCTAssertNil(view.book(at: Point(x: 4, y: 4)))
         let first = try XCTUnwrap(view.screenQuad(of: "b0")), second = try XCTUnwrap(view.screenQuad(of: "b1"))

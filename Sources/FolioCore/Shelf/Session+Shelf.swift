@@ -63,7 +63,11 @@ extension Session {
         case let .penStrokeMoved(sample):
             view.move(to: sample.point, time: time)
         case .strokeEnded, .turnEnded(cancelled: false):
-            if let book = view.release(time: time) { open(book) }
+            if let tap = view.release(time: time) { shelfTap(tap) }
+        case .command(.undo):
+            shelfTap(.control(.undo))
+        case .command(.newSheet):
+            shelfTap(.control(.newBook))
         case .strokeWithdrawn, .turnEnded(cancelled: true):
             _ = view.release(time: time, cancelled: true)
         case .command(.quit):
@@ -73,6 +77,52 @@ extension Session {
         default:
             break
         }
+    }
+
+    /// A tap on the shelf: a control does its work or waits for a cover; a cover is opened, or
+    /// recoloured or deleted when its control waits.
+    private func shelfTap(_ tap: ShelfView.Tap) {
+        guard let shelf else { return }
+        let view = shelf.view, books = shelf.access.shelf
+        let waiting = view.choosing
+        view.choosing = nil
+        switch tap {
+        case .control(.newBook):
+            changeShelf("book.created") { _ = try books.createBook() }
+        case .control(.undo):
+            changeShelf("book.restored") {
+                guard try books.undoDelete() != nil else { return }
+                shelf.deletions -= 1
+            }
+        case let .control(control):
+            view.choosing = waiting == control ? nil : control
+        case let .book(book) where waiting == .recolor:
+            let next = SessionShelf.coverColors.firstIndex(of: book.coverColor).map { ($0 + 1) % SessionShelf.coverColors.count } ?? 0
+            changeShelf("book.recolored") { try books.setCoverColor(id: book.id, SessionShelf.coverColors[next]) }
+        case let .book(book) where waiting == .delete:
+            changeShelf("book.deleted") {
+                try books.deleteBook(id: book.id)
+                shelf.deletions += 1
+            }
+        case let .book(book):
+            open(book)
+        case .nothing:
+            break
+        }
+    }
+
+    /// Changes the shelf through its seam, then shows it as it is: `event` in the timeline when
+    /// the change was made, one line saying why when it could not be.
+    private func changeShelf(_ event: String, _ change: () throws -> Void) {
+        guard let shelf else { return }
+        do {
+            try change()
+            record(event, at: now)
+        } catch {
+            onRequest?(.warn("the shelf could not be changed: \(error)"))
+        }
+        shelf.view.reload()
+        refreshShelfControls()
     }
 
     /// Opens `book` from the shelf: its sheet on the easel, shown by the fold's unfold animation
@@ -131,7 +181,9 @@ extension Session {
 
     /// The books control shows only where it can do something: with a book open from a shelf.
     func refreshShelfControls() {
-        if shelf?.openBook == nil { toolbar.disabled.insert(.books) } else { toolbar.disabled.remove(.books) }
+        guard let shelf else { return }
+        if shelf.openBook == nil { toolbar.disabled.insert(.books) } else { toolbar.disabled.remove(.books) }
+        shelf.view.disabledControls = shelf.deletions > 0 ? [] : [.undo]
     }
 }
 

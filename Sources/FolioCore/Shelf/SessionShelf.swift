@@ -24,6 +24,11 @@ public final class SessionShelf {
     public let access: ShelfAccess
     public let view: ShelfView
     public internal(set) var openBook: ShelfBook?
+    /// Books deleted in this session and not brought back: what undo can restore.
+    public internal(set) var deletions = 0
+
+    /// The cover colours the colour control steps through, 0xRRGGBB.
+    public static let coverColors: [UInt32] = [0x8C2F39, 0x2F5D8C, 0x3C7A4A, 0xC9A227, 0x5B3C88, 0x1F1F1F, 0xD9D2C5]
 
     init(access: ShelfAccess, view: ShelfView) {
         self.access = access

@@ -31,6 +31,26 @@ public final class ShelfView {
     private var shown: [Int: CoverLook] = [:]
     /// Where the finger landed and whether it has moved beyond a tap.
     private var contact: (start: Point, dragged: Bool)?
+    /// The shelf's controls, above the covers.
+    public private(set) var bar: ShelfBar
+    /// The control waiting for a tap on a cover (recolour or delete), lit on the bar.
+    public var choosing: ShelfControl? {
+        didSet { if choosing != oldValue { damageBar() } }
+    }
+    /// Controls that would do nothing (undo with nothing deleted), drawn faded.
+    public var disabledControls: Set<ShelfControl> = [] {
+        didSet { if disabledControls != oldValue { damageBar() } }
+    }
+    /// The bar's image and the look it was drawn for.
+    private var barArt: (look: [String], bitmap: Bitmap, origin: PixelRect)?
+
+    /// What a tap on the shelf landed on.
+    public enum Tap: Equatable {
+        case book(ShelfBook)
+        case control(ShelfControl)
+        /// Neither: a tap on the backdrop.
+        case nothing
+    }
 
     /// A finger moving farther than this (logical px) scrolls rather than taps.
     public static let tapSlop = 10.0
@@ -55,6 +75,7 @@ public final class ShelfView {
         frame = Bitmap(width: pixelWidth, height: pixelHeight)
         renderer = ShelfRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
         scene = ShelfScene(layout: ShelfLayout(width: width, height: height, count: 0))
+        bar = ShelfBar(width: width)
         reload()
     }
 
@@ -82,6 +103,7 @@ public final class ShelfView {
             renderer = ShelfRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
         }
         shown = [:]
+        bar = ShelfBar(width: width)
         layOut()
         damageAll()
     }
@@ -119,13 +141,15 @@ public final class ShelfView {
         damageAll()
     }
 
-    /// The contact lifted (or was taken away: `cancelled`). A tap returns the book under it.
-    public func release(time: Double, cancelled: Bool = false) -> ShelfBook? {
+    /// The contact lifted (or was taken away: `cancelled`). A tap returns what it landed on: a
+    /// control of the bar (over the covers), else the book under it; a drag, nil.
+    public func release(time: Double, cancelled: Bool = false) -> Tap? {
         guard let current = contact else { return nil }
         contact = nil
         scroller.end(at: time)
         guard !current.dragged, !cancelled else { return nil }
-        return book(at: current.start)
+        if let control = bar.control(at: current.start) { return .control(control) }
+        return book(at: current.start).map(Tap.book) ?? .nothing
     }
 
     /// Whether the shelf glides (frames are wanted without input).
@@ -144,7 +168,9 @@ public final class ShelfView {
     public func render() -> Region {
         defer { damage = Region.empty }
         guard !damage.isEmpty else { return damage }
-        renderer.render(scene.root, into: frame, clip: damage.bounds, options: options)
+        let clip = damage.bounds
+        renderer.render(scene.root, into: frame, clip: clip, options: options)
+        drawBar(clip: clip)
         return damage
     }
 
@@ -154,6 +180,31 @@ public final class ShelfView {
         let changed = render()
         for rect in missing.union(changed).rectangles { target.copy(rect, from: frame) }
         return changed
+    }
+
+    // MARK: - The bar
+
+    private func damageBar() {
+        damage.formUnion(PixelRect(covering: bar.bounds, scale: scale).intersection(frame.bounds))
+    }
+
+    /// The bar over the covers, where `clip` reaches it.
+    private func drawBar(clip: PixelRect) {
+        let area = PixelRect(covering: bar.bounds, scale: scale)
+        guard !area.intersection(clip).isEmpty else { return }
+        let controls = bar.slots.map(\.control)
+        let look = controls.map { "\($0.rawValue):\($0 == choosing):\(disabledControls.contains($0))" }
+        if barArt?.look != look || barArt?.origin != area {
+            let origin = Point(x: Double(area.x) / scale, y: Double(area.y) / scale)
+            let bitmap = ShelfBarArt.draw(labels: controls.map(\.label), rects: bar.slots.map(\.rect),
+                                          chosen: choosing.flatMap { controls.firstIndex(of: $0) },
+                                          disabled: Set(controls.indices.filter { disabledControls.contains(controls[$0]) }),
+                                          origin: origin, size: Size(width: Double(area.width) / scale, height: Double(area.height) / scale),
+                                          scale: scale)
+            barArt = (look, bitmap, area)
+        }
+        guard let art = barArt else { return }
+        ShelfBarArt.draw(art.bitmap, over: frame, atX: area.x, y: area.y, clip: clip)
     }
 
     // MARK: - Layout

@@ -6,6 +6,8 @@ import FolioGeometry
 public struct ShelfLayout: Equatable, Sendable {
     /// Around the grid and between covers: room for each cover's shadow.
     public static let margin = 48.0
+    /// Above the first row: the margin and room for the shelf's bar of controls.
+    public static let top = 112.0
     public static let gap = 56.0
     public static let preferredCoverWidth = 180.0
     public static let minimumCoverWidth = 80.0
@@ -39,8 +41,8 @@ public struct ShelfLayout: Equatable, Sendable {
 
     /// The height of all the rows with their margins.
     public var contentHeight: Double {
-        guard rows > 0 else { return 2 * Self.margin }
-        return 2 * Self.margin + Double(rows) * coverSize.height + Double(rows - 1) * Self.gap
+        guard rows > 0 else { return Self.top + Self.margin }
+        return Self.top + Self.margin + Double(rows) * coverSize.height + Double(rows - 1) * Self.gap
     }
 
     /// How far the shelf scrolls: 0 when every row fits.
@@ -50,7 +52,7 @@ public struct ShelfLayout: Equatable, Sendable {
     public func coverRect(_ index: Int) -> Rect {
         let row = index / columns, column = index % columns
         return Rect(x: left + Double(column) * (coverSize.width + Self.gap),
-                    y: Self.margin + Double(row) * (coverSize.height + Self.gap),
+                    y: Self.top + Double(row) * (coverSize.height + Self.gap),
                     width: coverSize.width, height: coverSize.height)
     }
 
@@ -59,7 +61,7 @@ public struct ShelfLayout: Equatable, Sendable {
     public func visible(scroll: Double, reach: Double) -> Range<Int> {
         guard count > 0 else { return 0..<0 }
         let pitch = coverSize.height + Self.gap
-        let top = scroll - reach - Self.margin, bottom = scroll + height + reach - Self.margin
+        let top = scroll - reach - Self.top, bottom = scroll + height + reach - Self.top
         let first = max(0, Int((top / pitch).rounded(.down)))
         let last = min(rows - 1, Int((bottom / pitch).rounded(.down)))
         guard first <= last else { return 0..<0 }

@@ -90,6 +90,9 @@ struct BenchCommand: ParsableCommand {
         if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
         if wanted("shape.") { results += try ShapeBenchmarks.run() }
         if wanted("lasso.") { results += try LassoBenchmarks.run(only: wanted) }
+        if wanted("shelf.") {
+            for s in scales { results += ShelfBenchmarks.run(sizes: sizes, scale: s, only: wanted) }
+        }
         report(results, json: json)
     }
 }

@@ -1,0 +1,98 @@
+import FolioCore
+import FolioGeometry
+import FolioInput
+import FolioPixels
+import FolioRender
+import FolioReplay
+import FolioShelf
+import XCTest
+
+/// New book, cover colour, delete and undo on the shelf, through traces.
+final class ShelfEditTests: XCTestCase {
+    private let width = 800, height = 600
+
+    private func control(_ control: ShelfControl) throws -> Point {
+        let r = try XCTUnwrap(ShelfBar(width: Double(width)).rect(of: control))
+        return Point(x: r.minX + r.width / 2, y: r.minY + r.height / 2)
+    }
+
+    private func cover(_ id: String, of shelf: InMemoryShelf) throws -> Point {
+        let view = ShelfView(shelf: shelf, width: Double(width), height: Double(height), pixelWidth: width, pixelHeight: height, scale: 1)
+        return ShelfFixture.centre(try XCTUnwrap(view.screenQuad(of: id)))
+    }
+
+    private func taps(_ points: [Point], from start: Double = 100) -> [TimedInputEvent] {
+        points.enumerated().flatMap { i, p -> [TimedInputEvent] in
+            let t = start + Double(i) * 300
+            return [TimedInputEvent(time: t, event: .touchDown(id: 1, at: p)), TimedInputEvent(time: t, event: .touchFrame),
+                    TimedInputEvent(time: t + 50, event: .touchUp(id: 1)), TimedInputEvent(time: t + 50, event: .touchFrame)]
+        }
+    }
+
+    private func run(_ events: [TimedInputEvent], shelf: InMemoryShelf) throws -> (Replay, MemoryBooks) {
+        let books = MemoryBooks()
+        let replay = Replay(trace: Trace(events: events), options: .init(width: width, height: height))
+        replay.session.pageOptions = PageRenderOptions(background: .flat(0x404040))
+        replay.session.showShelf(books.access(shelf))
+        try replay.run()
+        return (replay, books)
+    }
+
+    func testTheNewBookControlPutsABookFirstOnTheShelf() throws {
+        let shelf = ShelfFixture.shelf(count: 3)
+        let (replay, books) = try run(taps([try control(.newBook)]), shelf: shelf)
+        XCTAssertEqual(shelf.books.count, 4)
+        XCTAssertEqual(replay.session.shelf?.view.books.first?.id, shelf.books[0].id, "the view shows the new book first")
+        XCTAssertTrue(replay.session.timeline.map(\.name).contains("book.created"))
+        XCTAssertEqual(books.opened, [], "making a book opens nothing")
+        try PNG.write(replay.screen, to: "\(ShelfFixture.pngFolder())/shelf-new-book.png")
+    }
+
+    func testTheColourControlRecoloursTheNextCoverTapped() throws {
+        let shelf = ShelfFixture.shelf(count: 3)
+        let before = shelf.books[1].coverColor
+        let (replay, books) = try run(taps([try control(.recolor), try cover("b1", of: shelf)]), shelf: shelf)
+        XCTAssertNotEqual(shelf.books[1].coverColor, before)
+        XCTAssertTrue(SessionShelf.coverColors.contains(shelf.books[1].coverColor))
+        XCTAssertEqual(books.opened, [], "the tap recoloured the book instead of opening it")
+        XCTAssertNil(replay.session.shelf?.view.choosing, "the control waits for one cover only")
+        // The cover shows its new colour.
+        let quad = try XCTUnwrap(replay.session.shelf?.view.screenQuad(of: "b1"))
+        let board = Point(x: quad.topRight.x * 0.97 + quad.topLeft.x * 0.03, y: ShelfFixture.centre(quad).y)
+        let seen = ShelfFixture.rgb(replay.screen.pixel(x: Int(board.x), y: Int(board.y)))
+        let want = ShelfFixture.rgb(shelf.books[1].coverColor)
+        XCTAssertEqual(Double(seen.r), Double(want.r), accuracy: 30)
+        XCTAssertEqual(Double(seen.b), Double(want.b), accuracy: 30)
+    }
+
+    func testDeleteThenUndoBringsTheBookBackByControlAndByKey() throws {
+        let shelf = ShelfFixture.shelf(count: 4)
+        var events = taps([try control(.delete), try cover("b2", of: shelf), try control(.delete), try cover("b0", of: shelf),
+                           try control(.undo)])
+        events += [TimedInputEvent(time: 2000, event: .key(KeyChord(key: "z", modifiers: [.ctrl]), pressed: true)),
+                   TimedInputEvent(time: 2010, event: .key(KeyChord(key: "z", modifiers: [.ctrl]), pressed: false))]
+        let (replay, books) = try run(events, shelf: shelf)
+        let timeline = replay.session.timeline.map(\.name)
+        XCTAssertEqual(timeline.filter { $0 == "book.deleted" }.count, 2, "\(timeline)")
+        XCTAssertEqual(timeline.filter { $0 == "book.restored" }.count, 2, "\(timeline)")
+        XCTAssertEqual(Set(shelf.books.map(\.id)), ["b0", "b1", "b2", "b3"], "both deleted books came back")
+        XCTAssertEqual(books.opened, [])
+        XCTAssertEqual(replay.session.shelf?.view.disabledControls, [.undo], "nothing is left to undo")
+    }
+
+    func testDeletingOneBookLeavesTheOthersAndATapOnTheBackdropCancels() throws {
+        let shelf = ShelfFixture.shelf(count: 3)
+        let events = taps([try control(.delete), Point(x: 4, y: 590), try cover("b1", of: shelf)])
+        let (_, books) = try run(events, shelf: shelf)
+        XCTAssertEqual(shelf.books.count, 3, "the backdrop tap cancelled the deletion")
+        XCTAssertEqual(books.opened, ["b1"], "then the cover opened")
+    }
+
+    func testCtrlNOnTheShelfMakesABook() throws {
+        let shelf = ShelfFixture.shelf(count: 1)
+        let events = [TimedInputEvent(time: 100, event: .key(KeyChord(key: "n", modifiers: [.ctrl]), pressed: true)),
+                      TimedInputEvent(time: 110, event: .key(KeyChord(key: "n", modifiers: [.ctrl]), pressed: false))]
+        _ = try run(events, shelf: shelf)
+        XCTAssertEqual(shelf.books.count, 2)
+    }
+}
