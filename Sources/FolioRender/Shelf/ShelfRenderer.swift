@@ -6,8 +6,8 @@ import FolioPixels
 /// Draws a shelf's layer tree (`ShelfScene`) over the fold's backdrop: each cover layer whose
 /// contents are a bitmap (its `CoverArt`, any size) is drawn through its presentation transform
 /// chain in perspective, lit by its normal as the page renderer lights a page, under the soft
-/// shadow its caster's `shadowPath` throws (`ShadowSprite`). Covers are small and few, so pixman
-/// maps each one with a projective transform; only the clip given is drawn.
+/// shadow its caster's `shadowPath` throws (`ShadowSprite`). Each cover with its shadow is mapped
+/// once into a sprite (`ProjectiveDraw`), kept while the cover only moves; only the clip given is drawn.
 public final class ShelfRenderer {
     public let pixelWidth: Int
     public let pixelHeight: Int
@@ -166,8 +166,12 @@ public final class ShelfRenderer {
         let origin = Point(x: path.rect.minX + layer.shadowOffset.x + sprite.origin, y: path.rect.minY + layer.shadowOffset.y + sprite.origin)
         let c = layer.shadowColor
         let alpha = min(max(layer.shadowOpacity * c.alpha, 0), 1)
-        composite(solid: (c.red * alpha, c.green * alpha, c.blue * alpha, alpha), mask: sprite.image,
-                  transform: layer.transformToRoot(at: time).concatenating(shift), planePerPixel: sprite.cell, origin: origin, into: target)
+        func channel(_ v: Double) -> UInt32 { UInt32((min(max(v * alpha, 0), 1) * 255).rounded()) }
+        let solid = channel(1) << 24 | channel(c.red) << 16 | channel(c.green) << 8 | channel(c.blue)
+        if let mapping = mapping(of: sprite.image, m: layer.transformToRoot(at: time).concatenating(shift), planePerPixel: sprite.cell,
+                                 origin: origin, target: target) {
+            ProjectiveDraw.draw(sprite.image, mapping: mapping, solid: solid, into: target)
+        }
     }
 
     /// Every layer at or under `layer` that shows a bitmap, lit by how it is turned.
@@ -178,84 +182,22 @@ public final class ShelfRenderer {
             let k = layer.bounds.width / Double(art.width)
             let origin = layer.bounds.origin
             let light = PageRenderer.ambientLight + (1 - PageRenderer.ambientLight) * abs(layer.turnToRoot(at: time).normal.z)
-            pixman_image_set_filter(art.image, PIXMAN_FILTER_BILINEAR, nil, 0)
-            if let box = setTransform(of: art, m: m, planePerPixel: k, origin: origin, target: target) {
-                pixman_image_composite32(PIXMAN_OP_OVER, art.image, nil, target.image, 0, 0, 0, 0,
-                                         Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
-                if light < 1 {
-                    composite(solid: (0, 0, 0, 1 - light), mask: art, transform: m, planePerPixel: k, origin: origin, into: target)
-                }
+            if let mapping = mapping(of: art, m: m, planePerPixel: k, origin: origin, target: target) {
+                ProjectiveDraw.draw(art, mapping: mapping, light: UInt32((light * 256).rounded()), into: target)
             }
-            pixman_image_set_transform(art.image, nil)
         }
         for sublayer in layer.sublayers { drawCovers(under: sublayer, at: time, shift: shift, into: target) }
     }
 
-    /// A solid colour (premultiplied components 0…1) through `mask`'s alpha, the mask mapped to the screen.
-    private func composite(solid rgba: (Double, Double, Double, Double), mask: Bitmap, transform m: Transform3D,
-                           planePerPixel k: Double, origin: Point, into target: Bitmap) {
-        func channel(_ v: Double) -> UInt16 { UInt16((min(max(v, 0), 1) * 65535).rounded()) }
-        var color = pixman_color_t(red: channel(rgba.0), green: channel(rgba.1), blue: channel(rgba.2), alpha: channel(rgba.3))
-        guard let solid = pixman_image_create_solid_fill(&color) else { return }
-        defer { pixman_image_unref(solid) }
-        pixman_image_set_filter(mask.image, PIXMAN_FILTER_BILINEAR, nil, 0)
-        if let box = setTransform(of: mask, m: m, planePerPixel: k, origin: origin, target: target) {
-            pixman_image_composite32(PIXMAN_OP_OVER, solid, mask.image, target.image, 0, 0, 0, 0,
-                                     Int32(box.x), Int32(box.y), Int32(box.width), Int32(box.height))
-        }
-        pixman_image_set_transform(mask.image, nil)
-    }
-
-    /// Sets on `image` the transform pixman samples it with: from a frame pixel back to the image
-    /// pixel that shows there, the inverse of image pixel → plane (`origin` + `k` · pixel) →
-    /// screen (`m`, homogeneous) → buffer (`scale`). Returns the frame pixels the image covers,
-    /// or nil when it is seen edge-on, from behind the viewer or off the frame. The transform
-    /// counts frame pixels from that box's corner (composite from image position 0 to the box):
-    /// small coordinates keep pixman's 16.16 arithmetic exact and far from overflow.
-    private func setTransform(of image: Bitmap, m: Transform3D, planePerPixel k: Double, origin: Point, target: Bitmap) -> PixelRect? {
+    /// How `image` maps onto `target`: image pixel → plane (`origin` + `k` · pixel) → screen
+    /// (`m`, homogeneous) → buffer (`scale`).
+    private func mapping(of image: Bitmap, m: Transform3D, planePerPixel k: Double, origin: Point, target: Bitmap) -> ProjectiveDraw.Mapping? {
         let s = scale
-        // Row-major 3×3 homography of image pixels (u, v, 1) to buffer pixels, homogeneous.
         let forward: [Double] = [
             s * m.m11 * k, s * m.m21 * k, s * (m.m11 * origin.x + m.m21 * origin.y + m.m41),
             s * m.m12 * k, s * m.m22 * k, s * (m.m12 * origin.x + m.m22 * origin.y + m.m42),
             m.m14 * k, m.m24 * k, m.m14 * origin.x + m.m24 * origin.y + m.m44,
         ]
-        var corners: [Point] = []
-        for (u, v) in [(0.0, 0.0), (Double(image.width), 0), (Double(image.width), Double(image.height)), (0, Double(image.height))] {
-            let w = forward[6] * u + forward[7] * v + forward[8]
-            guard w > 1e-9 else { return nil }
-            corners.append(Point(x: (forward[0] * u + forward[1] * v + forward[2]) / w, y: (forward[3] * u + forward[4] * v + forward[5]) / w))
-        }
-        let box = PixelRect(covering: Rect(bounding: corners), scale: 1).intersection(target.bounds)
-        guard !box.isEmpty else { return nil }
-        // Buffer pixels from the box's corner: (x − box.x, y − box.y) in the forward map's output.
-        var shifted = forward
-        for c in 0..<3 {
-            shifted[c] -= Double(box.x) * forward[6 + c]
-            shifted[3 + c] -= Double(box.y) * forward[6 + c]
-        }
-        var f = pixman_f_transform()
-        withUnsafeMutableBytes(of: &f.m) { raw in
-            for (i, v) in shifted.enumerated() { raw.storeBytes(of: v, toByteOffset: i * 8, as: Double.self) }
-        }
-        var inverse = pixman_f_transform()
-        guard pixman_f_transform_invert(&inverse, &f) != 0 else { return nil }
-        let entries = withUnsafeBytes(of: inverse.m) { Array($0.bindMemory(to: Double.self)) }
-        // A homography is defined up to a factor. pixman holds the homogeneous image point (u·w,
-        // v·w, w) in 16.16 fixed point: w near 16 over the box keeps u·w within range for images
-        // up to 2000 px and the small perspective terms precise.
-        var largestW = 0.0
-        for (i, j) in [(0.0, 0.0), (Double(box.width), 0.0), (0.0, Double(box.height)), (Double(box.width), Double(box.height))] {
-            let w: Double = entries[6] * i + entries[7] * j + entries[8]
-            largestW = max(largestW, abs(w))
-        }
-        guard largestW > 0, largestW.isFinite else { return nil }
-        var fixed = pixman_transform()
-        withUnsafeMutableBytes(of: &fixed.matrix) { raw in
-            for (i, v) in entries.enumerated() {
-                raw.storeBytes(of: pixman_fixed_t((v * 16 / largestW * 65536).rounded()), toByteOffset: i * 4, as: pixman_fixed_t.self)
-            }
-        }
-        return pixman_image_set_transform(image.image, &fixed) != 0 ? box : nil
+        return ProjectiveDraw.Mapping(forward: forward, width: image.width, height: image.height, within: target.bounds)
     }
 }
