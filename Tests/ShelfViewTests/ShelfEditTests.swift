@@ -96,3 +96,86 @@ final class ShelfEditTests: XCTestCase {
         XCTAssertEqual(shelf.books.count, 2)
     }
 }
+
+/// Renaming a book with a keyboard: its keys' text, BackSpace, Return and Escape, through traces.
+final class ShelfRenameTests: XCTestCase {
+    private func key(_ name: String, at t: Double) -> [TimedInputEvent] {
+        [TimedInputEvent(time: t, event: .key(KeyChord(key: name), pressed: true)),
+         TimedInputEvent(time: t + 5, event: .key(KeyChord(key: name), pressed: false))]
+    }
+
+    private func start(_ shelf: InMemoryShelf, id: String) throws -> [TimedInputEvent] {
+        let bar = try XCTUnwrap(ShelfBar(width: 800).rect(of: .rename))
+        let view = ShelfView(shelf: shelf, width: 800, height: 600, pixelWidth: 800, pixelHeight: 600, scale: 1)
+        let cover = ShelfFixture.centre(try XCTUnwrap(view.screenQuad(of: id)))
+        return [Point(x: bar.minX + 20, y: bar.minY + 20), cover].enumerated().flatMap { i, p -> [TimedInputEvent] in
+            let t = 100 + Double(i) * 300
+            return [TimedInputEvent(time: t, event: .touchDown(id: 1, at: p)), TimedInputEvent(time: t, event: .touchFrame),
+                    TimedInputEvent(time: t + 50, event: .touchUp(id: 1)), TimedInputEvent(time: t + 50, event: .touchFrame)]
+        }
+    }
+
+    private func run(_ events: [TimedInputEvent], shelf: InMemoryShelf) throws -> (Replay, [SessionRequest]) {
+        let replay = Replay(trace: Trace(events: events), options: .init(width: 800, height: 600))
+        var requests: [SessionRequest] = []
+        replay.session.onRequest = { requests.append($0) }
+        replay.session.showShelf(MemoryBooks().access(shelf))
+        try replay.run()
+        return (replay, requests)
+    }
+
+    func testTypedTextRenamesTheBookOnReturn() throws {
+        let shelf = ShelfFixture.shelf(count: 3)
+        var events = try start(shelf, id: "b1")
+        events += [TimedInputEvent(time: 1000, event: .text("!"))] + key("BackSpace", at: 1100) + key("BackSpace", at: 1200)
+        events += [TimedInputEvent(time: 1300, event: .text("s é"))] + key("Return", at: 1400)
+        let (replay, requests) = try run(events, shelf: shelf)
+        XCTAssertEqual(shelf.books[1].name, "Book s é", "Book 2 and the typed !, less two characters, then more typed")
+        let timeline = replay.session.timeline.map(\.name)
+        XCTAssertTrue(timeline.contains("book.rename.began") && timeline.contains("book.renamed"), "\(timeline)")
+        XCTAssertEqual(requests.filter { if case .textInput = $0 { true } else { false } }, [.textInput(true), .textInput(false)],
+                       "an on-screen keyboard is asked for while the name is typed")
+        XCTAssertNil(replay.session.shelf?.view.editing)
+    }
+
+    func testEscapeLeavesTheNameAndABlankNameIsNotTaken() throws {
+        let shelf = ShelfFixture.shelf(count: 2)
+        var events = try start(shelf, id: "b0")
+        events += [TimedInputEvent(time: 1000, event: .text("X"))] + key("Escape", at: 1100)
+        _ = try run(events, shelf: shelf)
+        XCTAssertEqual(shelf.books[0].name, "Book 1")
+        let blank = ShelfFixture.shelf(count: 2)
+        var erase = try start(blank, id: "b0")
+        for i in 0..<8 { erase += key("BackSpace", at: 1000 + Double(i) * 50) }
+        erase += [TimedInputEvent(time: 1500, event: .text("   "))] + key("Return", at: 1600)
+        let (replay, _) = try run(erase, shelf: blank)
+        XCTAssertEqual(blank.books[0].name, "Book 1", "a blank name keeps the old one")
+        XCTAssertTrue(replay.session.timeline.map(\.name).contains("book.rename.cancelled"))
+    }
+
+    func testTheCoverShowsTheNameAsItIsTyped() throws {
+        let shelf = ShelfFixture.shelf(count: 1, pictures: false)
+        let view = ShelfView(shelf: shelf, width: 800, height: 600, pixelWidth: 800, pixelHeight: 600, scale: 1)
+        _ = view.render()
+        let before = Bitmap(width: 800, height: 600)
+        before.copy(before.bounds, from: view.frame)
+        view.editing = ("b0", "Sketches of the sea")
+        let damage = view.render()
+        XCTAssertFalse(damage.isEmpty)
+        try PNG.write(view.frame, to: "\(ShelfFixture.pngFolder())/shelf-renaming.png")
+        let quad = try XCTUnwrap(view.screenQuad(of: "b0"))
+        var changed = 0
+        for y in Int(quad.bottomLeft.y - 40)..<Int(quad.bottomLeft.y) {
+            for x in Int(quad.topLeft.x)..<Int(quad.topRight.x) where before.pixel(x: x, y: y) != view.frame.pixel(x: x, y: y) { changed += 1 }
+        }
+        XCTAssertGreaterThan(changed, 50, "the name band shows the name being typed")
+    }
+
+    func testATextEventIsReadAndWrittenByTraces() throws {
+        let trace = try Trace(parsing: #"{"t": 5, "kind": "text", "text": "Sea \"2\""}"#)
+        XCTAssertEqual(trace.events.first?.event, .text("Sea \"2\""))
+        XCTAssertThrowsError(try Trace(parsing: #"{"t": 5, "kind": "text", "text": ""}"#))
+        XCTAssertThrowsError(try Trace(parsing: #"{"t": 5, "kind": "text", "text": "a\u0007"}"#))
+        XCTAssertThrowsError(try Trace(parsing: "{\"t\": 5, \"kind\": \"text\", \"text\": \"\(String(repeating: "a", count: 257))\"}"))
+    }
+}

@@ -64,6 +64,14 @@ extension Session {
             view.move(to: sample.point, time: time)
         case .strokeEnded, .turnEnded(cancelled: false):
             if let tap = view.release(time: time) { shelfTap(tap) }
+        case let .text(text):
+            typeName { $0 + text }
+        case .command(.deleteBackward):
+            typeName { String($0.dropLast()) }
+        case .command(.confirm):
+            finishName(keep: true)
+        case .command(.closeBook):
+            finishName(keep: false)
         case .command(.undo):
             shelfTap(.control(.undo))
         case .command(.newSheet):
@@ -86,6 +94,8 @@ extension Session {
         let view = shelf.view, books = shelf.access.shelf
         let waiting = view.choosing
         view.choosing = nil
+        // A tap anywhere ends the typing, keeping the name.
+        finishName(keep: true)
         switch tap {
         case .control(.newBook):
             changeShelf("book.created") { _ = try books.createBook() }
@@ -99,6 +109,10 @@ extension Session {
         case let .book(book) where waiting == .recolor:
             let next = SessionShelf.coverColors.firstIndex(of: book.coverColor).map { ($0 + 1) % SessionShelf.coverColors.count } ?? 0
             changeShelf("book.recolored") { try books.setCoverColor(id: book.id, SessionShelf.coverColors[next]) }
+        case let .book(book) where waiting == .rename:
+            view.editing = (book.id, book.name)
+            record("book.rename.began", at: now)
+            onRequest?(.textInput(true))
         case let .book(book) where waiting == .delete:
             changeShelf("book.deleted") {
                 try books.deleteBook(id: book.id)
@@ -109,6 +123,29 @@ extension Session {
         case .nothing:
             break
         }
+    }
+
+    /// The longest name a book takes, in characters: typing stops there.
+    static let longestName = 100
+
+    /// Changes the name being typed, if any, within `longestName` characters.
+    private func typeName(_ change: (String) -> String) {
+        guard let view = shelf?.view, let editing = view.editing else { return }
+        view.editing = (editing.id, String(change(editing.name).prefix(Self.longestName)))
+    }
+
+    /// Ends the typing of a name: kept (given to the shelf, unless blank) or left as it was.
+    private func finishName(keep: Bool) {
+        guard let view = shelf?.view, let editing = view.editing, let books = shelf?.access.shelf else { return }
+        view.editing = nil
+        onRequest?(.textInput(false))
+        let name = String(String(editing.name.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed())
+        guard keep, !name.isEmpty else {
+            record("book.rename.cancelled", at: now)
+            view.reload()
+            return
+        }
+        changeShelf("book.renamed") { try books.rename(id: editing.id, to: name) }
     }
 
     /// Changes the shelf through its seam, then shows it as it is: `event` in the timeline when

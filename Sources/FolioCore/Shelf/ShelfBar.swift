@@ -1,11 +1,12 @@
 import FolioGeometry
 
-/// The shelf's own controls, in a bar above the covers: a new book, a new cover colour and
-/// deleting a book (the next tap on a cover says which), and undoing the last deletion.
+/// The shelf's own controls, in a bar above the covers: a new book, a new cover colour, deleting
+/// and renaming a book (the next tap on a cover says which), and undoing the last deletion.
 public enum ShelfControl: String, CaseIterable, Sendable {
     case newBook = "book.new"
     case recolor = "book.color"
     case delete = "book.delete"
+    case rename = "book.rename"
     case undo = "book.undo"
 
     /// The label on the control.
@@ -14,6 +15,7 @@ public enum ShelfControl: String, CaseIterable, Sendable {
         case .newBook: "New book"
         case .recolor: "Colour"
         case .delete: "Delete"
+        case .rename: "Rename"
         case .undo: "Undo"
         }
     }

@@ -41,6 +41,13 @@ public final class ShelfView {
     public var disabledControls: Set<ShelfControl> = [] {
         didSet { if disabledControls != oldValue { damageBar() } }
     }
+    /// The book whose name is being typed, and the name so far: its cover shows it with a caret.
+    public var editing: (id: String, name: String)? {
+        didSet {
+            guard editing?.id != oldValue?.id || editing?.name != oldValue?.name else { return }
+            layOut()
+        }
+    }
     /// The bar's image and the look it was drawn for.
     private var barArt: (look: [String], bitmap: Bitmap, origin: PixelRect)?
 
@@ -244,10 +251,11 @@ public final class ShelfView {
             picture = shelf.coverPicture(id: book.id)
             pictures[book.id] = .some(picture)
         }
-        let look = CoverLook(id: book.id, name: book.name, color: book.coverColor, picture: picture.map(ObjectIdentifier.init),
+        let name = editing.flatMap { $0.id == book.id ? $0.name + "|" : nil } ?? book.name
+        let look = CoverLook(id: book.id, name: name, color: book.coverColor, picture: picture.map(ObjectIdentifier.init),
                              size: size, scale: scale)
         if let kept = art[book.id], kept.look == look { return kept }
-        let bitmap = CoverArt.draw(name: book.name, color: book.coverColor, picture: picture, width: size.width, height: size.height, scale: scale)
+        let bitmap = CoverArt.draw(name: name, color: book.coverColor, picture: picture, width: size.width, height: size.height, scale: scale)
         art[book.id] = (look, bitmap)
         return (look, bitmap)
     }

@@ -93,6 +93,8 @@ final class LiveController {
                 exportSheet()
             case .choicesChanged:
                 settings?.choicesChanged(in: session)
+            case .textInput:
+                break  // typed keys reach the name through wl_keyboard; no on-screen keyboard is asked for yet
             }
         }
         try client.run()
