@@ -163,6 +163,8 @@ final class ShelfRenameTests: XCTestCase {
         let damage = view.render()
         XCTAssertFalse(damage.isEmpty)
         try PNG.write(view.frame, to: "\(ShelfFixture.pngFolder())/shelf-renaming.png")
+        XCTAssertEqual(view.frame.pixel(x: 790, y: 590), before.pixel(x: 790, y: 590))
+        XCTAssertNotEqual(before.pixel(x: 790, y: 590), 0, "the first frame is drawn whole")
         let quad = try XCTUnwrap(view.screenQuad(of: "b0"))
         var changed = 0
         for y in Int(quad.bottomLeft.y - 40)..<Int(quad.bottomLeft.y) {

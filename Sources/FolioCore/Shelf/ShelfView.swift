@@ -84,6 +84,7 @@ public final class ShelfView {
         scene = ShelfScene(layout: ShelfLayout(width: width, height: height, count: 0))
         bar = ShelfBar(width: width)
         reload()
+        damageAll()
     }
 
     /// Reads the books again (one was made, deleted, renamed, recoloured, or drawn in): covers
