@@ -45,13 +45,16 @@ public final class ShelfRenderer {
             guard let anchor = m.project(caster.anchorInBounds) else { continue }
             // Whole buffer pixels: a cover that only moved (the shelf scrolled) is its sprite again.
             let x = Int((anchor.x * scale).rounded()), y = Int((anchor.y * scale).rounded())
-            let key = SpriteKey(caster: caster, at: time, shadows: options.shadows)
+            if options.shadows, let shadow = castShadow(of: caster, at: time, anchor: anchor) {
+                target.draw(shadow.image, atX: x + shadow.origin.x, y: y + shadow.origin.y)
+            }
+            let key = SpriteKey(caster: caster, at: time)
             let id = ObjectIdentifier(caster)
             used.insert(id)
             let sprite: CoverSprite
             if let kept = sprites[id], kept.key == key {
                 sprite = kept
-            } else if let made = makeSprite(caster, key: key, at: time, anchor: anchor, shadows: options.shadows) {
+            } else if let made = makeSprite(caster, key: key, at: time, anchor: anchor) {
                 sprite = made
                 sprites[id] = made
             } else {
@@ -62,7 +65,7 @@ public final class ShelfRenderer {
         sprites = sprites.filter { used.contains($0.key) }
     }
 
-    /// A cover and its shadow as drawn in perspective, kept while it only moves on the frame.
+    /// A cover as drawn in perspective, kept while it only moves on the frame.
     private struct CoverSprite {
         let key: SpriteKey
         let image: Bitmap
@@ -73,20 +76,18 @@ public final class ShelfRenderer {
     }
 
     /// What a cover sprite shows apart from where: the layers' turns (their transforms without
-    /// positions), sizes, contents and shadow. Equal keys draw the same pixels.
+    /// positions), sizes and contents. Equal keys draw the same pixels.
     private struct SpriteKey: Equatable {
         var turns: [Transform3D]
         var bounds: [Rect]
         var contents: [ObjectIdentifier?]
         var offsets: [Point]
-        var shadows: Bool
 
-        init(caster: Layer, at time: Double?, shadows: Bool) {
+        init(caster: Layer, at time: Double?) {
             turns = []
             bounds = []
             contents = []
             offsets = []
-            self.shadows = shadows
             var layers = [caster]
             while let layer = layers.popLast() {
                 guard !layer.isHidden else { continue }
@@ -102,19 +103,59 @@ public final class ShelfRenderer {
     /// The cover sprites of the last frame, by caster layer.
     private var sprites: [ObjectIdentifier: CoverSprite] = [:]
 
-    /// Draws `caster`'s shadow and covers into a sprite of their own, placed relative to the
-    /// caster's anchor (at `anchor` on the frame now, logical px).
-    private func makeSprite(_ caster: Layer, key: SpriteKey, at time: Double?, anchor: Point, shadows: Bool) -> CoverSprite? {
+    /// What a cast shadow looks like apart from where: every cover of a shelf casts the same one.
+    private struct ShadowKey: Equatable {
+        var turn: Transform3D
+        var bounds: Rect
+        var anchorPoint: Point
+        var path: LayerPath?
+        var radius, opacity: Double
+        var offset: Point
+        var color: LayerColor
+
+        init(_ caster: Layer, at time: Double?) {
+            turn = caster.turnToRoot(at: time)
+            bounds = caster.bounds
+            anchorPoint = caster.anchorPoint
+            path = caster.shadowPath
+            radius = caster.shadowRadius
+            opacity = caster.shadowOpacity
+            offset = caster.shadowOffset
+            color = caster.shadowColor
+        }
+    }
+
+    /// The newest cast shadow drawn in perspective, and where it lies from its caster's anchor.
+    private var castShadowCache: (key: ShadowKey, image: Bitmap, origin: (x: Int, y: Int))?
+
+    /// `caster`'s shadow in perspective (the caster's anchor at `anchor` on the frame, logical px):
+    /// drawn once for a shelf whose covers all cast the same, then only placed.
+    private func castShadow(of caster: Layer, at time: Double?, anchor: Point) -> (image: Bitmap, origin: (x: Int, y: Int))? {
+        guard let path = caster.shadowPath, caster.shadowOpacity > 0 else { return nil }
+        let key = ShadowKey(caster, at: time)
+        if let kept = castShadowCache, kept.key == key { return (kept.image, kept.origin) }
         let toAnchor = Transform3D.translation(-anchor.x, -anchor.y, 0)
-        // The sprite's extent: the shadow's outline (offset and blurred) and every cover's bounds.
+        let reach = 3 * caster.shadowRadius
+        let r = path.rect.insetBy(dx: -reach, dy: -reach)
+        let outline = Rect(x: r.minX + caster.shadowOffset.x, y: r.minY + caster.shadowOffset.y, width: r.width, height: r.height)
+        guard let quad = caster.transformToRoot(at: time).concatenating(toAnchor).project(outline) else { return nil }
+        let box = PixelRect(covering: quad.boundingBox, scale: scale)
+        guard box.width > 0, box.height > 0, box.width <= 16384, box.height <= 16384 else { return nil }
+        let image = Bitmap(width: box.width, height: box.height)
+        drawShadow(of: caster, at: time, shift: toAnchor.concatenating(.translation(-Double(box.x) / scale, -Double(box.y) / scale, 0)),
+                   into: image)
+        castShadowCache = (key, image, (box.x, box.y))
+        return (image, (box.x, box.y))
+    }
+
+    /// Draws `caster`'s covers into a sprite of their own, placed relative to the caster's anchor
+    /// (at `anchor` on the frame now, logical px).
+    private func makeSprite(_ caster: Layer, key: SpriteKey, at time: Double?, anchor: Point) -> CoverSprite? {
+        let toAnchor = Transform3D.translation(-anchor.x, -anchor.y, 0)
+        // The sprite's extent: every cover's bounds.
         var extent = Rect.null
         func include(_ layer: Layer, _ rect: Rect) {
             if let quad = layer.transformToRoot(at: time).concatenating(toAnchor).project(rect) { extent = extent.union(quad.boundingBox) }
-        }
-        if shadows, let path = caster.shadowPath, caster.shadowOpacity > 0 {
-            let reach = 3 * caster.shadowRadius
-            let r = path.rect.insetBy(dx: -reach, dy: -reach)
-            include(caster, Rect(x: r.minX + caster.shadowOffset.x, y: r.minY + caster.shadowOffset.y, width: r.width, height: r.height))
         }
         var layers = [caster]
         var contents: [AnyObject] = []
@@ -130,7 +171,6 @@ public final class ShelfRenderer {
         guard box.width > 0, box.height > 0, box.width <= 16384, box.height <= 16384 else { return nil }
         let image = Bitmap(width: box.width, height: box.height)
         let shift = toAnchor.concatenating(.translation(-Double(box.x) / scale, -Double(box.y) / scale, 0))
-        if shadows { drawShadow(of: caster, at: time, shift: shift, into: image) }
         drawCovers(under: caster, at: time, shift: shift, into: image)
         return CoverSprite(key: key, image: image, origin: (box.x, box.y), contents: contents)
     }
