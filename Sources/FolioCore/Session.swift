@@ -359,7 +359,7 @@ public final class Session {
     /// untimed frame does it): they are large, and making them when the fingers land would delay
     /// the first fold frame. The pinch then pays only for taking the pages from the canvas.
     public func prepareToFold() {
-        guard !mode.showsCurtain, mode != .shelf else { return }
+        guard !mode.showsCurtain else { return }
         fold.scene.setContents(display.canvas.baked)
         display.prepareToFold(fold.scene.root, at: transaction.now)
     }

@@ -67,7 +67,7 @@ public enum CoverArt {
             cairo_translate(cr, w.x + (w.width - shown.width) / 2, w.y + (w.height - shown.height) / 2)
             cairo_scale(cr, k, k)
             cairo_set_source_surface(cr, source, 0, 0)
-            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_GOOD)
+            cairo_pattern_set_filter(cairo_get_source(cr), CAIRO_FILTER_BILINEAR)
             cairo_paint(cr)
             cairo_restore(cr)
         }

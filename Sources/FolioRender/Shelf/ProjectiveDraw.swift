@@ -40,22 +40,26 @@ enum ProjectiveDraw {
         let src = image.pixels.assumingMemoryBound(to: UInt32.self), srcStride = image.stride / 4
         let dst = target.pixels.assumingMemoryBound(to: UInt32.self), dstStride = target.stride / 4
         let w = image.width, h = image.height
-        let inv = m.inverse
+        let i = m.inverse
+        let (i0, i1, i2, i3, i4, i5, i6, i7, i8) = (i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7], i[8])
+        let width = Double(w), height = Double(h)
         @inline(__always) func tap(_ x: Int, _ y: Int) -> UInt32 {
             x >= 0 && y >= 0 && x < w && y < h ? src[y * srcStride + x] : 0
         }
         for y in m.box.y..<(m.box.y + m.box.height) {
             let cy = Double(y) + 0.5
             let row = dst + y * dstStride
-            let nu0 = inv[1] * cy + inv[2], nv0 = inv[4] * cy + inv[5], nw0 = inv[7] * cy + inv[8]
+            let nu0 = i1 * cy + i2, nv0 = i4 * cy + i5, nw0 = i7 * cy + i8
             for x in m.box.x..<(m.box.x + m.box.width) {
                 let cx = Double(x) + 0.5
-                let nw = inv[6] * cx + nw0
+                let nw = i6 * cx + nw0
                 guard nw != 0 else { continue }
                 // Image coordinates of the pixel centre, then the four pixel centres around it.
-                let u = (inv[0] * cx + nu0) / nw - 0.5, v = (inv[3] * cx + nv0) / nw - 0.5
-                guard u > -1, v > -1, u < Double(w), v < Double(h) else { continue }
-                let u0 = Int(u.rounded(.down)), v0 = Int(v.rounded(.down))
+                let r = 1 / nw
+                let u = (i0 * cx + nu0) * r - 0.5, v = (i3 * cx + nv0) * r - 0.5
+                guard u > -1, v > -1, u < width, v < height else { continue }
+                // Truncation floors here: both are above −1.
+                let u0 = Int(u + 1) - 1, v0 = Int(v + 1) - 1
                 let fx = UInt32((u - Double(u0)) * 256), fy = UInt32((v - Double(v0)) * 256)
                 let p = bilinear(tap(u0, v0), tap(u0 + 1, v0), tap(u0, v0 + 1), tap(u0 + 1, v0 + 1), fx, fy)
                 var s: UInt32
