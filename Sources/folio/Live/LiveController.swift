@@ -93,8 +93,8 @@ final class LiveController {
                 exportSheet()
             case .choicesChanged:
                 settings?.choicesChanged(in: session)
-            case .textInput:
-                break  // typed keys reach the name through wl_keyboard; no on-screen keyboard is asked for yet
+            case let .textInput(on):
+                client.setTextInput(on)
             }
         }
         try client.run()
