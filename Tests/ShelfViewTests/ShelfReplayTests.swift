@@ -120,6 +120,38 @@ final class ShelfReplayTests: XCTestCase {
         XCTAssertFalse(replay.session.isAnimating, "the glide ended with the replay")
     }
 
+    func testTheMouseDragsTheShelfAndAClickOpensABook() throws {
+        let shelf = ShelfFixture.shelf(count: 40, pictures: false)
+        let books = MemoryBooks()
+        var events: [(Double, InputEvent)] = [(100, .pointerMotion(to: Point(x: 400, y: 500))), (110, .pointerButton(.left, pressed: true))]
+        for i in 1...10 { events.append((110 + Double(i) * 16, .pointerMotion(to: Point(x: 400, y: 500 - Double(i) * 30)))) }
+        events.append((300, .pointerButton(.left, pressed: false)))
+        let replay = replay(events, shelf: shelf, books: books)
+        try replay.run()
+        let view = try XCTUnwrap(replay.session.shelf?.view)
+        XCTAssertGreaterThanOrEqual(view.scroller.offset, 300, "the mouse dragged the shelf")
+        let shown = try XCTUnwrap(view.scene.covers.first { view.scene.screenQuad(of: $0.index).map { ShelfFixture.centre($0).y > 150 } ?? false })
+        let centre = ShelfFixture.centre(try XCTUnwrap(view.scene.screenQuad(of: shown.index)))
+        let click: [(Double, InputEvent)] = events + [(5000, .pointerMotion(to: centre)), (5010, .pointerButton(.left, pressed: true)),
+                                                      (5060, .pointerButton(.left, pressed: false))]
+        let second = self.replay(click, shelf: ShelfFixture.shelf(count: 40, pictures: false), books: books)
+        try second.run()
+        XCTAssertEqual(books.opened, ["b\(shown.index)"], "the click opened the book under the pointer")
+    }
+
+    func testANewWindowSizeLaysTheShelfOutAgain() throws {
+        let shelf = ShelfFixture.shelf(count: 6)
+        let books = MemoryBooks()
+        let replay = replay([(100, .resize(width: 400, height: 700, scale: nil))], shelf: shelf, books: books)
+        try replay.run()
+        let view = try XCTUnwrap(replay.session.shelf?.view)
+        XCTAssertEqual(view.scene.layout.columns, 1)
+        XCTAssertEqual(view.frame.width, 400)
+        XCTAssertEqual(replay.screen.width, 400)
+        let quad = try XCTUnwrap(view.screenQuad(of: "b0"))
+        XCTAssertLessThan(quad.boundingBox.maxX, 400)
+    }
+
     func testWithoutAShelfTheBooksControlIsDisabledAndEscapeDoesNothing() throws {
         let trace = Trace(events: [TimedInputEvent(time: 10, event: .key(KeyChord(key: "Escape"), pressed: true))])
         let replay = Replay(trace: trace, options: .init(width: width, height: height))

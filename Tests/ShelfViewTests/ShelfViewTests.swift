@@ -15,7 +15,7 @@ final class ShelfViewTests: XCTestCase {
     }
 
     func testCoversAreDrawnInPerspectiveWithTheirColourPictureAndShadow() throws {
-        for scale in [1.0, 2.0] {
+        for scale in [1.0, 1.5, 2.0] {
             let shelf = ShelfFixture.shelf(count: 6)
             let view = view(shelf, scale: scale)
             _ = view.render()
