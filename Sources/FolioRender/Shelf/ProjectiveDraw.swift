@@ -46,6 +46,41 @@ enum ProjectiveDraw {
         @inline(__always) func tap(_ x: Int, _ y: Int) -> UInt32 {
             x >= 0 && y >= 0 && x < w && y < h ? src[y * srcStride + x] : 0
         }
+        @inline(__always) func put(_ p: UInt32, at pixel: UnsafeMutablePointer<UInt32>) {
+            var s: UInt32
+            if let solid {
+                s = scale(solid, by: (p >> 24) + ((p >> 24) >> 7))
+            } else {
+                s = light >= 256 ? p : (p & 0xFF00_0000) | (scale(p, by: light) & 0x00FF_FFFF)
+            }
+            let a = s >> 24
+            guard a != 0 else { return }
+            if a != 255 { s = s &+ scale(pixel.pointee, by: 256 - (a + (a >> 7))) }
+            pixel.pointee = s
+        }
+        if i1 == 0 && i7 == 0 {
+            // A turn about the vertical axis (every cover's): each target column shows one image
+            // column position, scaled vertically, so u and the divide are per column.
+            for x in m.box.x..<(m.box.x + m.box.width) {
+                let cx = Double(x) + 0.5
+                let nw = i6 * cx + i8
+                guard nw != 0 else { continue }
+                let r = 1 / nw
+                let u = (i0 * cx + i2) * r - 0.5
+                guard u > -1, u < width else { continue }
+                let u0 = Int(u + 1) - 1, fx = UInt32((u - Double(u0)) * 256)
+                let step = i4 * r, base = (i3 * cx + i5) * r - 0.5
+                var pixel = dst + m.box.y * dstStride + x
+                for y in m.box.y..<(m.box.y + m.box.height) {
+                    defer { pixel += dstStride }
+                    let v = base + step * (Double(y) + 0.5)
+                    guard v > -1, v < height else { continue }
+                    let v0 = Int(v + 1) - 1, fy = UInt32((v - Double(v0)) * 256)
+                    put(bilinear(tap(u0, v0), tap(u0 + 1, v0), tap(u0, v0 + 1), tap(u0 + 1, v0 + 1), fx, fy), at: pixel)
+                }
+            }
+            return
+        }
         for y in m.box.y..<(m.box.y + m.box.height) {
             let cy = Double(y) + 0.5
             let row = dst + y * dstStride
@@ -61,17 +96,7 @@ enum ProjectiveDraw {
                 // Truncation floors here: both are above −1.
                 let u0 = Int(u + 1) - 1, v0 = Int(v + 1) - 1
                 let fx = UInt32((u - Double(u0)) * 256), fy = UInt32((v - Double(v0)) * 256)
-                let p = bilinear(tap(u0, v0), tap(u0 + 1, v0), tap(u0, v0 + 1), tap(u0 + 1, v0 + 1), fx, fy)
-                var s: UInt32
-                if let solid {
-                    s = scale(solid, by: (p >> 24) + ((p >> 24) >> 7))
-                } else {
-                    s = light >= 256 ? p : (p & 0xFF00_0000) | (scale(p, by: light) & 0x00FF_FFFF)
-                }
-                let a = s >> 24
-                guard a != 0 else { continue }
-                if a != 255 { s = s &+ scale(row[x], by: 256 - (a + (a >> 7))) }
-                row[x] = s
+                put(bilinear(tap(u0, v0), tap(u0 + 1, v0), tap(u0, v0 + 1), tap(u0 + 1, v0 + 1), fx, fy), at: row + x)
             }
         }
     }
