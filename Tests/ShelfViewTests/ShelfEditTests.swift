@@ -173,6 +173,20 @@ final class ShelfRenameTests: XCTestCase {
         XCTAssertGreaterThan(changed, 50, "the name band shows the name being typed")
     }
 
+    func testALongNameBeingTypedShowsItsEnd() {
+        let view = ShelfView(shelf: ShelfFixture.shelf(count: 1, pictures: false), width: 800, height: 600, pixelWidth: 800, pixelHeight: 600,
+                             scale: 1)
+        let long = "Sketches of the sea and of the harbour"
+        func band(_ name: String) -> [UInt32] {
+            view.editing = ("b0", name)
+            _ = view.render()
+            let quad = view.screenQuad(of: "b0")
+            let bottom = Int(quad?.bottomLeft.y ?? 0)
+            return (bottom - 30..<bottom - 5).flatMap { y in (60..<240).map { view.frame.pixel(x: $0, y: y) } }
+        }
+        XCTAssertTrue(band(long + " A") != band(long + " B"), "the last character typed shows")
+    }
+
     func testATextEventIsReadAndWrittenByTraces() throws {
         let trace = try Trace(parsing: #"{"t": 5, "kind": "text", "text": "Sea \"2\""}"#)
         XCTAssertEqual(trace.events.first?.event, .text("Sea \"2\""))

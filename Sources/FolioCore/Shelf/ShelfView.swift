@@ -256,7 +256,8 @@ public final class ShelfView {
         let look = CoverLook(id: book.id, name: name, color: book.coverColor, picture: picture.map(ObjectIdentifier.init),
                              size: size, scale: scale)
         if let kept = art[book.id], kept.look == look { return kept }
-        let bitmap = CoverArt.draw(name: name, color: book.coverColor, picture: picture, width: size.width, height: size.height, scale: scale)
+        let bitmap = CoverArt.draw(name: name, color: book.coverColor, picture: picture, width: size.width, height: size.height, scale: scale,
+                                   keepingEnd: editing?.id == book.id)
         art[book.id] = (look, bitmap)
         return (look, bitmap)
     }

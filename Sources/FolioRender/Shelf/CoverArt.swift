@@ -13,8 +13,11 @@ public enum CoverArt {
     static let paper: UInt32 = 0xFFFC_FAF4
 
     /// The cover of a book named `name` in `color` (0x00RRGGBB), `width`×`height` logical pixels at
-    /// `scale`, showing `picture` (premultiplied, any size: fitted inside the frame) if given.
-    public static func draw(name: String, color: UInt32, picture: Bitmap?, width: Double, height: Double, scale: Double) -> Bitmap {
+    /// `scale`, showing `picture` (premultiplied, any size: fitted inside the frame) if given. A
+    /// name too long for the cover is shortened at its end, or at its start when `keepingEnd` (a
+    /// name being typed, whose end is where the typing goes).
+    public static func draw(name: String, color: UInt32, picture: Bitmap?, width: Double, height: Double, scale: Double,
+                            keepingEnd: Bool = false) -> Bitmap {
         let bitmap = Bitmap(width: max(1, Int((width * scale).rounded())), height: max(1, Int((height * scale).rounded())))
         guard let surface = cairo_image_surface_create_for_data(
             bitmap.pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.stride))
@@ -28,7 +31,7 @@ public enum CoverArt {
         if window.width > 0 && window.height > 0 {
             drawPaper(cr, picture: picture, window: window)
         }
-        drawName(cr, name: name, color: color, width: width, height: height)
+        drawName(cr, name: name, color: color, width: width, height: height, keepingEnd: keepingEnd)
         cairo_surface_flush(surface)
         return bitmap
     }
@@ -79,7 +82,7 @@ public enum CoverArt {
 
     /// The name, centred in the band at the foot of the cover, in white on dark covers and
     /// near-black on light ones, shortened with an ellipsis to fit.
-    private static func drawName(_ cr: OpaquePointer, name: String, color: UInt32, width: Double, height: Double) {
+    private static func drawName(_ cr: OpaquePointer, name: String, color: UInt32, width: Double, height: Double, keepingEnd: Bool) {
         let r = Double((color >> 16) & 0xFF), g = Double((color >> 8) & 0xFF), b = Double(color & 0xFF)
         let light = (0.299 * r + 0.587 * g + 0.114 * b) / 255 > 0.6
         setColor(cr, light ? 0x20_2020 : 0xFF_FFFF)
@@ -90,7 +93,7 @@ public enum CoverArt {
         var extents = cairo_text_extents_t()
         cairo_text_extents(cr, shown, &extents)
         while extents.x_advance > room, !shown.isEmpty {
-            shown = String(shown.dropLast(2)) + "…"
+            shown = keepingEnd ? "…" + String(shown.dropFirst(2)) : String(shown.dropLast(2)) + "…"
             if shown == "…" { break }
             cairo_text_extents(cr, shown, &extents)
         }
