@@ -131,6 +131,7 @@ let package = Package(
         .testTarget(name: "FolioGesturesTests", dependencies: ["FolioGestures", "FolioInput", "FolioGeometry"]),
         .testTarget(name: "FolioShapesTests", dependencies: ["FolioShapes", "FolioGeometry", "FolioRandom"]),
         .testTarget(name: "PageRenderTests", dependencies: ["FolioRender", "FolioPixels", "FolioLayers", "FolioGeometry", "CPageKernels", "FolioRandom"]),
+        .testTarget(name: "ShelfViewTests", dependencies: ["FolioCore", "FolioShelf", "FolioLayers", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioInput", "FolioSketchbook", "FolioToolbar"]),
         .testTarget(name: "FolioRenderTests", dependencies: ["FolioRender", "FolioFiles", "FolioPixels", "FolioSketchbook", "FolioGeometry", "FolioRandom"]),
         .testTarget(name: "FolioReplayTests", dependencies: ["FolioReplay", "FolioCore", "FolioInput", "FolioPixels", "FolioRender", "FolioGestures", "FolioSketchbook", "FolioGeometry", "FolioLayers", "FolioToolbar", "FolioTools", "FolioRandom", "FolioTestSupport"]),
         .testTarget(name: "FolioSettingsTests", dependencies: ["FolioSettings", "FolioFiles", "FolioToolbar", "FolioTools"]),

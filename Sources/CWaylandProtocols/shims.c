@@ -47,6 +47,8 @@ static const struct {
     {"zwp_pointer_gesture_swipe_v1", &zwp_pointer_gesture_swipe_v1_interface},
     {"zwp_pointer_gesture_hold_v1", &zwp_pointer_gesture_hold_v1_interface},
     {"zwp_tablet_manager_v2", &zwp_tablet_manager_v2_interface},
+    {"zwp_text_input_manager_v3", &zwp_text_input_manager_v3_interface},
+    {"zwp_text_input_v3", &zwp_text_input_v3_interface},
     {"zwp_tablet_seat_v2", &zwp_tablet_seat_v2_interface},
     {"zwp_tablet_v2", &zwp_tablet_v2_interface},
     {"zwp_tablet_tool_v2", &zwp_tablet_tool_v2_interface},

@@ -20,6 +20,10 @@ public enum Mode: Hashable, Sendable {
     case lassoing
     /// A finger or the pen is on a selection: moving it, on its bar, or ending it.
     case selecting
+    /// The shelf of books shows: a finger scrolls it, a tap opens a book.
+    case shelf
+    /// The open book folds shut onto the shelf; input does nothing until it has.
+    case closingBook
 
     /// What moves the fold: a pinch (fingers or touchpad), or the fold keys' steps.
     public enum FoldDriver: Hashable, Sendable {
@@ -34,8 +38,8 @@ public enum Mode: Hashable, Sendable {
     /// Whether the screen shows pages over the curtain (a fold or a turn) rather than the flat canvas.
     public var showsCurtain: Bool {
         switch self {
-        case .idle, .drawing, .erasing, .lassoing, .selecting: false
-        case .folding, .unfolding, .turning, .settlingTurn: true
+        case .idle, .drawing, .erasing, .lassoing, .selecting, .shelf: false
+        case .folding, .unfolding, .turning, .settlingTurn, .closingBook: true
         }
     }
 
@@ -50,9 +54,9 @@ public enum Mode: Hashable, Sendable {
     /// The fold's state as `folio replay` reports it: idle, tracking or animating.
     public var foldState: String {
         switch self {
-        case .idle, .drawing, .erasing, .turning, .settlingTurn, .lassoing, .selecting: "idle"
+        case .idle, .drawing, .erasing, .turning, .settlingTurn, .lassoing, .selecting, .shelf: "idle"
         case .folding: "tracking"
-        case .unfolding: "animating"
+        case .unfolding, .closingBook: "animating"
         }
     }
 }

@@ -58,6 +58,8 @@ public final class Session {
     }
     /// What the session draws with: the canvas, the page renderer, the toolbar's image.
     let display: SessionDisplay
+    /// The shelf of books the open book came from and goes back to; nil for a book opened alone.
+    public internal(set) var shelf: SessionShelf?
 
     /// What the session is doing, with the data only that doing has (the stroke being drawn).
     enum State {
@@ -72,6 +74,10 @@ public final class Session {
         case lassoing(LassoTrail)
         /// A contact on a selection: moving it, on its bar, or ending it.
         case selecting(SelectionContact)
+        /// The shelf shows instead of a book.
+        case shelf
+        /// The book folds shut onto the shelf.
+        case closingBook
     }
 
     /// The lasso's selection on the current sheet, if any.
@@ -134,6 +140,8 @@ public final class Session {
         case .settlingTurn: .settlingTurn
         case .lassoing: .lassoing
         case .selecting: .selecting
+        case .shelf: .shelf
+        case .closingBook: .closingBook
         }
     }
 
@@ -141,9 +149,9 @@ public final class Session {
     /// unfold the scale part of the animated page transform.
     public var foldScale: Double {
         switch state {
-        case .idle, .drawing, .erasing, .turning, .settlingTurn, .lassoing, .selecting: 1
+        case .idle, .drawing, .erasing, .turning, .settlingTurn, .lassoing, .selecting, .shelf: 1
         case .folding: fold.trackedScale
-        case .unfolding: fold.animatedScale
+        case .unfolding, .closingBook: fold.animatedScale
         }
     }
 
@@ -155,12 +163,12 @@ public final class Session {
     public var sceneSize: Size { display.sceneSize }
 
     /// The frame the screen shows, as of the last `renderFrame()`.
-    public var frame: Bitmap { display.frame(curtainUp: mode.showsCurtain) }
+    public var frame: Bitmap { shownShelf?.frame ?? display.frame(curtainUp: mode.showsCurtain) }
     public var pixelWidth: Int { display.pixelWidth }
     public var pixelHeight: Int { display.pixelHeight }
 
     /// Whether a new frame would differ from the last one rendered.
-    public var needsFrame: Bool { display.needsFrame }
+    public var needsFrame: Bool { display.needsFrame || shownShelf?.damage.isEmpty == false }
 
     /// How page frames (fold and turn) are dressed (backdrop, shadows, render threads).
     public var pageOptions: PageRenderOptions {
@@ -178,13 +186,15 @@ public final class Session {
     /// Stroke work happens as input arrives; fold frames are drawn here, once per frame, from
     /// the newest state, so pinch updates never queue behind each other.
     public func renderFrame() -> Region {
-        display.renderFrame(shownScene)
+        if let shelf = shownShelf { return renderShelf(shelf) }
+        return display.renderFrame(shownScene)
     }
 
     /// Draws the frame straight into `target` (a buffer the compositor will read), bringing up to
     /// date what it lacks, and returns the buffer pixels that changed since the last frame.
     public func renderFrame(into target: FrameTarget) -> Region {
-        display.renderFrame(shownScene, into: target)
+        if let shelf = shownShelf { return renderShelf(shelf, into: target) }
+        return display.renderFrame(shownScene, into: target)
     }
 
     /// The page scene on screen, at the animation clock's time; nil while the flat canvas shows.
@@ -195,9 +205,9 @@ public final class Session {
     }
 
     /// Whether the animation clock must keep ticking (frames wanted even without input): an
-    /// animation runs, or the sheet plays back. The toolbar's hiding and notice are deadlines on
-    /// the same `now`, not animations: `nextChange`.
-    public var isAnimating: Bool { transaction.isAnimating || playback != nil }
+    /// animation runs, the sheet plays back, or the shelf glides. The toolbar's hiding and notice
+    /// are deadlines on the same `now`, not animations: `nextChange`.
+    public var isAnimating: Bool { transaction.isAnimating || playback != nil || shownShelf?.isGliding == true }
 
     /// When (ms) the screen changes with no input and no animation: the toolbar hiding after a
     /// while, its confirmation going, or a held stroke snapping to its shape. The frame loop
@@ -353,6 +363,7 @@ public final class Session {
         _ = toolbar.advance(to: now)
         settleHold()
         advancePlayback()
+        shownShelf?.advance(to: now)
         if transaction.isAnimating { damageWholeFrame() }
     }
 
@@ -403,6 +414,8 @@ public final class Session {
     private func transition(_ gesture: Gesture, at time: Double) {
         // Here, not in the switch: its subject holds a copy of `state`, and with it the live
         // stroke's points, so adding a point there copied the whole stroke.
+        if case .shelf = state { return shelfTransition(gesture, at: time) }
+        if case .closingBook = state { return }
         if case let .strokeMoved(p) = gesture, case .drawing = state { return extendStroke(to: PenSample(point: p), at: time) }
         if case let .penStrokeMoved(sample) = gesture, case .drawing = state { return extendStroke(to: sample, at: time) }
         switch (state, gesture) {
@@ -526,6 +539,8 @@ public final class Session {
             onRequest?(.save)
         case (_, .export):
             onRequest?(.exportSheet)
+        case (_, .closeBook):
+            closeBook()
         case (.idle, .nextSheet):
             turnByKey(.forward)
         case (.idle, .previousSheet):
@@ -562,6 +577,7 @@ public final class Session {
         case .export: perform(Command.export)
         case .fullscreen: perform(Command.toggleFullscreen)
         case .play: beginPlayback()
+        case .books: closeBook()
         case .eraser, .lasso: _ = tools.choose(action)
         case .paper: nextPaper()
         case .color, .width:
@@ -600,6 +616,7 @@ public final class Session {
         if book.isOnLastSheet && book.sheet.isBlank { disabled.insert(.nextSheet) }
         if book.sheets.count == 1 && book.sheet.isBlank { disabled.insert(.deleteSheet) }
         if book.sheet.isBlank { disabled.insert(.play) }
+        if shelf?.openBook == nil { disabled.insert(.books) }
         toolbar.disabled = disabled
     }
 
@@ -844,6 +861,8 @@ public final class Session {
         fold.resize(width: scene.width, height: scene.height, contents: mode.showsCurtain ? display.canvas.baked : nil)
         turn.resize(width: scene.width, height: scene.height)
         recognizer.width = Double(width)
+        shelf?.view.resize(width: scene.width, height: scene.height, pixelWidth: display.pixelWidth, pixelHeight: display.pixelHeight,
+                           scale: scale.factor)
         toolbar.relayout(ToolbarLayout(width: Double(width), height: Double(height), scale: scale.factor))
         let heldTurn: Mode.TurnDirection? = if case let .turning(track) = state, onlyScale { track.direction } else { nil }
         if mode.isTurning && heldTurn == nil {

@@ -20,4 +20,6 @@ public enum SessionRequest: Hashable, Sendable {
     case choicesChanged
     /// Something from outside was out of range and has been fitted: one line for the log.
     case warn(String)
+    /// A name is being typed (true) or no longer (false): an on-screen keyboard may show.
+    case textInput(Bool)
 }

@@ -38,6 +38,8 @@ public enum Gesture: Hashable, Sendable {
     /// It lifted at `at`, or was taken away or into a pinch (`cancelled`).
     case controlReleased(at: Point, cancelled: Bool)
     case command(Command)
+    /// Characters typed (a key's text, or an on-screen keyboard's): only a name being edited takes them.
+    case text(String)
     /// A pen's barrel button went down or up (while one is held the pen erases, if set so).
     case penBarrel(pressed: Bool)
 }
@@ -54,6 +56,10 @@ public enum Command: String, Hashable, Sendable {
     case nextSheet, previousSheet, newSheet, deleteSheet
     /// Exports the sheet on the easel as a PNG picture.
     case export
+    /// Escape: the open book closes onto the shelf (or a name being typed is left as it was).
+    case closeBook
+    /// BackSpace and Return, while a name is typed: the last character goes, the name is kept.
+    case deleteBackward, confirm
 }
 
 /// Where a pen is and how it presses: `pressure` 0–1 when the tablet reports it.
@@ -227,6 +233,8 @@ public struct GestureRecognizer: Sendable {
         case let .key(chord, pressed):
             guard pressed, let command = Self.command(for: chord) else { return [] }
             return [.command(command)]
+        case let .text(text):
+            return [.text(text)]
         case .resize:
             return []
         case .touchShape:
@@ -367,6 +375,9 @@ public struct GestureRecognizer: Sendable {
         // Ctrl guards a whole sheet against a stray Delete (it is undoable all the same).
         case ([.ctrl], "Delete"): .deleteSheet
         case ([.ctrl], "e"): .export
+        case ([], "Escape"): .closeBook
+        case ([], "BackSpace"): .deleteBackward
+        case ([], "Return"), ([], "KP_Enter"): .confirm
         default: nil
         }
     }

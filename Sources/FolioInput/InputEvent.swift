@@ -17,6 +17,9 @@ public enum InputEvent: Hashable, Sendable {
     case pinchEnd(cancelled: Bool)
     /// A key after xkbcommon, named like the trace does: `ctrl+z`, `F11`, `bracketright`.
     case key(KeyChord, pressed: Bool)
+    /// Characters typed: a pressed key's text after xkbcommon, or what an on-screen keyboard
+    /// committed (zwp_text_input_v3.commit_string).
+    case text(String)
     /// The compositor configured a new logical size, and perhaps a preferred buffer scale.
     case resize(width: Int, height: Int, scale: BufferScale?)
     /// The contact of touch `id` is an ellipse `major` × `minor` logical pixels (wl_touch.shape).

@@ -10,6 +10,8 @@ public struct Trace: Sendable {
     /// The longest line a trace may hold, in bytes: a real event takes under 200, and the limit
     /// keeps a hostile line (megabytes of numbers) from costing memory out of all proportion.
     public static let longestLine = 4096
+    /// Characters a `text` event holds at most (an on-screen keyboard commits a word or a few).
+    public static let longestText = 256
     public var events: [TimedInputEvent]
 
     public init(events: [TimedInputEvent]) {
@@ -192,6 +194,13 @@ private struct TraceLineParser {
             let text = try fields.string("keys")
             guard let chord = KeyChord(parsing: text) else { throw fail("cannot read keys \"\(text)\"") }
             event = .key(chord, pressed: try fields.pressed())
+        case "text":
+            let text = try fields.string("text")
+            guard (1...Trace.longestText).contains(text.count) else { throw fail("\"text\" must hold 1 to \(Trace.longestText) characters") }
+            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw fail("\"text\" must not hold control characters")
+            }
+            event = .text(text)
         case "resize":
             let width = try fields.dimension("width"), height = try fields.dimension("height")
             // Any number from 1 to 8, taken at the nearest 1/120 (wp_fractional_scale_v1's unit).
@@ -340,6 +349,9 @@ enum TraceLineWriter {
         case let .pinchEnd(cancelled): kind("pinch.end"); add("cancelled", cancelled ? "true" : "false")
         case let .key(chord, pressed):
             kind("key"); add("keys", "\"\(chord.description)\""); add("state", pressed ? "\"pressed\"" : "\"released\"")
+        case let .text(text):
+            kind("text")
+            add("text", "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
         case let .resize(width, height, scale):
             kind("resize"); add("width", "\(width)"); add("height", "\(height)")
             if let scale { add("scale", "\(scale.factor)") }

@@ -158,6 +158,14 @@ public final class ToolbarRenderer {
                 [Point(x: 11, y: 5), Point(x: 11, y: 11), Point(x: 5, y: 11)],
                 [Point(x: -5, y: 11), Point(x: -11, y: 11), Point(x: -11, y: 5)],
             ])
+        case .books:
+            // Three books standing on a shelf, the last leaning.
+            icon([
+                [Point(x: -12, y: 12), Point(x: 12, y: 12)],
+                [Point(x: -11, y: 12), Point(x: -11, y: -10), Point(x: -5, y: -10), Point(x: -5, y: 12)],
+                [Point(x: -3, y: 12), Point(x: -3, y: -6), Point(x: 3, y: -6), Point(x: 3, y: 12)],
+                [Point(x: 5, y: 11), Point(x: 9, y: -9), Point(x: 13, y: -8), Point(x: 10, y: 12)],
+            ])
         }
     }
 

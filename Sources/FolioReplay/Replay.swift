@@ -113,6 +113,7 @@ public final class Replay {
             "toolbar": ["shown": session.toolbar.isShown, "color": HexColor.format(session.ink.color), "width": session.ink.width,
                         "paper": session.paper.kind.rawValue],
         ]
+        if let shelf = session.shelf { summary["shelf"] = shelf.summary(shown: session.mode == .shelf) }
         if let box = session.selectionBox, let bar = session.selectionBar {
             func rect(_ r: Rect) -> [Double] { [r.minX, r.minY, r.width, r.height] }
             summary["selection"] = ["strokes": session.selectedStrokes.map { $0 + 1 }, "box": rect(box),

@@ -9,7 +9,7 @@ extension ToolState {
         case let .width(index): choose(ink: InkChoice(colorIndex: ink.colorIndex, widthIndex: index))
         case .eraser: toggle(.eraser)
         case .lasso: toggle(.lasso)
-        case .undo, .redo, .newSheet, .previousSheet, .nextSheet, .deleteSheet, .paper, .play, .export, .fullscreen: return false
+        case .undo, .redo, .newSheet, .previousSheet, .nextSheet, .deleteSheet, .paper, .play, .export, .fullscreen, .books: return false
         }
         return true
     }

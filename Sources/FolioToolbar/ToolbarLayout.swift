@@ -18,6 +18,8 @@ public enum ControlAction: Hashable, Sendable {
     case export, fullscreen
     /// Plays the sheet back as it was drawn; any touch, click or key stops it.
     case play
+    /// Closes the open book onto the shelf of books.
+    case books
 
     /// The name `folio controls` prints and traces refer to: `undo`, `color.1`, `sheet.next`, …
     public var name: String {
@@ -36,6 +38,7 @@ public enum ControlAction: Hashable, Sendable {
         case .export: "export"
         case .fullscreen: "fullscreen"
         case .play: "play"
+        case .books: "books"
         }
     }
 }
@@ -82,7 +85,7 @@ public struct ToolbarLayout: Hashable, Sendable {
             (0..<colors).map(ControlAction.color),
             (0..<widths).map(ControlAction.width) + [.eraser, .lasso],
             [.newSheet, .previousSheet, .nextSheet, .deleteSheet, .paper],
-            [.play, .export, .fullscreen],
+            [.play, .export, .fullscreen, .books],
         ]
     }
 

@@ -77,5 +77,12 @@ final class Keyboard {
             modifiers.insert(modifier)
         }
         sink(.key(KeyChord(key: name, modifiers: modifiers), pressed: pressed), time)
+        // What the key types, for a name being edited: not with a shortcut's modifiers held.
+        guard pressed, modifiers.isDisjoint(with: [.ctrl, .alt, .logo]) else { return }
+        var text = [CChar](repeating: 0, count: 64)
+        let count = Int(xkb_state_key_get_utf8(state, code + 8, &text, text.count))
+        guard count > 0, count < text.count else { return }
+        let typed = String(decoding: text[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        if !typed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) { sink(.text(typed), time) }
     }
 }

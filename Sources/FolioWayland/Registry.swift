@@ -8,7 +8,7 @@ final class Registry {
     static let supported: [String: UInt32] = [
         "wl_compositor": 4, "wl_subcompositor": 1, "wl_shm": 1, "wl_seat": 7, "wl_output": 4, "xdg_wm_base": 5,
         "wp_viewporter": 1, "wp_fractional_scale_manager_v1": 1, "zwp_pointer_gestures_v1": 1,
-        "wp_presentation": 1, "zwp_tablet_manager_v2": 1,
+        "wp_presentation": 1, "zwp_tablet_manager_v2": 1, "zwp_text_input_manager_v3": 1,
     ]
 
     private let registry: OpaquePointer
@@ -28,6 +28,8 @@ final class Registry {
     private(set) var fractionalScaleManager: OpaquePointer?
     private(set) var pointerGestures: OpaquePointer?
     private(set) var tabletManager: OpaquePointer?
+    /// On-screen keyboards (zwp_text_input_v3), where the compositor offers them.
+    private(set) var textInputManager: OpaquePointer?
     /// The tablet manager was bound (it may come after the seats).
     var onTabletManager: ((OpaquePointer) -> Void)?
     private(set) var presentation: Presentation?
@@ -59,7 +61,7 @@ final class Registry {
 
     deinit {
         presentation = nil  // destroyed here, while the connection is surely up
-        for proxy in [viewporter, fractionalScaleManager, pointerGestures, tabletManager, shm, subcompositor, compositor, wmBase] {
+        for proxy in [viewporter, fractionalScaleManager, pointerGestures, tabletManager, textInputManager, shm, subcompositor, compositor, wmBase] {
             if let proxy { wl_proxy_destroy(proxy) }
         }
         wl_registry_destroy(registry)
@@ -80,6 +82,7 @@ final class Registry {
         case "wp_viewporter": replace(&viewporter, with: proxy)
         case "wp_fractional_scale_manager_v1": replace(&fractionalScaleManager, with: proxy)
         case "zwp_pointer_gestures_v1": replace(&pointerGestures, with: proxy)
+        case "zwp_text_input_manager_v3": replace(&textInputManager, with: proxy)
         case "zwp_tablet_manager_v2":
             guard tabletManager == nil else { return wl_proxy_destroy(proxy) }
             tabletManager = proxy

@@ -12,6 +12,8 @@ public final class WaylandClient {
     private let loop: EventLoop
     private var outputs: [Output] = []
     private var seats: [Seat] = []
+    /// The seats' text inputs, where the compositor offers on-screen keyboards.
+    private var textInputs: [TextInput] = []
     private var clock = InputClock()
     private var windowStorage: Window?
     /// Made at the first pointer enter, shared by every pointer.
@@ -76,9 +78,15 @@ public final class WaylandClient {
             }
             for seat in seats where seat.name == name { seat.unplug() }
             seats.removeAll { $0.name == name }
+            textInputs.removeAll { $0.seatName == name }
         }
         try display.roundtrip()
         try registry.requireEssentials()
+        if let manager = registry.textInputManager {
+            textInputs = seats.compactMap { seat in
+                TextInput(manager: manager, seat: seat.proxy, seatName: seat.name, sink: { [unowned self] event, time in deliver(event, time: time) })
+            }
+        }
         let window = try Window(registry: registry, fullscreen: fullscreen) { [unowned self] in
             outputs.map { ($0.proxy, $0.scale) }
         }
@@ -102,6 +110,7 @@ public final class WaylandClient {
     }
 
     deinit {
+        textInputs.removeAll()
         seats.removeAll()
         cursor = nil
         windowStorage = nil
@@ -179,6 +188,11 @@ public final class WaylandClient {
 
     public func toggleFullscreen() {
         window.toggleFullscreen()
+    }
+
+    /// A name starts or stops being typed: on-screen keyboards (zwp_text_input_v3) may show for it.
+    public func setTextInput(_ on: Bool) {
+        for input in textInputs { input.setWanted(on) }
     }
 
     /// Arms the loop's one timer (ms from now, replacing any deadline); nil disarms it.

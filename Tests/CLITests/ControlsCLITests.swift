@@ -32,7 +32,7 @@ extension CLITests {
         XCTAssertGreaterThanOrEqual(layout.handle[2], 48)
         XCTAssertEqual(Set(layout.controls.keys), ["undo", "redo", "color.1", "color.2", "color.3", "color.4", "color.5", "color.6",
                                                   "width.1", "width.2", "width.3", "eraser", "lasso", "sheet.new", "sheet.previous", "sheet.next",
-                                                  "sheet.delete", "paper", "play", "export", "fullscreen"])
+                                                  "sheet.delete", "paper", "play", "export", "fullscreen", "books"])
         XCTAssertEqual(layout.controls["color.1"]?["color"] as? String, "#0000FF")
         XCTAssertEqual(layout.controls["width.2"]?["width"] as? Double, 6)
         for (name, entry) in layout.controls {

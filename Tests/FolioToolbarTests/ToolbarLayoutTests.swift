@@ -6,7 +6,7 @@ import FolioTools
 final class ToolbarLayoutTests: XCTestCase {
     private let names = ["undo", "redo", "color.1", "color.2", "color.3", "color.4", "color.5", "color.6",
                          "width.1", "width.2", "width.3", "eraser", "lasso", "sheet.new", "sheet.previous", "sheet.next", "sheet.delete", "paper",
-                         "play", "export", "fullscreen"]
+                         "play", "export", "fullscreen", "books"]
 
     func testEveryControlIsLaidOutOnceAtTargetSizeInsideTheWindowAndClearOfTheEdgeZones() {
         for (width, height) in [(1280.0, 800.0), (1920, 1200), (640, 400), (800, 1280)] {

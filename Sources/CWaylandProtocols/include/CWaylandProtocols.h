@@ -9,6 +9,7 @@
 #include "fractional-scale-v1-client-protocol.h"
 #include "pointer-gestures-v1-client-protocol.h"
 #include "tablet-v2-client-protocol.h"
+#include "text-input-unstable-v3-client-protocol.h"
 
 /* The real address of a protocol interface descriptor, by its name ("wl_compositor",
  * "xdg_wm_base", ...), or NULL. Swift cannot take the address of an extern C global

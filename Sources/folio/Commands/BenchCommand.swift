@@ -90,7 +90,10 @@ struct BenchCommand: ParsableCommand {
         if wanted("book.") { results += try BookBenchmarks.run(only: wanted) }
         if wanted("shape.") { results += try ShapeBenchmarks.run() }
         if wanted("lasso.") { results += try LassoBenchmarks.run(only: wanted) }
-        if wanted("shelf.") { results += try ShelfBenchmarks.run() }
+        if wanted("shelf.list") { results += try ShelfListBenchmark.run() }
+        if wanted("shelf.") {
+            for s in scales { results += ShelfBenchmarks.run(sizes: sizes, scale: s, only: wanted) }
+        }
         report(results, json: json)
     }
 }

@@ -10,12 +10,7 @@ struct BooksCommand: ParsableCommand {
         discussion: "Books are listed newest first. The single book of Folio 0.1, if still in $XDG_DATA_HOME/folio, is moved onto the shelf first.")
 
     func run() throws {
-        let library: Library
-        do {
-            library = try Library(folders: .current(), warning: { warn($0) })
-        } catch {
-            throw FolioError("\(error)")
-        }
+        let library = try makeLibrary(dataFolder: nil)
         defer { library.close() }
         var json = "{\"books\":["
         for (index, book) in library.books.enumerated() {

@@ -44,9 +44,14 @@ struct ReplayCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Apply the trace to this sketchbook and save it, as the live app does.", valueName: "dir"))
     var book: String?
 
+    @Option(help: ArgumentHelp("Start on the shelf of books in this folder, as the app does; the trace opens and closes them.",
+                               valueName: "dir"))
+    var shelf: String?
+
     mutating func validate() throws {
         if let at, !(at >= 0 && at.isFinite) { throw ValidationError("--at must be a time in ms, 0 or more") }
         if frames && out == nil { throw ValidationError("--frames needs --out DIR") }
+        if book != nil && shelf != nil { throw ValidationError("--book and --shelf open one book or a shelf of them: give one") }
         _ = try display()
     }
 
@@ -88,6 +93,9 @@ struct ReplayCommand: ParsableCommand {
                 break
             }
         }
+        let library = try shelf.map { try makeLibrary(dataFolder: $0) }
+        defer { library?.close() }
+        if let library { replay.session.showShelf(makeShelfAccess(library)) }
         var log = FrameLog()
         try replay.run(screens: frames) { shown, screen in
             log.append(shown)
@@ -103,6 +111,8 @@ struct ReplayCommand: ParsableCommand {
             replay.session.finishActiveStroke()
             try writer.save(replay.session.book)
         }
+        // A book still open from the shelf is saved as closing it would.
+        try replay.session.saveOpenShelfBook()
         let json = try JSONSerialization.data(withJSONObject: replay.summary(), options: [.sortedKeys])
         print(String(decoding: json, as: UTF8.self))
     }

@@ -1,47 +1,72 @@
-import Foundation
 import FolioBench
+import FolioCore
 import FolioGeometry
+import FolioInput
+import FolioPixels
 import FolioRandom
 import FolioShelf
 import FolioSketchbook
 
-/// `shelf.list`: what the shelf needs for its first frame with 50 books: opening the shelf
-/// (listing the books from their entries) and loading the 50 cover pictures.
+/// `shelf.first_frame`: a shelf of 50 books, each with its cover picture (the kept thumbnails a
+/// shelf hands out), from making the session and its shelf to the first frame's pixels.
+/// `shelf.open_book`: a tap on a cover of that shelf, the book (300 strokes, in memory) put on
+/// the easel, to the first frame of its unfold (the fold's renderer made ahead, as the app makes it
+/// once the first frame is up). 10 runs each, at the fold's sizes.
 enum ShelfBenchmarks {
     static let books = 50
-    static let strokesPerBook = 40
+    static let strokes = 300
+    static let runs = 10
 
-    static func run() throws -> [BenchResult] {
-        // A private folder of its own (mkdtemp, 0700): only what this run made in it is ever removed.
-        var template = Array(FileManager.default.temporaryDirectory.appendingPathComponent("folio-bench-shelf-XXXXXX").path.utf8CString)
-        guard let made = template.withUnsafeMutableBufferPointer({ buffer in buffer.baseAddress.flatMap { mkdtemp($0) } }) else {
-            throw FolioError("cannot make a folder for the shelf benchmark: \(String(cString: strerror(errno)))")
-        }
-        let scratch = String(cString: made)
-        defer { try? FileManager.default.removeItem(atPath: scratch) }
-        let data = scratch + "/folio"
-        let shelf = try Library(dataFolder: data, warning: { warn($0) })
-        var random = SeededRandom(state: 0x5EED)
-        for _ in 0..<books {
-            let made = try shelf.createBook()
-            var book = Sketchbook()
-            for _ in 0..<strokesPerBook { book.append(BookBenchmarks.stroke(&random)) }
-            try BookStore(directory: URL(fileURLWithPath: made.path)).openForWriting().save(book)
-            shelf.bookChanged(id: made.id)
-        }
-        shelf.waitForCovers()
-        shelf.close()
-        var size = (width: 0, height: 0)
-        let samples = try (0..<20).map { _ in
-            try BookBenchmarks.time {
-                let library = try Library(dataFolder: data)
-                for book in library.books {
-                    guard let cover = library.coverPicture(id: book.id) else { throw FolioError("the shelf benchmark's book \(book.id) has no cover") }
-                    size = (cover.width, cover.height)
-                }
-                library.close()
+    static func run(sizes: [(Int, Int)], scale: BufferScale = 1, only wanted: (String) -> Bool) -> [BenchResult] {
+        var results: [BenchResult] = []
+        let bufferScale = scale == 1 ? nil : scale.factor
+        let pictures = (0..<books).map { _ in FoldBenchmarks.sketch(width: 320, height: 200) }
+        var random = SeededRandom(state: 26)
+        var book = Sketchbook()
+        for _ in 0..<strokes { book.append(BookBenchmarks.stroke(&random)) }
+        for (w, h) in sizes {
+            var first: [Double] = [], open: [Double] = []
+            for _ in 0..<runs {
+                let shelf = shelf(pictures: pictures)
+                var session: Session?
+                first.append(BookBenchmarks.time {
+                    let made = Session(width: w, height: h, scale: scale)
+                    made.showShelf(ShelfAccess(shelf: shelf, open: { _ in book }, save: { _, _ in }))
+                    _ = made.renderFrame()
+                    session = made
+                })
+                // As the app does at the first frame callback: the fold's renderer made ahead.
+                session?.prepareToFold()
+                guard let session, wanted("shelf.open_book"),
+                      let cover = session.shelf?.view.screenQuad(of: shelf.books[0].id) else { continue }
+                let tap = Point(x: cover.corners.map(\.x).reduce(0, +) / 4, y: cover.corners.map(\.y).reduce(0, +) / 4)
+                open.append(BookBenchmarks.time {
+                    session.handle(.touchDown(id: 1, at: tap), at: 1000)
+                    session.handle(.touchFrame, at: 1000)
+                    session.handle(.touchUp(id: 1), at: 1050)
+                    session.handle(.touchFrame, at: 1050)
+                    session.advance(to: 1066)
+                    _ = session.renderFrame()
+                })
+            }
+            results.append(BenchResult(name: "shelf.first_frame", width: w, height: h, bufferScale: bufferScale, samples: first))
+            if !open.isEmpty {
+                results.append(BenchResult(name: "shelf.open_book", width: w, height: h, bufferScale: bufferScale, samples: open))
             }
         }
-        return [BenchResult(name: "shelf.list", width: size.width, height: size.height, samples: samples)]
+        return results.filter { wanted($0.name) }
+    }
+
+    private static func shelf(pictures: [Bitmap]) -> InMemoryShelf {
+        let colors: [UInt32] = [0x8C2F39, 0x2F5D8C, 0x3C7A4A, 0xC9A227, 0x5B3C88]
+        var made: [ShelfBook] = []
+        var byID: [String: Bitmap] = [:]
+        for i in 0..<books {
+            let id = "book-\(i + 1)"
+            made.append(ShelfBook(id: id, name: "Book 2026-11-\(String(format: "%02d", i % 28 + 1))", coverColor: colors[i % colors.count],
+                                  path: "/memory/\(id)", sheets: 1, strokes: strokes))
+            byID[id] = pictures[i]
+        }
+        return InMemoryShelf(books: made, pictures: byID)
     }
 }

@@ -13,9 +13,11 @@ struct LiveApp {
     var options: LiveOptions
 
     func run() throws {
-        // The demo draws on a fresh sheet and saves nothing, unless a book is named.
-        // The book is locked for as long as the app runs: a second Folio on it fails at once.
-        let (writer, book): (BookWriter?, Sketchbook) = options.demo && options.bookDirectory == nil
+        // The demo draws on a fresh sheet and saves nothing, unless a book is named. A named book
+        // is locked for as long as the app runs: a second Folio on it fails at once. Without one,
+        // the app opens on the shelf of books, inside the newest.
+        let library = options.demo || options.bookDirectory != nil ? nil : try makeLibrary(dataFolder: nil)
+        let (writer, book): (BookWriter?, Sketchbook) = options.demo && options.bookDirectory == nil || library != nil
             ? (nil, Sketchbook()) : try openBook(at: options.bookDirectory)
         // A bad trace is reported before anything opens.
         let trace: Trace? = try options.demoTrace.map { try Trace.load(contentsOf: URL(fileURLWithPath: $0)) }
@@ -26,12 +28,12 @@ struct LiveApp {
             throw FolioError(error.description)
         }
         let size = client.size
-        let bookPath = writer?.store.file.path ?? "none (the demo saves nothing)"
+        let bookPath = writer?.store.file.path ?? library.map { "from the shelf in \($0.folder)" } ?? "none (the demo saves nothing)"
         log.info("connected: a \(size.width)x\(size.height) window at scale \(size.scale); book \(bookPath): \(book.sheets.count) sheets")
         let demo: DemoPlayer? = options.demo ? DemoPlayer(trace: trace) : nil
         // Settings go with the book: the demo on a fresh sheet plays with the defaults.
-        let settings = writer == nil ? nil : SettingsKeeper.forDefaultFile()
-        let controller = LiveController(client: client, demo: demo, book: book, writer: writer, settings: settings)
+        let settings = writer == nil && library == nil ? nil : SettingsKeeper.forDefaultFile()
+        let controller = LiveController(client: client, demo: demo, book: book, writer: writer, library: library, settings: settings)
         // --pen-only turns finger drawing off whatever the settings say.
         if options.penOnly { controller.penOnly = true }
         do {

@@ -2,6 +2,7 @@ import Foundation
 import FolioCore
 import FolioInput
 import FolioRender
+import FolioShelf
 import FolioSketchbook
 import FolioWayland
 
@@ -14,9 +15,12 @@ final class LiveController {
     /// Decides when to draw: input, frame callbacks and buffer releases go here, the demo's too.
     private let frameLoop: FrameLoop
     private let demo: DemoPlayer?
-    /// Nil when nothing is saved (the demo without --book).
-    private let saver: AutoSaver?
-    private let bookPath: String?
+    /// The open book's saver: nil when nothing is saved (the demo without --book, or the shelf
+    /// showing with no book open).
+    private var saver: AutoSaver?
+    private var bookPath: String?
+    /// The shelf of books when the app started on it (no --book): books open and close on it.
+    private let library: Library?
     /// Refreshes the big sheet's kept picture in the background when the app is idle; nil when nothing is saved.
     private let pictureKeeper: SheetPictureKeeper?
     private var savedRevision: Int
@@ -26,9 +30,10 @@ final class LiveController {
     /// Nil when settings are neither read nor written (the demo without --book).
     private let settings: SettingsKeeper?
 
-    init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?, settings: SettingsKeeper?) {
+    init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?, library: Library? = nil, settings: SettingsKeeper?) {
         self.client = client
         self.demo = demo
+        self.library = library
         saver = writer.map { AutoSaver(writer: $0, report: { warn($0) }) }
         bookPath = writer?.store.file.path
         let size = client.size
@@ -54,6 +59,7 @@ final class LiveController {
     }
 
     func run() throws {
+        if let library { openShelf(library) }
         client.onInput = { [unowned self] event, time in
             pictureKeeper?.inputArrived()
             drive { try frameLoop.inputArrived(event, at: time) }
@@ -103,11 +109,41 @@ final class LiveController {
                 exportSheet()
             case .choicesChanged:
                 settings?.choicesChanged(in: session)
+            case let .textInput(on):
+                client.setTextInput(on)
             }
         }
         try client.run()
-        try saver?.finish(session.book)
+        if library == nil { try saver?.finish(session.book) }
+        // A book open from the shelf is saved as closing it would.
+        try session.saveOpenShelfBook()
+        library?.close()
         keepPicture()
+    }
+
+    /// Starts on the shelf, inside its first book (a new one on an empty shelf): each book opened
+    /// from it is saved in the background while it is open, as a --book one, and whole on closing.
+    private func openShelf(_ library: Library) {
+        let access = ShelfAccess(shelf: library, open: { [unowned self] book in
+            let (writer, opened) = try openBook(at: book.path)
+            saver = AutoSaver(writer: writer, report: { warn($0) })
+            bookPath = writer.store.file.path
+            return opened
+        }, save: { [unowned self] book, sketchbook in
+            guard let saver else { throw FolioError("\(book.name) was not open, so it was not saved") }
+            try saver.finish(sketchbook)
+            self.saver = nil
+            bookPath = nil
+            library.bookChanged(id: book.id)
+        })
+        do {
+            let first = try library.books.first ?? library.createBook()
+            session.showShelf(access, opening: first)
+        } catch {
+            warn("\(error); the shelf shows")
+            session.showShelf(access)
+        }
+        savedRevision = session.revision
     }
 
     /// A big sheet's picture goes with the book, so it opens at once next time; only a cache, so
@@ -165,6 +201,7 @@ final class LiveController {
         if case let .connectionLost(reason) = error { cause = "the compositor closed the connection (\(reason))" } else { cause = "\(error)" }
         let strokes = "\(count) stroke\(count == 1 ? "" : "s")"
         guard let saver, let bookPath else {
+            if library != nil { return ("\(cause); no book was open", true) }
             return ("\(cause); the stroke in progress was finished; \(strokes) on this sheet (the demo saves nothing)", true)
         }
         do {

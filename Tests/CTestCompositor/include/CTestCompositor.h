@@ -11,6 +11,7 @@
 #include "fractional-scale-v1-server-protocol.h"
 #include "pointer-gestures-v1-server-protocol.h"
 #include "tablet-v2-server-protocol.h"
+#include "text-input-unstable-v3-server-protocol.h"
 
 /* The real address of a protocol interface descriptor ("wl_compositor", "xdg_wm_base", ...),
  * defined in CWaylandProtocols. wl_global_create and wl_resource_create keep the pointer,

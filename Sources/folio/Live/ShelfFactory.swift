@@ -1,0 +1,35 @@
+import FolioCore
+import FolioFiles
+import FolioShelf
+import FolioSketchbook
+
+/// The shelf of books in Folio's data folder `dataFolder` (the app's is `$XDG_DATA_HOME/folio`;
+/// its books are in `books/`, and a single book left there by Folio 0.1 moves onto the shelf).
+func makeLibrary(dataFolder: String?) throws -> Library {
+    do {
+        if let dataFolder { return try Library(dataFolder: dataFolder, warning: { warn($0) }) }
+        return try Library(folders: UserFolders.current(), warning: { warn($0) })
+    } catch {
+        throw FolioError("\(error)")
+    }
+}
+
+/// The shelf with its books opened and saved as `--book` opens and saves one: each open book's
+/// folder stays locked until it is saved on closing, and the shelf then takes its new cover.
+func makeShelfAccess(_ library: Library) -> ShelfAccess {
+    final class Writers {
+        var open: [String: BookWriter] = [:]
+    }
+    let writers = Writers()
+    return ShelfAccess(shelf: library, open: { book in
+        let (writer, sketchbook) = try openBook(at: book.path)
+        writers.open[book.id] = writer
+        return sketchbook
+    }, save: { book, sketchbook in
+        guard let writer = writers.open.removeValue(forKey: book.id) else {
+            throw FolioError("\(book.name) was not open, so it was not saved")
+        }
+        try writer.save(sketchbook)
+        library.bookChanged(id: book.id)
+    })
+}
