@@ -591,10 +591,17 @@ public final class Session {
     /// an undo step, so a first tap of undo never takes away paper nobody chose on it.
     public func useDefaultPaper(_ paper: Paper) {
         self.paper = paper
-        guard book.sheets.count == 1, book.sheet.isBlank, !book.sheet.canUndo, book.nextUndo == nil,
-              book.sheet.paper != paper.forSheet else { return }
-        book = Sketchbook(sheets: [Sheet(paper: paper)])
+        guard paperNewBook() else { return }
         display.showSheet(book.sheet)
+    }
+
+    /// Gives a new book (one blank sheet, nothing to undo) the paper new sheets get, without an
+    /// undo step; true when it changed.
+    func paperNewBook() -> Bool {
+        guard book.sheets.count == 1, book.sheet.isBlank, !book.sheet.canUndo, book.nextUndo == nil,
+              book.sheet.paper != paper.forSheet else { return false }
+        book = Sketchbook(sheets: [Sheet(paper: paper)])
+        return true
     }
 
     /// The toolbar's paper: the next kind for new sheets, and for the sheet on the easel too

@@ -10,7 +10,8 @@ import XCTest
 final class FolioUnderTest {
     let compositor: TestCompositor
     let client: ClientProcess
-    private let dataHome: String
+    /// The private data and config home (`XDG_DATA_HOME`, and `config` in it as `XDG_CONFIG_HOME`).
+    let dataHome: String
 
     init(width: Int32 = 640, height: Int32 = 480, capabilities: SeatCapabilities = [.touch, .pointer],
          outputScale: Int32 = 1, fractionalScale: UInt32? = nil, pacing: FramePacing = .immediate, captureBuffers: Bool = false,
@@ -55,9 +56,14 @@ final class FolioUnderTest {
         }
     }
 
-    /// The book the app keeps (its default folder under the private data home). `settings`, when
-    /// given, is the app's config.toml (in a private config home, as every run has).
-    var book: String { dataHome + "/folio" }
+    /// The book the app opened: without --book it opens on the shelf in the private data home,
+    /// inside the newest book (book ids sort by when they were made). `settings`, when given, is
+    /// the app's config.toml (in a private config home, as every run has).
+    var book: String {
+        let shelf = dataHome + "/folio/books"
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: shelf))?.filter { !$0.hasPrefix(".") }.sorted() ?? []
+        return ids.last.map { shelf + "/" + $0 } ?? shelf
+    }
 
     deinit {
         client.terminate()

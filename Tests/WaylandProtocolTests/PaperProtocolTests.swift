@@ -31,7 +31,7 @@ final class PaperProtocolTests: XCTestCase {
         XCTAssertEqual(kill(folio.client.processIdentifier, SIGTERM), 0)
         XCTAssertEqual(try folio.client.waitForExit(), 0, folio.client.standardError)
         XCTAssertEqual(try bookInfo(folio.book).filter { !$0.isWhitespace }, #"{"sheets":[{"strokes":0,"paper":"squared"}]}"#)
-        let settings = try String(contentsOfFile: folio.book + "/../config/folio/config.toml", encoding: .utf8)
+        let settings = try String(contentsOfFile: folio.dataHome + "/config/folio/config.toml", encoding: .utf8)
         XCTAssertTrue(settings.contains("kind = \"squared\"\n") && settings.contains("spacing = 40.0\n")
                       && settings.contains("color = \"#CC3333\"\n"), settings)
     }

@@ -175,6 +175,7 @@ extension Session {
         }
         shelf.openBook = book
         selection = nil
+        _ = paperNewBook()
         display.showSheet(self.book.sheet)
         state = .idle
         refreshShelfControls()
@@ -197,7 +198,8 @@ extension Session {
         shelf.openBook = book
         self.book = opened
         selection = nil
-        display.showSheet(opened.sheet)
+        _ = paperNewBook()
+        display.showSheet(self.book.sheet)
         fold.open(contents: display.canvas.baked)
         _ = fold.track(FoldScene.minimumScale)
         display.prepare(fold.scene.root)
