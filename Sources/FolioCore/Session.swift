@@ -415,7 +415,12 @@ public final class Session {
         // Here, not in the switch: its subject holds a copy of `state`, and with it the live
         // stroke's points, so adding a point there copied the whole stroke.
         if case .shelf = state { return shelfTransition(gesture, at: time) }
-        if case .closingBook = state { return }
+        if case .closingBook = state {
+            // The book is saved already: quitting (the app then ends on the shelf) and the window's keys still work.
+            if case .command(.quit) = gesture { onRequest?(.quit) }
+            if case .command(.toggleFullscreen) = gesture { onRequest?(.toggleFullscreen) }
+            return
+        }
         if case let .strokeMoved(p) = gesture, case .drawing = state { return extendStroke(to: PenSample(point: p), at: time) }
         if case let .penStrokeMoved(sample) = gesture, case .drawing = state { return extendStroke(to: sample, at: time) }
         switch (state, gesture) {

@@ -251,6 +251,8 @@ extension Session {
     /// book open, or a replay ending): nothing drawn is lost.
     public func saveOpenShelfBook() throws {
         guard let shelf, let open = shelf.openBook else { return }
+        // A book folding shut was saved as it began to close.
+        if case .closingBook = state { return }
         finishActiveStroke()
         try shelf.access.save(open, book)
     }
