@@ -75,7 +75,7 @@ final class InputCLITests: XCTestCase {
     func testTheDefaultBookNeedsAnAbsoluteHomeThatExists() throws {
         let work = folder.appendingPathComponent("work")
         try FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
-        assertOneLine(try run([], ["HOME": ""], in: work), status: 1, saying: "HOME is empty, so there is no default book folder; give --book DIR")
+        assertOneLine(try run([], ["HOME": ""], in: work), status: 1, saying: "HOME is empty, so there is no shelf of books; give --book DIR")
         assertOneLine(try run([], ["HOME": "home"], in: work), status: 1, saying: "HOME (home) is not an absolute path")
         let missing = folder.appendingPathComponent("nonexistent")
         assertOneLine(try run([], ["HOME": missing.path], in: work), status: 1,
@@ -83,13 +83,13 @@ final class InputCLITests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: missing.path), "no folders made above the home")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.path), [], "nothing in the current folder")
 
-        // A home that exists: the book goes under it (and the app then stops for want of a display).
+        // A home that exists: the shelf of books goes under it (and the app then stops for want of a display).
         let home = folder.appendingPathComponent("home")
         try FileManager.default.createDirectory(at: home, withIntermediateDirectories: true)
         let result = try run([], ["HOME": home.path, "XDG_DATA_HOME": "data"], in: work)
         XCTAssertEqual(result.status, 1, result.stderr)
         XCTAssertTrue(result.stderr.contains("WAYLAND_DISPLAY"), result.stderr)
-        XCTAssertTrue(FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/share/folio/.folio.lock").path))
+        XCTAssertTrue(FileManager.default.fileExists(atPath: home.appendingPathComponent(".local/share/folio/books/.shelf.lock").path))
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work.path), [], "a relative XDG_DATA_HOME is ignored")
     }
 

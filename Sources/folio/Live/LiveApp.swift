@@ -16,7 +16,7 @@ struct LiveApp {
         // The demo draws on a fresh sheet and saves nothing, unless a book is named. A named book
         // is locked for as long as the app runs: a second Folio on it fails at once. Without one,
         // the app opens on the shelf of books, inside the newest.
-        let library = options.demo || options.bookDirectory != nil ? nil : try makeLibrary(dataFolder: nil)
+        let library = options.demo || options.bookDirectory != nil ? nil : try makeLibrary(dataFolder: nil, hint: "give --book DIR")
         let (writer, book): (BookWriter?, Sketchbook) = options.demo && options.bookDirectory == nil || library != nil
             ? (nil, Sketchbook()) : try openBook(at: options.bookDirectory)
         // A bad trace is reported before anything opens.

@@ -5,12 +5,13 @@ import FolioSketchbook
 
 /// The shelf of books in Folio's data folder `dataFolder` (the app's is `$XDG_DATA_HOME/folio`;
 /// its books are in `books/`, and a single book left there by Folio 0.1 moves onto the shelf).
-func makeLibrary(dataFolder: String?) throws -> Library {
+/// `hint` ends the error line, if any: what else the person can do.
+func makeLibrary(dataFolder: String?, hint: String? = nil) throws -> Library {
     do {
         if let dataFolder { return try Library(dataFolder: dataFolder, warning: { warn($0) }) }
         return try Library(folders: UserFolders.current(), warning: { warn($0) })
     } catch {
-        throw FolioError("\(error)")
+        throw FolioError("\(error)" + (hint.map { "; \($0)" } ?? ""))
     }
 }
 
