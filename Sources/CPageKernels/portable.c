@@ -5,9 +5,9 @@
 
 /*
  * The portable kernels run the one-pixel arithmetic of scalar_kernels.h over small chunks, a byte
- * (in the sampler and the darkening, two channels in a 16-bit lane) at a time: per-pixel values (taps, weights,
- * light) are laid out per lane first, so the lane loops are plain and the compiler vectorises them
- * for whatever CPU this is built for. Every product in them is of two 16-bit values, so they
+ * (in the sampler and the darkening, two channels in a 16-bit lane) at a time: per-pixel values
+ * (taps, weights, light) are laid out per lane first, so the lane loops are plain and the compiler
+ * vectorises them for whatever CPU this is built for. Every product in them is of two 16-bit values, so they
  * vectorise as 16-bit multiplies (a 32-bit multiply is slow or missing on many vector units).
  */
 enum { chunk = 64 };
@@ -19,12 +19,14 @@ enum { span = 512 };
 #error "the byte loops take a pixel's bytes as B, G, R, A: little-endian only"
 #endif
 
-/* (keep·a + take·b + 64) >> 7, keep + take = 128, as (2·keep·a + 2·take·b + 128) >> 8: at most
- * 256·255 + 128, so 16-bit lanes hold it, and the shift by 8 leaves a byte the compiler need not
- * mask before narrowing. */
-static void blend_bytes(const uint8_t *restrict a, const uint8_t *restrict b, int32_t n, uint16_t keep2, uint16_t take2,
+/* A pixel's two 16-bit lanes, i-th pair of a lane array: stored through memcpy, which the compiler
+ * must assume the lane loops' 16-bit reads see (a store through a uint32_t pointer it may not). */
+static inline void put_lanes(uint16_t *lanes, int32_t i, uint32_t value) { memcpy(lanes + 2 * i, &value, sizeof value); }
+
+/* (keep·a + take·b + 64) >> 7, keep + take = 128: at most 128·255 + 64, so 16-bit lanes hold it. */
+static void blend_bytes(const uint8_t *restrict a, const uint8_t *restrict b, int32_t n, uint8_t keep, uint8_t take,
                         uint8_t *restrict out) {
-    for (int32_t k = 0; k < n; k++) out[k] = (uint8_t)((uint16_t)(a[k] * keep2 + b[k] * take2 + 128) >> 8);
+    for (int32_t k = 0; k < n; k++) out[k] = (uint8_t)((uint16_t)(a[k] * keep + b[k] * take + 64) >> 7);
 }
 
 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
@@ -33,7 +35,7 @@ static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t 
         if (ahead) __builtin_prefetch(ahead + i);
         if (ahead2) __builtin_prefetch(ahead2 + i);
     }
-    blend_bytes((const uint8_t *)a, (const uint8_t *)b, count * 4, (uint16_t)(256 - 2 * weight), (uint16_t)(2 * weight),
+    blend_bytes((const uint8_t *)a, (const uint8_t *)b, count * 4, (uint8_t)(128 - weight), (uint8_t)weight,
                 (uint8_t *)out);
 }
 
@@ -79,14 +81,14 @@ static void sample_pairs(const uint16_t *restrict t, const uint16_t *restrict b,
 
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
                    int32_t row, uint16_t light, uint32_t *out) {
-    uint32_t top[chunk], bottom[chunk], weights[chunk], kLow[chunk], kHigh[chunk];
+    uint16_t top[2 * chunk], bottom[2 * chunk], weights[2 * chunk], kLow[2 * chunk], kHigh[2 * chunk];
     int32_t kept[chunk];
     const int32_t scale = folio_light_scale(light);
     if (!shadow) {
         const uint32_t k = (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light);
         for (int32_t i = 0; i < chunk; i++) {
-            kLow[i] = 4 * (k | k << 16);
-            kHigh[i] = 4 * (k | (uint32_t)FOLIO_UNLIT << 16);
+            put_lanes(kLow, i, 4 * (k | k << 16));
+            put_lanes(kHigh, i, 4 * (k | (uint32_t)FOLIO_UNLIT << 16));
         }
     }
     const uint32_t step = (uint32_t)dv;
@@ -96,21 +98,20 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
         uint32_t fraction = (uint32_t)position;
         for (int32_t i = 0; i < n; i++, position += dv) {
             const uint32_t *taps = column + (position >> 32);
-            top[i] = taps[0];
-            bottom[i] = taps[1];
+            put_lanes(top, i, taps[0]);
+            put_lanes(bottom, i, taps[1]);
         }
         /* The weights in a loop of their own, which the compiler vectorises (the taps' cannot be). */
-        for (int32_t i = 0; i < n; i++, fraction += step) weights[i] = fraction >> 25 | (fraction >> 25) << 16;
+        for (int32_t i = 0; i < n; i++, fraction += step) put_lanes(weights, i, fraction >> 25 | (fraction >> 25) << 16);
         if (shadow) {
             kept_rows(shadow, row + i0, n, kept);
             for (int32_t i = 0; i < n; i++) {
                 const uint32_t k = (uint32_t)((kept[i] * scale + (1 << 19)) >> 20);
-                kLow[i] = 4 * (k | k << 16);
-                kHigh[i] = 4 * (k | (uint32_t)FOLIO_UNLIT << 16);
+                put_lanes(kLow, i, 4 * (k | k << 16));
+                put_lanes(kHigh, i, 4 * (k | (uint32_t)FOLIO_UNLIT << 16));
             }
         }
-        sample_pairs((const uint16_t *)top, (const uint16_t *)bottom, (const uint16_t *)weights, (const uint16_t *)kLow,
-                     (const uint16_t *)kHigh, n * 2, (uint16_t *)(out + i0));
+        sample_pairs(top, bottom, weights, kLow, kHigh, n * 2, (uint16_t *)(out + i0));
     }
 }
 
@@ -127,24 +128,23 @@ static void darken_pairs(const uint16_t *restrict p, const uint16_t *restrict kL
 }
 
 /* A pixel's darkening factors as darken_pairs takes them, its alpha's 0. */
-static inline void darken_factors(int32_t kept, uint32_t *kLow, uint32_t *kHigh) {
+static inline void darken_factors(int32_t kept, uint16_t *kLow, uint16_t *kHigh, int32_t i) {
     const uint32_t k = (uint32_t)folio_darken_factor(kept);
-    *kLow = k | k << 16;
-    *kHigh = k;
+    put_lanes(kLow, i, k | k << 16);
+    put_lanes(kHigh, i, k);
 }
 
 static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row, int32_t count,
                    uint32_t *out) {
-    uint32_t pixels[chunk], kLow[chunk], kHigh[chunk], opaque[chunk];
+    uint16_t pixels[2 * chunk], kLow[2 * chunk], kHigh[2 * chunk], opaque[2 * chunk];
     int32_t kept[chunk];
-    for (int32_t i = 0; i < chunk; i++) opaque[i] = FOLIO_OPAQUE;
+    for (int32_t i = 0; i < chunk; i++) put_lanes(opaque, i, FOLIO_OPAQUE);
     for (int32_t i0 = 0; i0 < count; i0 += chunk) {
         const int32_t n = count - i0 < chunk ? count - i0 : chunk;
         kept_rows(shadow, row + i0, n, kept);
-        for (int32_t i = 0; i < n; i++) darken_factors(kept[i], &kLow[i], &kHigh[i]);
-        if (!source) for (int32_t i = 0; i < n; i++) pixels[i] = flat;
-        darken_pairs((const uint16_t *)(source ? source + i0 : pixels), (const uint16_t *)kLow, (const uint16_t *)kHigh,
-                     (const uint16_t *)opaque, n * 2, (uint16_t *)(out + i0));
+        for (int32_t i = 0; i < n; i++) darken_factors(kept[i], kLow, kHigh, i);
+        if (!source) for (int32_t i = 0; i < n; i++) put_lanes(pixels, i, flat);
+        darken_pairs(source ? (const uint16_t *)(source + i0) : pixels, kLow, kHigh, opaque, n * 2, (uint16_t *)(out + i0));
     }
 }
 
@@ -179,19 +179,18 @@ static void copy_rows(const uint32_t *source, int32_t source_stride, int32_t col
  * lights a tap of weight 0 (both taps the pixel itself). */
 static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
                           const uint16_t *lights, uint32_t *out, int32_t out_stride) {
-    static const uint32_t unweighted[span];
-    uint32_t kLow[span], kHigh[span];
+    static const uint16_t unweighted[2 * span];
+    uint16_t kLow[2 * span], kHigh[2 * span];
     for (int32_t c0 = 0; c0 < columns; c0 += span) {
         const int32_t n = columns - c0 < span ? columns - c0 : span;
         for (int32_t c = 0; c < n; c++) {
             const uint32_t k = (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c]);
-            kLow[c] = 4 * (k | k << 16);
-            kHigh[c] = 4 * (k | (uint32_t)FOLIO_UNLIT << 16);
+            put_lanes(kLow, c, 4 * (k | k << 16));
+            put_lanes(kHigh, c, 4 * (k | (uint32_t)FOLIO_UNLIT << 16));
         }
         for (int32_t y = 0; y < rows; y++) {
             const uint16_t *from = (const uint16_t *)(source + (int64_t)y * source_stride + c0);
-            sample_pairs(from, from, (const uint16_t *)unweighted, (const uint16_t *)kLow, (const uint16_t *)kHigh, n * 2,
-                         (uint16_t *)(out + (int64_t)y * out_stride + c0));
+            sample_pairs(from, from, unweighted, kLow, kHigh, n * 2, (uint16_t *)(out + (int64_t)y * out_stride + c0));
         }
     }
 }
@@ -203,8 +202,8 @@ static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t c
                         int32_t out_stride) {
     const int32_t mask = (1 << cell_shift) - 1, up = 8 - cell_shift, base = 128 >> cell_shift;
     int32_t first[span], difference[span];
-    uint32_t kLow[span], kHigh[span], opaque[span];
-    for (int32_t c = 0; c < span; c++) opaque[c] = FOLIO_OPAQUE;
+    uint16_t kLow[2 * span], kHigh[2 * span], opaque[2 * span];
+    for (int32_t c = 0; c < span; c++) put_lanes(opaque, c, FOLIO_OPAQUE);
     for (int32_t c0 = 0; c0 < columns; c0 += span) {
         const int32_t n = columns - c0 < span ? columns - c0 : span;
         int32_t cell = 0, loaded = 0;
@@ -222,10 +221,10 @@ static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t c
             const int32_t w = ((r & mask) << up) + base;
             for (int32_t c = 0; c < n; c++) {
                 const int32_t kept = FOLIO_SHADOW_FULL - (first[c] + ((difference[c] * w + 128) >> 8));
-                darken_factors(kept, &kLow[c], &kHigh[c]);
+                darken_factors(kept, kLow, kHigh, c);
             }
-            darken_pairs((const uint16_t *)(source + (int64_t)y * source_stride + c0), (const uint16_t *)kLow,
-                         (const uint16_t *)kHigh, (const uint16_t *)opaque, n * 2, (uint16_t *)(out + (int64_t)y * out_stride + c0));
+            darken_pairs((const uint16_t *)(source + (int64_t)y * source_stride + c0), kLow, kHigh, opaque, n * 2,
+                         (uint16_t *)(out + (int64_t)y * out_stride + c0));
         }
     }
 }
