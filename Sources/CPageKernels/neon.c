@@ -53,6 +53,7 @@ typedef struct {
     int32_t shift, mask;
     int16x8_t up;              /* 15 − shift: a row's offset in its cell to its weight times 128 */
     int16x8_t base;            /* the weight of a cell's first row, times 128 */
+    int16x8_t steps;           /* lane l's weight past lane 0's in one cell, times 128 */
 } ShadowRows;
 
 static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
@@ -62,6 +63,8 @@ static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
     s.mask = (1 << s.shift) - 1;
     s.up = vdupq_n_s16((int16_t)(15 - s.shift));
     s.base = vdupq_n_s16((int16_t)(1 << (14 - s.shift)));
+    static const int16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+    s.steps = vshlq_s16(vld1q_s16(lanes), s.up);
     return s;
 }
 
@@ -71,6 +74,13 @@ static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
 static inline int16x8_t kept8(const ShadowRows *s, int32_t row) {
     static const int16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     const int32_t start = row - ((s->mask + 1) >> 1), g = start >> s->shift;
+    if ((start & s->mask) + 7 <= s->mask) {
+        /* All eight rows in one cell (most steps): one grid pair, the weights a row's step apart. */
+        const int32_t first = s->darkening[g], difference = s->darkening[g + 1] - first;
+        const int16_t w = (int16_t)(((start & s->mask) << (15 - s->shift)) + (1 << (14 - s->shift)));
+        const int16x8_t dark = vqrdmulhq_s16(vdupq_n_s16((int16_t)difference), vaddq_s16(vdupq_n_s16(w), s->steps));
+        return vsubq_s16(vdupq_n_s16((int16_t)(FOLIO_SHADOW_FULL - first)), dark);
+    }
     const int16x8_t offset = vaddq_s16(vdupq_n_s16((int16_t)(start & s->mask)), vld1q_s16(lanes));
     const int16x8_t mask = vdupq_n_s16((int16_t)s->mask);
     const uint16x8_t second = vcgtq_s16(offset, mask);
@@ -260,11 +270,19 @@ static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *l
     uint16x8_t high23 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[2]), vreinterpretq_u16_u32(fractions[3]));
     uint8x16_t f = vshrq_n_u8(vuzp2q_u8(vreinterpretq_u8_u16(high01), vreinterpretq_u8_u16(high23)), 1);
     uint8x16_t g = veorq_u8(f, vdupq_n_u8(127));
-    const int16x8_t unlit = vdupq_n_s16(FOLIO_UNLIT);
     uint8x16x4_t result;
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < 3; c++) {
         uint8x16x2_t plane = {{low.val[c], high.val[c]}};
-        result.val[c] = samplePlane(plane, top, bottom, g, f, c == 3 ? unlit : k[0], c == 3 ? unlit : k[1]);
+        result.val[c] = samplePlane(plane, top, bottom, g, f, k[0], k[1]);
+    }
+    /* Opaque taps give opaque samples: the alpha plane is weighed only where the window has other
+     * alpha. */
+    if (vminvq_u8(vandq_u8(low.val[3], high.val[3])) == 0xFF) {
+        result.val[3] = vdupq_n_u8(0xFF);
+    } else {
+        const int16x8_t unlit = vdupq_n_s16(FOLIO_UNLIT);
+        uint8x16x2_t plane = {{low.val[3], high.val[3]}};
+        result.val[3] = samplePlane(plane, top, bottom, g, f, unlit, unlit);
     }
     vst4q_u8((uint8_t *)out, result);
 }
