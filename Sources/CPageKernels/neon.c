@@ -47,6 +47,9 @@ static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t 
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
 }
 
+/* Lane numbers, for eight rows' offsets. */
+static const int16_t rowLanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+
 /* What a shadow's rows need, read once per call (stores to the output could alias the fields). */
 typedef struct {
     const uint16_t *darkening; /* from the margin on */
@@ -63,8 +66,7 @@ static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
     s.mask = (1 << s.shift) - 1;
     s.up = vdupq_n_s16((int16_t)(15 - s.shift));
     s.base = vdupq_n_s16((int16_t)(1 << (14 - s.shift)));
-    static const int16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
-    s.steps = vshlq_s16(vld1q_s16(lanes), s.up);
+    s.steps = vshlq_s16(vld1q_s16(rowLanes), s.up);
     return s;
 }
 
@@ -72,7 +74,6 @@ static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
  * least 16 rows, so the rows span at most two, and each picks its pair of grid values. The rounding
  * doubling multiply is folio_mulhrs (the weight times 128 stays under 2¹⁵). */
 static inline int16x8_t kept8(const ShadowRows *s, int32_t row) {
-    static const int16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     const int32_t start = row - ((s->mask + 1) >> 1), g = start >> s->shift;
     if ((start & s->mask) + 7 <= s->mask) {
         /* All eight rows in one cell (most steps): one grid pair, the weights a row's step apart. */
@@ -81,7 +82,7 @@ static inline int16x8_t kept8(const ShadowRows *s, int32_t row) {
         const int16x8_t dark = vqrdmulhq_s16(vdupq_n_s16((int16_t)difference), vaddq_s16(vdupq_n_s16(w), s->steps));
         return vsubq_s16(vdupq_n_s16((int16_t)(FOLIO_SHADOW_FULL - first)), dark);
     }
-    const int16x8_t offset = vaddq_s16(vdupq_n_s16((int16_t)(start & s->mask)), vld1q_s16(lanes));
+    const int16x8_t offset = vaddq_s16(vdupq_n_s16((int16_t)(start & s->mask)), vld1q_s16(rowLanes));
     const int16x8_t mask = vdupq_n_s16((int16_t)s->mask);
     const uint16x8_t second = vcgtq_s16(offset, mask);
     const int16x8_t w = vaddq_s16(vshlq_s16(vandq_s16(offset, mask), s->up), s->base);
