@@ -47,12 +47,16 @@ static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t 
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
 }
 
+/* Lane numbers, for eight rows' offsets. */
+static const int16_t rowLanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
+
 /* What a shadow's rows need, read once per call (stores to the output could alias the fields). */
 typedef struct {
     const uint16_t *darkening; /* from the margin on */
     int32_t shift, mask;
     int16x8_t up;              /* 15 − shift: a row's offset in its cell to its weight times 128 */
     int16x8_t base;            /* the weight of a cell's first row, times 128 */
+    int16x8_t steps;           /* lane l's weight past lane 0's in one cell, times 128 */
 } ShadowRows;
 
 static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
@@ -62,6 +66,7 @@ static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
     s.mask = (1 << s.shift) - 1;
     s.up = vdupq_n_s16((int16_t)(15 - s.shift));
     s.base = vdupq_n_s16((int16_t)(1 << (14 - s.shift)));
+    s.steps = vshlq_s16(vld1q_s16(rowLanes), s.up);
     return s;
 }
 
@@ -69,9 +74,15 @@ static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
  * least 16 rows, so the rows span at most two, and each picks its pair of grid values. The rounding
  * doubling multiply is folio_mulhrs (the weight times 128 stays under 2¹⁵). */
 static inline int16x8_t kept8(const ShadowRows *s, int32_t row) {
-    static const int16_t lanes[8] = {0, 1, 2, 3, 4, 5, 6, 7};
     const int32_t start = row - ((s->mask + 1) >> 1), g = start >> s->shift;
-    const int16x8_t offset = vaddq_s16(vdupq_n_s16((int16_t)(start & s->mask)), vld1q_s16(lanes));
+    if ((start & s->mask) + 7 <= s->mask) {
+        /* All eight rows in one cell (most steps): one grid pair, the weights a row's step apart. */
+        const int32_t first = s->darkening[g], difference = s->darkening[g + 1] - first;
+        const int16_t w = (int16_t)(((start & s->mask) << (15 - s->shift)) + (1 << (14 - s->shift)));
+        const int16x8_t dark = vqrdmulhq_s16(vdupq_n_s16((int16_t)difference), vaddq_s16(vdupq_n_s16(w), s->steps));
+        return vsubq_s16(vdupq_n_s16((int16_t)(FOLIO_SHADOW_FULL - first)), dark);
+    }
+    const int16x8_t offset = vaddq_s16(vdupq_n_s16((int16_t)(start & s->mask)), vld1q_s16(rowLanes));
     const int16x8_t mask = vdupq_n_s16((int16_t)s->mask);
     const uint16x8_t second = vcgtq_s16(offset, mask);
     const int16x8_t w = vaddq_s16(vshlq_s16(vandq_s16(offset, mask), s->up), s->base);
@@ -260,11 +271,19 @@ static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *l
     uint16x8_t high23 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[2]), vreinterpretq_u16_u32(fractions[3]));
     uint8x16_t f = vshrq_n_u8(vuzp2q_u8(vreinterpretq_u8_u16(high01), vreinterpretq_u8_u16(high23)), 1);
     uint8x16_t g = veorq_u8(f, vdupq_n_u8(127));
-    const int16x8_t unlit = vdupq_n_s16(FOLIO_UNLIT);
     uint8x16x4_t result;
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < 3; c++) {
         uint8x16x2_t plane = {{low.val[c], high.val[c]}};
-        result.val[c] = samplePlane(plane, top, bottom, g, f, c == 3 ? unlit : k[0], c == 3 ? unlit : k[1]);
+        result.val[c] = samplePlane(plane, top, bottom, g, f, k[0], k[1]);
+    }
+    /* Opaque taps give opaque samples: the alpha plane is weighed only where the window has other
+     * alpha. */
+    if (vminvq_u8(vandq_u8(low.val[3], high.val[3])) == 0xFF) {
+        result.val[3] = vdupq_n_u8(0xFF);
+    } else {
+        const int16x8_t unlit = vdupq_n_s16(FOLIO_UNLIT);
+        uint8x16x2_t plane = {{low.val[3], high.val[3]}};
+        result.val[3] = samplePlane(plane, top, bottom, g, f, unlit, unlit);
     }
     vst4q_u8((uint8_t *)out, result);
 }
@@ -395,29 +414,49 @@ static int blend_grid(const uint16_t *a, const uint16_t *b, int32_t count, uint3
     return rest || vmaxvq_u16(any) != 0;
 }
 
-/* Four columns of a column-major tile down its rows, four rows a step: each column's four pixels go
- * to one lane of the four row vectors in a single structure load, so the loads do the transposing
- * (and each column's pointer just moves on). */
-static inline void writeColumns4(const uint32_t *from, int32_t tile_stride, int32_t rows, uint32_t *out, int32_t out_stride) {
-    const uint32_t *c1 = from + tile_stride, *c2 = c1 + tile_stride, *c3 = c2 + tile_stride;
+/* Four columns of a column-major tile, four rows from `y`: each column's four pixels go to one lane
+ * of the four row vectors in a single structure load, so the loads do the transposing. */
+static inline uint32x4x4_t columns4(const uint32_t *from, int32_t tile_stride, int32_t y) {
+    uint32x4x4_t r = vld4q_dup_u32(from + y);
+    r = vld4q_lane_u32(from + tile_stride + y, r, 1);
+    r = vld4q_lane_u32(from + 2 * (int64_t)tile_stride + y, r, 2);
+    return vld4q_lane_u32(from + 3 * (int64_t)tile_stride + y, r, 3);
+}
+
+/* Eight columns of a tile down its rows, four rows a step: each row's eight pixels in one store of
+ * two registers. */
+static inline void writeColumns8(const uint32_t *from, int32_t tile_stride, int32_t rows, uint32_t *out, int32_t out_stride) {
+    const uint32_t *right = from + 4 * (int64_t)tile_stride;
     for (int32_t y = 0; y + 4 <= rows; y += 4, out += 4 * (int64_t)out_stride) {
-        uint32x4x4_t r = vld4q_dup_u32(from + y);
-        r = vld4q_lane_u32(c1 + y, r, 1);
-        r = vld4q_lane_u32(c2 + y, r, 2);
-        r = vld4q_lane_u32(c3 + y, r, 3);
+        const uint32x4x4_t a = columns4(from, tile_stride, y), b = columns4(right, tile_stride, y);
+        for (int k = 0; k < 4; k++) {
+            const uint32x4x2_t row = {{a.val[k], b.val[k]}};
+            vst1q_u32_x2(out + k * (int64_t)out_stride, row);
+        }
+    }
+}
+
+/* The same for four columns. */
+static inline void writeColumns4(const uint32_t *from, int32_t tile_stride, int32_t rows, uint32_t *out, int32_t out_stride) {
+    for (int32_t y = 0; y + 4 <= rows; y += 4, out += 4 * (int64_t)out_stride) {
+        const uint32x4x4_t r = columns4(from, tile_stride, y);
         for (int k = 0; k < 4; k++) vst1q_u32(out + k * (int64_t)out_stride, r.val[k]);
     }
 }
 
-/* Four columns at a time; the leftover columns and rows a pixel at a time. */
+/* Eight columns at a time, then four; the leftover columns and rows a pixel at a time. */
 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
                        int32_t out_stride) {
     const int32_t whole_rows = rows & ~3, whole_columns = columns & ~3;
-    for (int32_t c = 0; c < whole_columns; c += 4) writeColumns4(tile + (int64_t)c * tile_stride, tile_stride, whole_rows, out + c, out_stride);
+    int32_t c = 0;
+    for (; c + 8 <= whole_columns; c += 8) {
+        writeColumns8(tile + (int64_t)c * tile_stride, tile_stride, whole_rows, out + c, out_stride);
+    }
+    if (c < whole_columns) writeColumns4(tile + (int64_t)c * tile_stride, tile_stride, whole_rows, out + c, out_stride);
     if (whole_rows == rows && whole_columns == columns) return;
     for (int32_t y = 0; y < rows; y++) {
-        for (int32_t c = y < whole_rows ? whole_columns : 0; c < columns; c++) {
-            out[(int64_t)y * out_stride + c] = tile[(int64_t)c * tile_stride + y];
+        for (int32_t x = y < whole_rows ? whole_columns : 0; x < columns; x++) {
+            out[(int64_t)y * out_stride + x] = tile[(int64_t)x * tile_stride + y];
         }
     }
 }

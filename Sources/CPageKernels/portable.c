@@ -5,9 +5,9 @@
 
 /*
  * The portable kernels run the one-pixel arithmetic of scalar_kernels.h over small chunks, a byte
- * (in the sampler, two channels in a 16-bit lane) at a time: per-pixel values (taps, weights,
- * light) are laid out per lane first, so the lane loops are plain and the compiler vectorises them
- * for whatever CPU this is built for. Every product in them is of two 16-bit values, so they
+ * (in the sampler and the darkening, two channels in a 16-bit lane) at a time: per-pixel values
+ * (taps, weights, light) are laid out per lane first, so the lane loops are plain and the compiler
+ * vectorises them for whatever CPU this is built for. Every product in them is of two 16-bit values, so they
  * vectorise as 16-bit multiplies (a 32-bit multiply is slow or missing on many vector units).
  */
 enum { chunk = 64 };
@@ -19,14 +19,9 @@ enum { span = 512 };
 #error "the byte loops take a pixel's bytes as B, G, R, A: little-endian only"
 #endif
 
-/* A 16-bit value in each of a pixel's four byte lanes, alpha's apart: four stores, for loops the
- * compiler vectorises (a 64-bit multiply is slow in vectors). */
-static inline void put_four(uint16_t *restrict lanes, int32_t i, uint16_t colour, uint16_t alpha) {
-    lanes[4 * i] = colour;
-    lanes[4 * i + 1] = colour;
-    lanes[4 * i + 2] = colour;
-    lanes[4 * i + 3] = alpha;
-}
+/* A pixel's two 16-bit lanes, i-th pair of a lane array: stored through memcpy, which the compiler
+ * must assume the lane loops' 16-bit reads see (a store through a uint32_t pointer it may not). */
+static inline void put_lanes(uint16_t *lanes, int32_t i, uint32_t value) { memcpy(lanes + 2 * i, &value, sizeof value); }
 
 /* (keep·a + take·b + 64) >> 7, keep + take = 128: at most 128·255 + 64, so 16-bit lanes hold it. */
 static void blend_bytes(const uint8_t *restrict a, const uint8_t *restrict b, int32_t n, uint8_t keep, uint8_t take,
@@ -61,37 +56,39 @@ static void kept_rows(const folio_page_shadow *shadow, int32_t row, int32_t n, i
     }
 }
 
-/* (m·k + 2¹⁴) >> 15 with m = (127 − f)·t + f·b ≤ 32385 and k ≤ 258, in 16-bit steps: m·k split as
- * (m >> 7)·k·128 + (m & 127)·k, each part under 2¹⁶, and the sum of the first part and the second
- * part's rounded 128ths stays under 2¹⁶ too (at most 65404). */
-static inline uint16_t lit(uint16_t m, uint16_t k) {
-    const uint16_t high = (uint16_t)((m >> 7) * k), low = (uint16_t)((m & 127) * k);
-    return (uint16_t)(high + ((uint16_t)(low + 16384) >> 7)) >> 8;
+/* (a·b + 2¹⁶) >> 17 from the high half of the 16-bit product, q = ⌊a·b/2¹⁶⌋: ⌊(a·b/2¹⁶ + 1)/2⌋ is
+ * (q + 1) >> 1. */
+static inline uint16_t lit(uint16_t a, uint16_t b) {
+    const uint16_t q = (uint16_t)(((uint32_t)a * b) >> 16);
+    return (uint16_t)((q + 1) >> 1);
 }
 
 /* Two channels a 16-bit lane (a pixel's blue and green, or red and alpha), each lane with its
- * pixel's weight f and its channels' light factors: whole vectors of pixels, no byte unpacking. A
- * result never passes 255 (127·255·258/2¹⁵ rounds to 255), so the halves recombine with a shift. */
+ * pixel's weight f and its channels' light factors k times 4: (m·k + 2¹⁴) >> 15 with
+ * m = (127 − f)·t + f·b ≤ 32385 is lit(m, 4·k). Whole vectors of pixels, no byte unpacking. A result
+ * never passes 255 (127·255·258/2¹⁵ rounds to 255); saying so to the compiler (the min) keeps the
+ * high half's arithmetic in 16-bit lanes. */
 static void sample_pairs(const uint16_t *restrict t, const uint16_t *restrict b, const uint16_t *restrict f,
                          const uint16_t *restrict kLow, const uint16_t *restrict kHigh, int32_t n, uint16_t *restrict out) {
     for (int32_t j = 0; j < n; j++) {
         const uint16_t g = (uint16_t)(127 - f[j]);
         const uint16_t low = (uint16_t)(g * (t[j] & 0xFF) + f[j] * (b[j] & 0xFF));
         const uint16_t high = (uint16_t)(g * (t[j] >> 8) + f[j] * (b[j] >> 8));
-        out[j] = (uint16_t)(lit(low, kLow[j]) | lit(high, kHigh[j]) << 8);
+        const uint16_t h0 = lit(high, kHigh[j]), h = h0 < 255 ? h0 : 255, l = lit(low, kLow[j]);
+        out[j] = (uint16_t)(l + (uint16_t)(h << 8));
     }
 }
 
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
                    int32_t row, uint16_t light, uint32_t *out) {
-    uint32_t top[chunk], bottom[chunk], weights[chunk], kLow[chunk], kHigh[chunk];
+    uint16_t top[2 * chunk], bottom[2 * chunk], weights[2 * chunk], kLow[2 * chunk], kHigh[2 * chunk];
     int32_t kept[chunk];
     const int32_t scale = folio_light_scale(light);
     if (!shadow) {
         const uint32_t k = (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light);
         for (int32_t i = 0; i < chunk; i++) {
-            kLow[i] = k | k << 16;
-            kHigh[i] = k | (uint32_t)FOLIO_UNLIT << 16;
+            put_lanes(kLow, i, 4 * (k | k << 16));
+            put_lanes(kHigh, i, 4 * (k | (uint32_t)FOLIO_UNLIT << 16));
         }
     }
     const uint32_t step = (uint32_t)dv;
@@ -101,68 +98,73 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
         uint32_t fraction = (uint32_t)position;
         for (int32_t i = 0; i < n; i++, position += dv) {
             const uint32_t *taps = column + (position >> 32);
-            top[i] = taps[0];
-            bottom[i] = taps[1];
+            put_lanes(top, i, taps[0]);
+            put_lanes(bottom, i, taps[1]);
         }
         /* The weights in a loop of their own, which the compiler vectorises (the taps' cannot be). */
-        for (int32_t i = 0; i < n; i++, fraction += step) weights[i] = fraction >> 25 | (fraction >> 25) << 16;
+        for (int32_t i = 0; i < n; i++, fraction += step) put_lanes(weights, i, fraction >> 25 | (fraction >> 25) << 16);
         if (shadow) {
             kept_rows(shadow, row + i0, n, kept);
             for (int32_t i = 0; i < n; i++) {
                 const uint32_t k = (uint32_t)((kept[i] * scale + (1 << 19)) >> 20);
-                kLow[i] = k | k << 16;
-                kHigh[i] = k | (uint32_t)FOLIO_UNLIT << 16;
+                put_lanes(kLow, i, 4 * (k | k << 16));
+                put_lanes(kHigh, i, 4 * (k | (uint32_t)FOLIO_UNLIT << 16));
             }
         }
-        sample_pairs((const uint16_t *)top, (const uint16_t *)bottom, (const uint16_t *)weights, (const uint16_t *)kLow,
-                     (const uint16_t *)kHigh, n * 2, (uint16_t *)(out + i0));
+        sample_pairs(top, bottom, weights, kLow, kHigh, n * 2, (uint16_t *)(out + i0));
     }
 }
 
-/* (c·k + 2¹⁴) >> 15 with k ≤ 32767 (as twice k here): a product of two 16-bit values, at most 255.
- * The callers make alpha opaque with byte stores after it: reading the pixels back to or it in
- * would wait on the stores just made. */
-static void darken_bytes(const uint8_t *restrict p, const uint16_t *restrict k2, int32_t n, uint8_t *restrict out) {
-    for (int32_t c = 0; c < n; c++) out[c] = (uint8_t)(((uint32_t)p[c] * k2[c] + 32768) >> 16);
+/* (c·k + 2¹⁴) >> 15 with k ≤ 32767, two channels a 16-bit lane as in the sampler: lit(4·c, k), at
+ * most 255 (the min as in sample_pairs). A pixel's red-and-alpha lane has alpha's k 0 and its 0xFF put
+ * in from `opaque`. */
+static void darken_pairs(const uint16_t *restrict p, const uint16_t *restrict kLow, const uint16_t *restrict kHigh,
+                         const uint16_t *restrict opaque, int32_t n, uint16_t *restrict out) {
+    for (int32_t j = 0; j < n; j++) {
+        const uint16_t l = lit((uint16_t)((p[j] & 0xFF) << 2), kLow[j]), h0 = lit((uint16_t)((p[j] >> 8) << 2), kHigh[j]);
+        const uint16_t h = h0 < 255 ? h0 : 255;
+        out[j] = (uint16_t)(l | h << 8 | opaque[j]);
+    }
+}
+
+/* A pixel's darkening factors as darken_pairs takes them, its alpha's 0. */
+static inline void darken_factors(int32_t kept, uint16_t *kLow, uint16_t *kHigh, int32_t i) {
+    const uint32_t k = (uint32_t)folio_darken_factor(kept);
+    put_lanes(kLow, i, k | k << 16);
+    put_lanes(kHigh, i, k);
 }
 
 static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row, int32_t count,
                    uint32_t *out) {
-    uint32_t pixels[chunk];
-    uint16_t factors[chunk * 4];
+    uint16_t pixels[2 * chunk], kLow[2 * chunk], kHigh[2 * chunk], opaque[2 * chunk];
     int32_t kept[chunk];
+    for (int32_t i = 0; i < chunk; i++) put_lanes(opaque, i, FOLIO_OPAQUE);
     for (int32_t i0 = 0; i0 < count; i0 += chunk) {
         const int32_t n = count - i0 < chunk ? count - i0 : chunk;
         kept_rows(shadow, row + i0, n, kept);
-        for (int32_t i = 0; i < n; i++) {
-            const uint16_t k2 = (uint16_t)(2 * folio_darken_factor(kept[i]));
-            put_four(factors, i, k2, k2);
-        }
-        if (!source) for (int32_t i = 0; i < n; i++) pixels[i] = flat;
-        uint8_t *to = (uint8_t *)(out + i0);
-        darken_bytes((const uint8_t *)(source ? source + i0 : pixels), factors, n * 4, to);
-        for (int32_t i = 0; i < n; i++) to[4 * i + 3] = 0xFF;
+        for (int32_t i = 0; i < n; i++) darken_factors(kept[i], kLow, kHigh, i);
+        if (!source) for (int32_t i = 0; i < n; i++) put_lanes(pixels, i, flat);
+        darken_pairs(source ? (const uint16_t *)(source + i0) : pixels, kLow, kHigh, opaque, n * 2, (uint16_t *)(out + i0));
     }
 }
 
-/* Sixteen rows at a time, gathered into a row-major block first, so the frame takes whole rows of
- * wide stores rather than a pixel at a time. */
+/* Four columns at a time, each row's four pixels taken from the four columns and stored as two
+ * 8-byte pairs. */
 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
                        int32_t out_stride) {
-    enum { band = 16, width = 64 };
-    uint32_t block[band * width];
-    for (int32_t y0 = 0; y0 < rows; y0 += band) {
-        const int32_t h = rows - y0 < band ? rows - y0 : band;
-        for (int32_t c0 = 0; c0 < columns; c0 += width) {
-            const int32_t w = columns - c0 < width ? columns - c0 : width;
-            for (int32_t c = 0; c < w; c++) {
-                const uint32_t *from = tile + (int64_t)(c0 + c) * tile_stride + y0;
-                for (int32_t y = 0; y < h; y++) block[y * width + c] = from[y];
-            }
-            for (int32_t y = 0; y < h; y++) {
-                memcpy(out + (int64_t)(y0 + y) * out_stride + c0, block + y * width, (size_t)w * sizeof(uint32_t));
-            }
+    int32_t c = 0;
+    for (; c + 4 <= columns; c += 4) {
+        const uint32_t *a = tile + (int64_t)c * tile_stride, *b = a + tile_stride, *d = b + tile_stride, *e = d + tile_stride;
+        uint32_t *to = out + c;
+        for (int32_t y = 0; y < rows; y++, to += out_stride) {
+            const uint64_t first = a[y] | (uint64_t)b[y] << 32, second = d[y] | (uint64_t)e[y] << 32;
+            memcpy(to, &first, 8);
+            memcpy(to + 2, &second, 8);
         }
+    }
+    for (; c < columns; c++) {
+        const uint32_t *a = tile + (int64_t)c * tile_stride;
+        for (int32_t y = 0; y < rows; y++) out[(int64_t)y * out_stride + c] = a[y];
     }
 }
 
@@ -177,19 +179,18 @@ static void copy_rows(const uint32_t *source, int32_t source_stride, int32_t col
  * lights a tap of weight 0 (both taps the pixel itself). */
 static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t columns, int32_t rows,
                           const uint16_t *lights, uint32_t *out, int32_t out_stride) {
-    static const uint32_t unweighted[span];
-    uint32_t kLow[span], kHigh[span];
+    static const uint16_t unweighted[2 * span];
+    uint16_t kLow[2 * span], kHigh[2 * span];
     for (int32_t c0 = 0; c0 < columns; c0 += span) {
         const int32_t n = columns - c0 < span ? columns - c0 : span;
         for (int32_t c = 0; c < n; c++) {
             const uint32_t k = (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, lights[c0 + c]);
-            kLow[c] = k | k << 16;
-            kHigh[c] = k | (uint32_t)FOLIO_UNLIT << 16;
+            put_lanes(kLow, c, 4 * (k | k << 16));
+            put_lanes(kHigh, c, 4 * (k | (uint32_t)FOLIO_UNLIT << 16));
         }
         for (int32_t y = 0; y < rows; y++) {
             const uint16_t *from = (const uint16_t *)(source + (int64_t)y * source_stride + c0);
-            sample_pairs(from, from, (const uint16_t *)unweighted, (const uint16_t *)kLow, (const uint16_t *)kHigh, n * 2,
-                         (uint16_t *)(out + (int64_t)y * out_stride + c0));
+            sample_pairs(from, from, unweighted, kLow, kHigh, n * 2, (uint16_t *)(out + (int64_t)y * out_stride + c0));
         }
     }
 }
@@ -201,7 +202,8 @@ static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t c
                         int32_t out_stride) {
     const int32_t mask = (1 << cell_shift) - 1, up = 8 - cell_shift, base = 128 >> cell_shift;
     int32_t first[span], difference[span];
-    uint16_t factors[span * 4];
+    uint16_t kLow[2 * span], kHigh[2 * span], opaque[2 * span];
+    for (int32_t c = 0; c < span; c++) put_lanes(opaque, c, FOLIO_OPAQUE);
     for (int32_t c0 = 0; c0 < columns; c0 += span) {
         const int32_t n = columns - c0 < span ? columns - c0 : span;
         int32_t cell = 0, loaded = 0;
@@ -219,12 +221,10 @@ static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t c
             const int32_t w = ((r & mask) << up) + base;
             for (int32_t c = 0; c < n; c++) {
                 const int32_t kept = FOLIO_SHADOW_FULL - (first[c] + ((difference[c] * w + 128) >> 8));
-                const uint16_t k2 = (uint16_t)(2 * folio_darken_factor(kept));
-                put_four(factors, c, k2, k2);
+                darken_factors(kept, kLow, kHigh, c);
             }
-            uint8_t *to = (uint8_t *)(out + (int64_t)y * out_stride + c0);
-            darken_bytes((const uint8_t *)(source + (int64_t)y * source_stride + c0), factors, n * 4, to);
-            for (int32_t c = 0; c < n; c++) to[4 * c + 3] = 0xFF;
+            darken_pairs((const uint16_t *)(source + (int64_t)y * source_stride + c0), kLow, kHigh, opaque, n * 2,
+                         (uint16_t *)(out + (int64_t)y * out_stride + c0));
         }
     }
 }
