@@ -7,22 +7,27 @@ import Foundation
 /// A symbolic link or anything but a regular file at the target is refused and left as it is;
 /// the only file ever removed is the temporary this call made, when a step fails.
 public enum AtomicFile {
+    /// The permission bits of the regular file at `path`, nil when there is none; a link or
+    /// anything but a regular file there (or no name at all) is refused.
+    static func existingMode(of path: String, named name: String) throws(FileWriteError) -> mode_t? {
+        guard !name.isEmpty else { throw FileWriteError(path: path, kind: .notRegularFile) }
+        var status = stat()
+        guard lstat(path, &status) == 0 else {
+            guard errno == ENOENT else { throw FileWriteError(path: path, kind: .failed, reason: "lstat: \(errnoText())") }
+            return nil
+        }
+        guard status.st_mode & S_IFMT != S_IFLNK else { throw FileWriteError(path: path, kind: .symbolicLink) }
+        guard status.st_mode & S_IFMT == S_IFREG else { throw FileWriteError(path: path, kind: .notRegularFile) }
+        return status.st_mode & 0o7777
+    }
+
     /// Writes `data` to `path`. `mode` is the file's permission bits, set explicitly so the umask
     /// cannot widen them; nil keeps an existing file's bits, or gives a new file the umask's default.
     public static func replace(_ path: String, with data: Data, mode: mode_t?,
                                steps: some WriteSteps = SystemWriteSteps()) throws(FileWriteError) {
         let (folder, name) = split(path)
-        guard !name.isEmpty else { throw FileWriteError(path: path, kind: .notRegularFile) }
-        var status = stat()
-        var existingMode: mode_t?
-        if lstat(path, &status) == 0 {
-            guard status.st_mode & S_IFMT != S_IFLNK else { throw FileWriteError(path: path, kind: .symbolicLink) }
-            guard status.st_mode & S_IFMT == S_IFREG else { throw FileWriteError(path: path, kind: .notRegularFile) }
-            existingMode = status.st_mode & 0o7777
-        } else if errno != ENOENT {
-            throw FileWriteError(path: path, kind: .failed, reason: "lstat: \(errnoText())")
-        }
-        let permissions = mode ?? existingMode
+        let existing = try existingMode(of: path, named: name)
+        let permissions = mode ?? existing
         let (fd, temporary) = try createTemporary(in: folder, for: name, mode: permissions ?? 0o666, target: path)
         var problem: String?
         // fchmod, not the open's mode: the umask may have removed bits, and this is what the file must have.

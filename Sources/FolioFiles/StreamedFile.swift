@@ -22,17 +22,8 @@ public final class StreamedFile {
     /// `mode` as in `AtomicFile.replace`: nil keeps an existing file's bits.
     public init(_ path: String, mode: mode_t?) throws(FileWriteError) {
         let (folder, name) = AtomicFile.split(path)
-        guard !name.isEmpty else { throw FileWriteError(path: path, kind: .notRegularFile) }
-        var status = stat()
-        var existingMode: mode_t?
-        if lstat(path, &status) == 0 {
-            guard status.st_mode & S_IFMT != S_IFLNK else { throw FileWriteError(path: path, kind: .symbolicLink) }
-            guard status.st_mode & S_IFMT == S_IFREG else { throw FileWriteError(path: path, kind: .notRegularFile) }
-            existingMode = status.st_mode & 0o7777
-        } else if errno != ENOENT {
-            throw FileWriteError(path: path, kind: .failed, reason: "lstat: \(String(cString: strerror(errno)))")
-        }
-        permissions = mode ?? existingMode
+        let existing = try AtomicFile.existingMode(of: path, named: name)
+        permissions = mode ?? existing
         // Read and write: a muxer reads back what it wrote (to move an index to the front).
         let (fd, temporary) = try AtomicFile.createTemporary(in: folder, for: name, mode: permissions ?? 0o666, target: path,
                                                              access: O_RDWR)
