@@ -12,8 +12,9 @@
 #include <libavformat/avformat.h>
 #include <libavutil/opt.h>
 
-// FFmpeg 7 made the write callback's buffer const; FFmpeg 5 and 6 have it mutable.
-#if defined(FF_API_AVIO_WRITE_NONCONST) && !FF_API_AVIO_WRITE_NONCONST
+// FFmpeg 7 (libavformat 61) made the write callback's buffer const; FFmpeg 5 and 6 have it
+// mutable unless built without FF_API_AVIO_WRITE_NONCONST.
+#if LIBAVFORMAT_VERSION_MAJOR >= 61 || (defined(FF_API_AVIO_WRITE_NONCONST) && !FF_API_AVIO_WRITE_NONCONST)
 #define FOLIO_WRITE_BUFFER const uint8_t
 #else
 #define FOLIO_WRITE_BUFFER uint8_t
