@@ -104,17 +104,23 @@ enum ProjectiveDraw {
     /// Each channel of `p` times k / 256 (k in 0…256).
     @inline(__always)
     static func scale(_ p: UInt32, by k: UInt32) -> UInt32 {
-        let rb = ((p & 0x00FF_00FF) &* k) >> 8 & 0x00FF_00FF
-        let ag = ((p >> 8) & 0x00FF_00FF) &* k & 0xFF00_FF00
+        let mask: UInt32 = 0x00FF_00FF
+        let rb: UInt32 = (((p & mask) &* k) >> 8) & mask
+        let ag: UInt32 = (((p >> 8) & mask) &* k) & 0xFF00_FF00
         return rb | ag
     }
 
     /// Four premultiplied pixels blended by weights fx, fy (0…255) toward the second of each pair.
     @inline(__always)
     static func bilinear(_ a: UInt32, _ b: UInt32, _ c: UInt32, _ d: UInt32, _ fx: UInt32, _ fy: UInt32) -> UInt32 {
+        // In typed steps: Swift 6.2's type checker gives up on each line as one expression.
         @inline(__always) func mix(_ p: UInt32, _ q: UInt32, _ f: UInt32) -> UInt32 {
-            let rb = (((p & 0x00FF_00FF) &* (256 - f)) &+ ((q & 0x00FF_00FF) &* f)) >> 8 & 0x00FF_00FF
-            let ag = ((((p >> 8) & 0x00FF_00FF) &* (256 - f)) &+ (((q >> 8) & 0x00FF_00FF) &* f)) & 0xFF00_FF00
+            let g: UInt32 = 256 - f
+            let mask: UInt32 = 0x00FF_00FF
+            let prb: UInt32 = (p & mask) &* g, qrb: UInt32 = (q & mask) &* f
+            let pag: UInt32 = ((p >> 8) & mask) &* g, qag: UInt32 = ((q >> 8) & mask) &* f
+            let rb: UInt32 = ((prb &+ qrb) >> 8) & mask
+            let ag: UInt32 = (pag &+ qag) & 0xFF00_FF00
             return rb | ag
         }
         return mix(mix(a, b, fx), mix(c, d, fx), fy)
