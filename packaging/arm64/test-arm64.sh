@@ -39,6 +39,7 @@ step "the tests under qemu-user ($("$arm64_qemu" --version | head -n 1))"
 skipped='
 CLITests.CLITests/testAFileSizeLimitFailsEveryOutputCleanly   qemu-user lets SIGXFSZ kill a program that ignores it
 CLITests.CLITests/testAFailedExportKeepsTheExistingFile       the same file-size limit, under qemu-user
+FolioVideoTests.TimelapseCLITests/testADiskThatFillsMidwayLeavesTheOldFileAndNoTemporary  the same file-size limit, under qemu-user
 CLITests.CLITests/testBench                                   folio bench times seconds per figure: minutes each when emulated, and its figures mean nothing there
 FolioReplayTests.SoakTests                                    two minutes of trace replayed and its memory sampled: far beyond the time budget when emulated
 '

@@ -50,7 +50,6 @@ final class DemoPlayer {
             if next < events.count {
                 player.armTimer(after: events[next].time - elapsed)
             } else {
-                log.debug("demo: the trace is played")
                 phase = .settling
                 checkFinished(player: player)
             }
