@@ -209,6 +209,10 @@ final class TimelapseCLITests: XCTestCase {
     }
 
     func testADiskThatFillsMidwayLeavesTheOldFileAndNoTemporary() throws {
+        // ThreadSanitizer's runtime itself faults at start-up under a file-size limit.
+        if ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == "thread" {
+            throw XCTSkip("SKIPPED under ThreadSanitizer: its runtime cannot start with RLIMIT_FSIZE set (`make test` runs this)")
+        }
         _ = try makeBook()
         let video = folder.appendingPathComponent("full.mp4")
         try Data("old".utf8).write(to: video)
