@@ -166,17 +166,8 @@ extension Session {
     /// be read leaves the shelf showing, with one line saying why; false when not on the idle canvas.
     @discardableResult
     public func showShelf(_ access: ShelfAccess, opening book: ShelfBook) -> Bool {
-        guard showShelf(access), let shelf else { return false }
-        do {
-            self.book = try access.open(book)
-        } catch {
-            onRequest?(.warn("cannot open \(book.name): \(error)"))
-            return true
-        }
-        shelf.openBook = book
-        selection = nil
-        _ = paperNewBook()
-        display.showSheet(self.book.sheet)
+        guard showShelf(access) else { return false }
+        guard putOnEasel(book) else { return true }
         state = .idle
         refreshShelfControls()
         record("book.opened", at: now)
@@ -187,19 +178,7 @@ extension Session {
     /// from the book closed (the fold's smallest scale) to the flat canvas. A book that cannot be
     /// read stays on the shelf, with one line saying why.
     func open(_ book: ShelfBook) {
-        guard let shelf else { return }
-        let opened: Sketchbook
-        do {
-            opened = try shelf.access.open(book)
-        } catch {
-            onRequest?(.warn("cannot open \(book.name): \(error)"))
-            return
-        }
-        shelf.openBook = book
-        self.book = opened
-        selection = nil
-        _ = paperNewBook()
-        display.showSheet(self.book.sheet)
+        guard putOnEasel(book) else { return }
         fold.open(contents: display.canvas.baked)
         _ = fold.track(FoldScene.minimumScale)
         display.prepare(fold.scene.root)
@@ -209,6 +188,26 @@ extension Session {
             state = .idle
             record("book.opened", at: transaction.now)
         }
+    }
+
+    /// Reads `book` through the shelf and puts its sheet on the canvas (a new book takes the
+    /// default paper); false, with one line saying why, when it cannot be read.
+    private func putOnEasel(_ book: ShelfBook) -> Bool {
+        guard let shelf else { return false }
+        let opened: Sketchbook
+        do {
+            opened = try shelf.access.open(book)
+        } catch {
+            onRequest?(.warn("cannot open \(book.name): \(error)"))
+            return false
+        }
+        // Open before the book changes: the toolbar's controls are worked out from both.
+        shelf.openBook = book
+        self.book = opened
+        selection = nil
+        _ = paperNewBook()
+        display.showSheet(self.book.sheet)
+        return true
     }
 
     /// The open book is saved, then folds shut onto the shelf (the fold animation from the flat
