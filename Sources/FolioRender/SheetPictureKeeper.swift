@@ -38,7 +38,7 @@ public final class SheetPictureKeeper: Sendable {
     private let cache: SheetPictureCache
     private let state = Locked(State())
     /// Held while a picture file is written or removed, so `close` can wait for the file work.
-    private let files = Locked(())
+    private let files = SerialLock()
     private let timer: any SaveTimer
     private let report: @Sendable (String) -> Void
 
@@ -71,7 +71,7 @@ public final class SheetPictureKeeper: Sendable {
     /// canvas's own picture is kept). Waits for a file being written, not for a drawing.
     public func close() {
         state.withLock { $0.closed = true }
-        files.withLock { _ in }
+        files.withLock {}
     }
 
     /// Brings the picture of the current sheet up to date if nothing changed since `generation`.
@@ -93,7 +93,7 @@ public final class SheetPictureKeeper: Sendable {
         guard strokes.count - (kept?.coveredCount ?? 0) >= Self.lagWorthRedrawing else { return false }
         if let kept, pixels.show(strokes: strokes, from: kept, paper: paper) {} else { pixels.rebuild(strokes: strokes, paper: paper) }
         let picture = pixels.picture()
-        return files.withLock { _ in
+        return files.withLock {
             guard !state.withLock({ $0.closed }) else { return false }
             do {
                 try cache.keep(picture, book: book)

@@ -33,7 +33,7 @@ extension Library {
             return
         }
         var cover = kept
-        writes.withLock { _ in
+        writes.withLock {
             guard state.withLock({ !$0.closed && $0.entries[id] != nil }) else { return }
             do {
                 if index.coverKey == Self.blankKey {

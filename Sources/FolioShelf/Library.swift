@@ -39,7 +39,7 @@ public final class Library: BookShelf, Sendable {
 
     let state = Locked(State())
     /// Held while a book's files are written or moved, so those changes follow one another.
-    let writes = Locked(())
+    let writes = SerialLock()
     let queue = DispatchQueue(label: "folio.covers", qos: .utility)
     private let now: @Sendable () -> Date
     let warning: @Sendable (String) -> Void
@@ -106,7 +106,7 @@ public final class Library: BookShelf, Sendable {
     }
 
     public func createBook() throws -> ShelfBook {
-        try writes.withLock { _ in
+        try writes.withLock {
             let entries = state.withLock { Array($0.entries.values) }
             let entry = newEntry(created: now(), among: entries)
             let id = try makeBookFolder()
@@ -123,7 +123,7 @@ public final class Library: BookShelf, Sendable {
     }
 
     public func deleteBook(id: String) throws {
-        try writes.withLock { _ in
+        try writes.withLock {
             guard state.withLock({ $0.entries[id] }) != nil else { throw ShelfError.noSuchBook(id: id) }
             let lock = try BookLock(path(id), action: "deleted")
             try BookFiles.makeFolder(trashFolder)
@@ -141,7 +141,7 @@ public final class Library: BookShelf, Sendable {
     }
 
     public func undoDelete() throws -> ShelfBook? {
-        try writes.withLock { _ in
+        try writes.withLock {
             guard let id = state.withLock({ $0.deleted.last }) else { return nil }
             guard !BookFiles.isFolder(path(id)) else {
                 throw ShelfError.io(path: path(id), reason: "is taken, so the deleted book stays in \(trashFolder)/\(id)")
@@ -190,7 +190,7 @@ public final class Library: BookShelf, Sendable {
         }
         // The refresh under way finishes; those queued after it see `closed` and do nothing.
         queue.sync {}
-        writes.withLock { _ in
+        writes.withLock {
             for id in deleted {
                 do {
                     try BookFiles.removeTree(trashFolder + "/" + id)
@@ -225,7 +225,7 @@ public final class Library: BookShelf, Sendable {
 
     /// Changes book `id`'s entry and writes it; the shelf changes only once it is written.
     private func update(_ id: String, _ change: (inout ShelfEntry) -> Void) throws {
-        try writes.withLock { _ in
+        try writes.withLock {
             guard var entry = state.withLock({ $0.entries[id] }) else { throw ShelfError.noSuchBook(id: id) }
             change(&entry)
             try entry.write(in: path(id))
