@@ -24,8 +24,9 @@ final class SessionDisplay {
     /// Buffer pixels changed since the last `renderFrame(_:)`.
     var damage = Region.empty
     private var toolbarRenderer: ToolbarRenderer
-    /// Pictures of big sheets kept with the book, shown instead of drawing every stroke.
-    private let pictures: SheetPictureCache?
+    /// Pictures of big sheets kept with the open book, shown instead of drawing every stroke
+    /// (each book opened from a shelf brings its own).
+    var pictures: SheetPictureCache?
     /// The picture of the sheet a turn goes to or comes from (made on the first turn, kept).
     private var otherSheetStorage: CanvasRenderer?
     /// Made on the first fold or turn and kept (they are large): the renderer and the frame it draws.

@@ -206,6 +206,7 @@ extension Session {
         self.book = opened
         selection = nil
         _ = paperNewBook()
+        display.pictures = shelf.access.pictures(book)
         display.showSheet(self.book.sheet)
         return true
     }
@@ -223,6 +224,7 @@ extension Session {
             onRequest?(.warn("cannot save \(open.name): \(error)"))
             return
         }
+        keepOpenBookPicture()
         toolbar.hide()
         fold.open(contents: display.canvas.baked)
         display.prepare(fold.scene.root)
@@ -254,5 +256,17 @@ extension Session {
         if case .closingBook = state { return }
         finishActiveStroke()
         try shelf.access.save(open, book)
+        keepOpenBookPicture()
+    }
+
+    /// A big sheet's picture goes with the book it was drawn in, so the book opens at once next
+    /// time; only a cache, so a failure is said and nothing more. The shelf keeps no pictures.
+    private func keepOpenBookPicture() {
+        do {
+            try display.keepPicture(of: book)
+        } catch {
+            onRequest?(.warn("\(error); the sheet will be drawn from its strokes next time"))
+        }
+        display.pictures = nil
     }
 }

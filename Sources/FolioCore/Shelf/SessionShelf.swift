@@ -1,20 +1,24 @@
 import FolioGeometry
+import FolioRender
 import FolioShelf
 import FolioSketchbook
 
-/// How a session reaches the books of a shelf: the shelf itself, and how one book's sheets are
-/// read when it opens and written when it closes (the app: the book's folder, locked while open;
-/// tests: memory).
+/// How a session reaches the books of a shelf: the shelf itself, how one book's sheets are read
+/// when it opens and written when it closes (the app: the book's folder, locked while open;
+/// tests: memory), and the pictures of its big sheets kept with it (none in memory).
 public struct ShelfAccess {
     public let shelf: BookShelf
     public let open: (ShelfBook) throws -> Sketchbook
     public let save: (ShelfBook, Sketchbook) throws -> Void
+    public let pictures: (ShelfBook) -> SheetPictureCache?
 
     public init(shelf: BookShelf, open: @escaping (ShelfBook) throws -> Sketchbook,
-                save: @escaping (ShelfBook, Sketchbook) throws -> Void) {
+                save: @escaping (ShelfBook, Sketchbook) throws -> Void,
+                pictures: @escaping (ShelfBook) -> SheetPictureCache? = { _ in nil }) {
         self.shelf = shelf
         self.open = open
         self.save = save
+        self.pictures = pictures
     }
 }
 

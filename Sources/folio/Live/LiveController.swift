@@ -21,8 +21,11 @@ final class LiveController {
     private var bookPath: String?
     /// The shelf of books when the app started on it (no --book): books open and close on it.
     private let library: Library?
-    /// Refreshes the big sheet's kept picture in the background when the app is idle; nil when nothing is saved.
-    private let pictureKeeper: SheetPictureKeeper?
+    /// Refreshes the big sheet's kept picture in the background when the app is idle; nil when
+    /// nothing is saved (each book opened from the shelf has its own).
+    private var pictureKeeper: SheetPictureKeeper?
+    /// The pictures of the book open from the shelf, read as it opens.
+    private var openBookPictures: SheetPictureCache?
     private var savedRevision: Int
     /// Whether the compositor's cycle was known at the last frame line: a debug line says when that changes.
     private var cycleKnown = false
@@ -128,14 +131,21 @@ final class LiveController {
             let (writer, opened) = try openBook(at: book.path)
             saver = AutoSaver(writer: writer, report: { warn($0) })
             bookPath = writer.store.file.path
+            let pictures = SheetPictureCache(store: writer.store, warning: { warn($0) })
+            openBookPictures = pictures
+            pictureKeeper = SheetPictureKeeper(cache: pictures, report: { warn($0) })
             return opened
         }, save: { [unowned self] book, sketchbook in
             guard let saver else { throw FolioError("\(book.name) was not open, so it was not saved") }
+            // No picture of it is written after this: the session keeps the closing sheet's own.
+            pictureKeeper?.close()
+            pictureKeeper = nil
+            openBookPictures = nil
             try saver.finish(sketchbook)
             self.saver = nil
             bookPath = nil
             library.bookChanged(id: book.id)
-        })
+        }, pictures: { [unowned self] _ in openBookPictures })
         do {
             let first = try library.books.first ?? library.createBook()
             session.showShelf(access, opening: first)

@@ -1,5 +1,6 @@
 import FolioCore
 import FolioFiles
+import FolioRender
 import FolioShelf
 import FolioSketchbook
 
@@ -16,7 +17,8 @@ func makeLibrary(dataFolder: String?, hint: String? = nil) throws -> Library {
 }
 
 /// The shelf with its books opened and saved as `--book` opens and saves one: each open book's
-/// folder stays locked until it is saved on closing, and the shelf then takes its new cover.
+/// folder stays locked until it is saved on closing, and the shelf then takes its new cover; a
+/// big sheet's picture is read from the book and kept in it as in the app.
 func makeShelfAccess(_ library: Library) -> ShelfAccess {
     final class Writers {
         var open: [String: BookWriter] = [:]
@@ -32,5 +34,7 @@ func makeShelfAccess(_ library: Library) -> ShelfAccess {
         }
         try writer.save(sketchbook)
         library.bookChanged(id: book.id)
+    }, pictures: { book in
+        writers.open[book.id].map { SheetPictureCache(store: $0.store, warning: { warn($0) }) }
     })
 }
