@@ -12,14 +12,17 @@ public struct ShelfBook: Sendable, Equatable {
     public var path: String
     public var sheets: Int
     public var strokes: Int
+    /// When the book was last opened, in the shelf's own order (later is larger); nil: never.
+    public var opened: Int64?
 
-    public init(id: String, name: String, coverColor: UInt32, path: String, sheets: Int, strokes: Int) {
+    public init(id: String, name: String, coverColor: UInt32, path: String, sheets: Int, strokes: Int, opened: Int64? = nil) {
         self.id = id
         self.name = name
         self.coverColor = coverColor
         self.path = path
         self.sheets = sheets
         self.strokes = strokes
+        self.opened = opened
     }
 }
 
@@ -41,11 +44,18 @@ public protocol BookShelf: AnyObject {
     func coverPicture(id: String) -> Bitmap?
     /// The book was saved or closed: its counts and cover are brought up to date, in the background.
     func bookChanged(id: String)
+    /// The book was opened: the app starts inside it next time, unless another is opened after it.
+    func bookOpened(id: String)
     /// The app is quitting: deleted books are removed for good, and undo ends.
     func close()
 }
 
 extension BookShelf {
+    /// The book the app starts inside: the one opened last, else the newest; nil on an empty shelf.
+    public var startingBook: ShelfBook? {
+        books.filter { $0.opened != nil }.max { ($0.opened ?? 0) < ($1.opened ?? 0) } ?? books.first
+    }
+
     /// A shelf with nothing kept besides its books (an in-memory double) has nothing to refresh.
     public func bookChanged(id: String) {}
     /// A shelf that keeps no trash has nothing to empty.

@@ -8,6 +8,8 @@ public final class InMemoryShelf: BookShelf {
     private var trash: [(book: ShelfBook, index: Int)] = []
     private var pictures: [String: Bitmap]
     private var made = 0
+    /// Books opened so far: each open is later than the one before.
+    private var opens: Int64 = 0
     /// The name a new book is given (on disk: the date it was made).
     public var newName: String
 
@@ -51,6 +53,11 @@ public final class InMemoryShelf: BookShelf {
     }
 
     public func coverPicture(id: String) -> Bitmap? { pictures[id] }
+
+    public func bookOpened(id: String) {
+        opens += 1
+        if let index = books.firstIndex(where: { $0.id == id }) { books[index].opened = opens }
+    }
 
     /// Gives book `id` a new cover picture (its first sheet changed).
     public func setCoverPicture(id: String, _ picture: Bitmap?) {

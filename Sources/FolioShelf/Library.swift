@@ -177,6 +177,17 @@ public final class Library: BookShelf, Sendable {
         return picture?.bitmap()
     }
 
+    public func bookOpened(id: String) {
+        // Later than every other book's even if the clock went back: the order is what counts.
+        let latest = state.withLock { $0.entries.values.compactMap(\.opened).max() } ?? 0
+        let opened = max(Int64((now().timeIntervalSince1970 * 1000).rounded(.down)), latest + 1)
+        do {
+            try update(id) { $0.opened = opened }
+        } catch {
+            warning("\(error); the next start may open another book")
+        }
+    }
+
     public func bookChanged(id: String) {
         state.withLock { $0.tried[id] = nil }
         refreshSoon(id)
@@ -220,7 +231,7 @@ public final class Library: BookShelf, Sendable {
 
     private func book(_ id: String, _ entry: ShelfEntry) -> ShelfBook {
         ShelfBook(id: id, name: entry.name, coverColor: entry.coverColor, path: path(id),
-                  sheets: entry.index?.sheets ?? 0, strokes: entry.index?.strokes ?? 0)
+                  sheets: entry.index?.sheets ?? 0, strokes: entry.index?.strokes ?? 0, opened: entry.opened)
     }
 
     /// Changes book `id`'s entry and writes it; the shelf changes only once it is written.

@@ -14,8 +14,10 @@ struct ShelfEntry: Codable, Equatable, Sendable {
     var name: String
     /// `0x00RRGGBB`.
     var coverColor: UInt32
-    /// Seconds since 1970 when the book was made: the shelf shows newest first.
+    /// Milliseconds since 1970 when the book was made: the shelf shows newest first.
     var created: Int64
+    /// Milliseconds since 1970 when the book was last opened: the app starts inside the latest.
+    var opened: Int64?
     /// Set on the book moved from the single book of Folio 0.1, so a move cut short is finished
     /// rather than done twice.
     var migrated: Bool?

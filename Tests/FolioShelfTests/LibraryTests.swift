@@ -23,6 +23,24 @@ final class LibraryTests: ShelfTestCase {
         XCTAssertEqual(try library().books, [third, second, first])
     }
 
+    func testTheAppStartsInTheBookOpenedLastEvenWhenTheClockWentBack() throws {
+        let shelf = try library()
+        XCTAssertNil(shelf.startingBook)
+        let a = try shelf.createBook(), b = try shelf.createBook()
+        XCTAssertEqual(shelf.startingBook?.id, b.id, "none opened yet: the newest")
+        shelf.bookOpened(id: a.id)
+        XCTAssertEqual(shelf.startingBook?.id, a.id)
+        shelf.close()
+        // The next run's clock starts where the first one's did, behind the first open.
+        let again = try library()
+        XCTAssertEqual(again.startingBook?.id, a.id, "kept in shelf.json")
+        again.bookOpened(id: b.id)
+        XCTAssertEqual(again.startingBook?.id, b.id)
+        again.close()
+        XCTAssertEqual(try library().startingBook?.id, b.id)
+        XCTAssertEqual(warnings.all, [])
+    }
+
     func testTheDefaultNameIsTodaysDateInTheLocalZone() {
         let name = BookName.dated(Date())
         XCTAssertNotNil(name.wholeMatch(of: /Book \d{4}-\d{2}-\d{2}/), name)

@@ -67,6 +67,7 @@ final class ShelfReplayTests: XCTestCase {
         }
         XCTAssertEqual(timeline.filter { $0 == "shelf.shown" }.count, 2, "the shelf shows at the start and after closing")
         XCTAssertEqual(books.opened, ["b2"], "the tapped book opened")
+        XCTAssertEqual(shelf.startingBook?.id, "b2", "the next start opens it")
         XCTAssertEqual(books.saved, ["b2"], "closing saved it")
         XCTAssertEqual(books.books["b2"]?.sheet.strokes.count, 1, "the stroke drawn in it was saved with it")
         XCTAssertEqual(replay.session.mode, .shelf)

@@ -203,6 +203,7 @@ extension Session {
         }
         // Open before the book changes: the toolbar's controls are worked out from both.
         shelf.openBook = book
+        shelf.access.shelf.bookOpened(id: book.id)
         self.book = opened
         selection = nil
         _ = paperNewBook()

@@ -124,7 +124,7 @@ final class LiveController {
         keepPicture()
     }
 
-    /// Starts on the shelf, inside its first book (a new one on an empty shelf): each book opened
+    /// Starts on the shelf, inside the book opened last (a new one on an empty shelf): each book opened
     /// from it is saved in the background while it is open, as a --book one, and whole on closing.
     private func openShelf(_ library: Library) {
         let access = ShelfAccess(shelf: library, open: { [unowned self] book in
@@ -147,7 +147,7 @@ final class LiveController {
             library.bookChanged(id: book.id)
         }, pictures: { [unowned self] _ in openBookPictures })
         do {
-            let first = try library.books.first ?? library.createBook()
+            let first = try library.startingBook ?? library.createBook()
             session.showShelf(access, opening: first)
         } catch {
             warn("\(error); the shelf shows")
