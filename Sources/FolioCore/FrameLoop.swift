@@ -120,6 +120,12 @@ public final class FrameLoop {
         try drawIfReady()
     }
 
+    /// The shelf drew book `id`'s cover picture again (in the background): shown if it is on screen.
+    public func coverRefreshed(id: String) throws {
+        session.coverRefreshed(id: id)
+        try drawIfReady()
+    }
+
     /// A frame callback fired: the compositor is ready for a frame to be seen at `time` (ms).
     public func frameCallback(at time: Double) throws {
         if foldPreparedAt == nil {

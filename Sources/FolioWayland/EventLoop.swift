@@ -24,6 +24,9 @@ final class EventLoop {
             let nanoseconds = milliseconds.map { Int64(max(0, $0) * 1_000_000) } ?? -1
             folio_timer_arm(fd, nanoseconds)
         }
+
+        /// What another thread holds to make this timer fire at once.
+        var wakeup: LoopWakeup { LoopWakeup(fd: fd) }
     }
 
     private let display: Display
@@ -111,5 +114,16 @@ final class EventLoop {
             let signal = folio_quit_signals_read(quitSignals)
             if signal != 0 { onQuitSignal?(signal) }
         }
+    }
+}
+
+/// Wakes the app's loop from another thread (a background queue with news for the screen): the
+/// loop's wake-up timer fires at once, on the loop. Arming a timerfd is one system call, safe
+/// from any thread; it is held only while the client that made it lives.
+public struct LoopWakeup: Sendable {
+    fileprivate let fd: Int32
+
+    public func wake() {
+        folio_timer_arm(fd, 0)
     }
 }

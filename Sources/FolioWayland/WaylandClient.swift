@@ -24,6 +24,7 @@ public final class WaylandClient {
     private var tickTimer: EventLoop.Timer?
     /// The timer `wakeToDraw(after:)` arms.
     private var drawTimer: EventLoop.Timer?
+    private var wakeTimer: EventLoop.Timer?
     /// Frame callbacks' arrivals: the compositor's cycle where it gives no presentation feedback.
     private var cadence = CallbackCadence()
 
@@ -40,6 +41,8 @@ public final class WaylandClient {
     public var onFrameShown: ((_ input: Double, _ shown: Double, _ presented: Bool) -> Void)?
     /// The timer armed with `wakeToDraw(after:)` expired: a frame waiting for it may be drawn.
     public var onDrawTime: (() -> Void)?
+    /// Another thread called `wakeup`'s `wake()`: runs on the loop.
+    public var onWake: (() -> Void)?
     /// The compositor took back a buffer: a frame that waited for one can be presented.
     public var onBufferReleased: (() -> Void)?
     /// The user closed the window.
@@ -106,6 +109,7 @@ public final class WaylandClient {
         timer = try loop.makeTimer { [unowned self] in onTimer?() }
         tickTimer = try loop.makeTimer { [unowned self] in windowStorage?.requestTick() }
         drawTimer = try loop.makeTimer { [unowned self] in onDrawTime?() }
+        wakeTimer = try loop.makeTimer { [unowned self] in onWake?() }
         loop.onQuitSignal = { [unowned self] _ in onQuit?() }
     }
 
@@ -160,6 +164,9 @@ public final class WaylandClient {
     public var repaintCycle: (time: Double, interval: Double)? {
         window.hasPresentationFeedback ? window.presentationCycle : cadence.cycle
     }
+
+    /// Makes `onWake` run on the loop when another thread calls `wake()` (while this client lives).
+    public var wakeup: LoopWakeup? { wakeTimer?.wakeup }
 
     /// Arms the draw timer (`onDrawTime`) to go off after `milliseconds`, replacing an earlier deadline.
     public func wakeToDraw(after milliseconds: Double) {

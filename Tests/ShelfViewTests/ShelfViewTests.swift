@@ -143,6 +143,27 @@ final class ShelfViewTests: XCTestCase {
         XCTAssertTrue(view.render().isEmpty, "nothing changed since")
     }
 
+    func testACoverPictureDrawnAgainInTheBackgroundRedrawsOnlyThatCover() throws {
+        let shelf = ShelfFixture.shelf(count: 6)
+        let view = view(shelf)
+        _ = view.render()
+        let quad = try XCTUnwrap(view.screenQuad(of: "b1"))
+        let centre = ShelfFixture.centre(quad), far = ShelfFixture.centre(try XCTUnwrap(view.screenQuad(of: "b5")))
+        XCTAssertGreaterThan(ShelfFixture.rgb(view.frame.pixel(x: Int(centre.x), y: Int(centre.y))).r, 200, "b1 starts with a blank page")
+        shelf.setCoverPicture(id: "b1", Bitmap(width: 400, height: 300, color: 0xFF00_C000))
+        view.coverChanged(id: "b1")
+        let damage = view.damage.bounds
+        XCTAssertLessThan(damage.area, view.frame.bounds.area / 3, "only that cover is drawn again")
+        XCTAssertEqual(damage.intersection(PixelRect(x: Int(centre.x), y: Int(centre.y), width: 1, height: 1)).area, 1)
+        XCTAssertTrue(damage.intersection(PixelRect(x: Int(far.x), y: Int(far.y), width: 1, height: 1)).isEmpty, "another cover is drawn again")
+        _ = view.render()
+        let shown = ShelfFixture.rgb(view.frame.pixel(x: Int(centre.x), y: Int(centre.y)))
+        XCTAssertGreaterThan(shown.g, 2 * max(shown.r, shown.b), "the new picture shows: \(shown)")
+        // A cover that is not on screen is read when it shows, so its news draws nothing.
+        view.coverChanged(id: "nothing-like-it")
+        XCTAssertTrue(view.render().isEmpty)
+    }
+
     func testAWindowTooNarrowForTwoCoversShowsOneColumn() throws {
         let view = view(ShelfFixture.shelf(count: 3), width: 260, height: 500)
         _ = view.render()

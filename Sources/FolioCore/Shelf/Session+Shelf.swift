@@ -240,6 +240,11 @@ extension Session {
         }
     }
 
+    /// Book `id`'s cover picture is new: the shelf, if it shows, draws that cover again.
+    public func coverRefreshed(id: String) {
+        shownShelf?.coverChanged(id: id)
+    }
+
     /// The books control shows only where it can do something: with a book open from a shelf.
     func refreshShelfControls() {
         guard let shelf else { return }

@@ -97,6 +97,14 @@ public final class ShelfView {
         layOut()
     }
 
+    /// Book `id`'s cover picture was drawn again (in the background): its cover is drawn again
+    /// with it, if it shows, and nothing else.
+    public func coverChanged(id: String) {
+        guard pictures[id] != nil else { return }
+        pictures[id] = nil
+        layOut()
+    }
+
     /// The cover pictures the shelf gave since the last reload (asked for only as covers show:
     /// a long shelf's first frame reads the pictures on screen, not all of them).
     private var pictures: [String: Bitmap?] = [:]

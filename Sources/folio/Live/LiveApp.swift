@@ -15,8 +15,10 @@ struct LiveApp {
     func run() throws {
         // The demo draws on a fresh sheet and saves nothing, unless a book is named. A named book
         // is locked for as long as the app runs: a second Folio on it fails at once. Without one,
-        // the app opens on the shelf of books, inside the newest.
-        let library = options.demo || options.bookDirectory != nil ? nil : try makeLibrary(dataFolder: nil, hint: "give --book DIR")
+        // the app opens on the shelf of books, inside the book opened last.
+        let covers = CoverNews()
+        let library = options.demo || options.bookDirectory != nil ? nil
+            : try makeLibrary(dataFolder: nil, hint: "give --book DIR", covers: covers)
         let (writer, book): (BookWriter?, Sketchbook) = options.demo && options.bookDirectory == nil || library != nil
             ? (nil, Sketchbook()) : try openBook(at: options.bookDirectory)
         // A bad trace is reported before anything opens.
@@ -33,7 +35,8 @@ struct LiveApp {
         let demo: DemoPlayer? = options.demo ? DemoPlayer(trace: trace) : nil
         // Settings go with the book: the demo on a fresh sheet plays with the defaults.
         let settings = writer == nil && library == nil ? nil : SettingsKeeper.forDefaultFile()
-        let controller = LiveController(client: client, demo: demo, book: book, writer: writer, library: library, settings: settings)
+        let controller = LiveController(client: client, demo: demo, book: book, writer: writer, library: library, covers: covers,
+                                        settings: settings)
         // --pen-only turns finger drawing off whatever the settings say.
         if options.penOnly { controller.penOnly = true }
         do {

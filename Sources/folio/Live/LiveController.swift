@@ -21,6 +21,8 @@ final class LiveController {
     private var bookPath: String?
     /// The shelf of books when the app started on it (no --book): books open and close on it.
     private let library: Library?
+    /// Covers the shelf drew again in the background, shown when they arrive.
+    private let covers: CoverNews?
     /// Refreshes the big sheet's kept picture in the background when the app is idle; nil when
     /// nothing is saved (each book opened from the shelf has its own).
     private var pictureKeeper: SheetPictureKeeper?
@@ -33,10 +35,12 @@ final class LiveController {
     /// Nil when settings are neither read nor written (the demo without --book).
     private let settings: SettingsKeeper?
 
-    init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?, library: Library? = nil, settings: SettingsKeeper?) {
+    init(client: WaylandClient, demo: DemoPlayer?, book: Sketchbook, writer: BookWriter?, library: Library? = nil,
+         covers: CoverNews? = nil, settings: SettingsKeeper?) {
         self.client = client
         self.demo = demo
         self.library = library
+        self.covers = covers
         saver = writer.map { AutoSaver(writer: $0, report: { warn($0) }) }
         bookPath = writer?.store.file.path
         let size = client.size
@@ -81,6 +85,10 @@ final class LiveController {
         }
         client.onBufferReleased = { [unowned self] in drive { try frameLoop.bufferReleased() } }
         client.onDrawTime = { [unowned self] in drive { try frameLoop.drawTimeReached() } }
+        client.onWake = { [unowned self] in
+            for id in covers?.take() ?? [] { drive { try frameLoop.coverRefreshed(id: id) } }
+        }
+        covers?.connect(client.wakeup)
         // A frame carrying input was seen: presentation feedback judges a late frame, and one
         // debug line says how long its newest input took to be seen.
         client.onFrameShown = { [unowned self] input, shown, presented in

@@ -6,11 +6,13 @@ import FolioSketchbook
 
 /// The shelf of books in Folio's data folder `dataFolder` (the app's is `$XDG_DATA_HOME/folio`;
 /// its books are in `books/`, and a single book left there by Folio 0.1 moves onto the shelf).
-/// `hint` ends the error line, if any: what else the person can do.
-func makeLibrary(dataFolder: String?, hint: String? = nil) throws -> Library {
+/// `hint` ends the error line, if any: what else the person can do. `covers` hears of each cover
+/// drawn again in the background.
+func makeLibrary(dataFolder: String?, hint: String? = nil, covers: CoverNews? = nil) throws -> Library {
+    let refreshed: @Sendable (String) -> Void = { id in covers?.post(id) }
     do {
-        if let dataFolder { return try Library(dataFolder: dataFolder, warning: { warn($0) }) }
-        return try Library(folders: UserFolders.current(), warning: { warn($0) })
+        if let dataFolder { return try Library(dataFolder: dataFolder, warning: { warn($0) }, coverRefreshed: refreshed) }
+        return try Library(folders: UserFolders.current(), warning: { warn($0) }, coverRefreshed: refreshed)
     } catch {
         throw FolioError("\(error)" + (hint.map { "; \($0)" } ?? ""))
     }
