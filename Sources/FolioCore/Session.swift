@@ -238,6 +238,8 @@ public final class Session {
     public func applyChoices(palette: Palette, ink: InkChoice) {
         var updated = Toolbar(layout: toolbar.layout, palette: palette)
         updated.disabled = toolbar.disabled
+        updated.paper = toolbar.paper
+        updated.isAway = toolbar.isAway
         toolbar = updated
         tools.ink = Palette.clamped(ink)
     }

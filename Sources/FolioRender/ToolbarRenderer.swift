@@ -48,6 +48,7 @@ public final class ToolbarRenderer {
             image = target
         }
         target.fill(0)
+        guard !toolbar.isAway else { return target }
         if toolbar.isShown, !layout.bar.isEmpty {
             roundedRect(layout.bar, radius: 14, color: Self.edgeColor, into: target)
             roundedRect(layout.bar.insetBy(dx: 1, dy: 1), radius: 13, color: Self.barColor, into: target)

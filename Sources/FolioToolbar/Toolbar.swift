@@ -22,6 +22,11 @@ public struct Toolbar: Hashable, Sendable {
     public var paper = Paper.Kind.plain
     /// The confirmation on screen, if any: whether the export worked, and until when (ms).
     public private(set) var notice: Notice?
+    /// Whether the toolbar is put away, handle and all (the shelf shows, or a book closes onto
+    /// it): nothing of it is drawn or touched, and the bar is hidden.
+    public var isAway = false {
+        didSet { if isAway { hide() } }
+    }
     /// When the bar was last touched or shown (ms): it hides `autoHideDelay` later.
     private var lastActivity = 0.0
 
@@ -42,7 +47,10 @@ public struct Toolbar: Hashable, Sendable {
     }
 
     /// The areas where a touch belongs to the toolbar rather than the canvas.
-    public var touchAreas: [Rect] { isShown ? [layout.handle, layout.bar].filter { !$0.isEmpty } : [layout.handle] }
+    public var touchAreas: [Rect] {
+        if isAway { return [] }
+        return isShown ? [layout.handle, layout.bar].filter { !$0.isEmpty } : [layout.handle]
+    }
 
     public mutating func relayout(_ layout: ToolbarLayout) {
         self.layout = layout
@@ -53,6 +61,7 @@ public struct Toolbar: Hashable, Sendable {
     /// A finger or the mouse pressed at `p`, on the toolbar's areas.
     public mutating func press(at p: Point, time: Double) {
         lastActivity = time
+        guard !isAway else { return }
         if layout.handle.contains(p) {
             handlePressed = true
         } else if isShown, let slot = layout.control(at: p), !disabled.contains(slot.action) {

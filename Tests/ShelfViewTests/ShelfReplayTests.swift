@@ -107,6 +107,29 @@ final class ShelfReplayTests: XCTestCase {
         XCTAssertEqual(replay.session.mode, .shelf)
     }
 
+    func testTheToolbarAndItsHandleAreAwayWhileTheShelfShows() throws {
+        let shelf = ShelfFixture.shelf(count: 2)
+        let books = MemoryBooks()
+        let layout = ToolbarLayout(width: Double(width), height: Double(height))
+        let handle = Point(x: layout.handle.minX + layout.handle.width / 2, y: layout.handle.minY + layout.handle.height / 2)
+        func drawn(_ replay: Replay) -> Int {
+            let image = replay.session.renderToolbar().image
+            return (0..<image.height).reduce(0) { sum, y in sum + (0..<image.width).filter { image.pixel(x: $0, y: y) != 0 }.count }
+        }
+        let onShelf = replay(tap(handle, at: 100), shelf: shelf, books: books)
+        XCTAssertEqual(onShelf.session.toolbar.touchAreas, [], "the toolbar takes no touch on the shelf")
+        XCTAssertEqual(drawn(onShelf), 0, "nothing of the toolbar is drawn on the shelf")
+        try onShelf.run()
+        XCTAssertFalse(names(onShelf).contains("toolbar.shown"), "a tap where the handle was showed the bar: \(names(onShelf))")
+        XCTAssertFalse(onShelf.session.toolbar.isShown)
+
+        let opened = replay(tap(try coverCentre("b1", on: shelf), at: 100), shelf: shelf, books: books)
+        try opened.run()
+        XCTAssertEqual(opened.session.mode, .idle)
+        XCTAssertFalse(opened.session.toolbar.touchAreas.isEmpty, "the open book has its toolbar")
+        XCTAssertGreaterThan(drawn(opened), 100, "the handle is drawn over the open book")
+    }
+
     func testADragOnTheShelfScrollsAndOpensNothing() throws {
         let shelf = ShelfFixture.shelf(count: 40, pictures: false)
         let books = MemoryBooks()

@@ -41,7 +41,7 @@ extension Session {
     private func enterShelf() {
         guard let shelf else { return }
         shelf.openBook = nil
-        toolbar.hide()
+        toolbar.isAway = true
         state = .shelf
         shelf.view.options = pageOptions
         shelf.view.reload()
@@ -204,6 +204,7 @@ extension Session {
         // Open before the book changes: the toolbar's controls are worked out from both.
         shelf.openBook = book
         shelf.access.shelf.bookOpened(id: book.id)
+        toolbar.isAway = false
         self.book = opened
         selection = nil
         _ = paperNewBook()
@@ -226,7 +227,7 @@ extension Session {
             return
         }
         keepOpenBookPicture()
-        toolbar.hide()
+        toolbar.isAway = true
         fold.open(contents: display.canvas.baked)
         display.prepare(fold.scene.root)
         state = .closingBook
