@@ -79,6 +79,10 @@ final class DisplayClockProtocolTests: XCTestCase {
         let observation = folio.compositor.observation
         try checkModel(observation.frameDones, refreshHz: 60, window: 7)
         // The stroke's frames once the cadence is trusted (a few callbacks in), until its end.
+        XCTAssertTrue(observation.protocolErrors.isEmpty, "\(observation.protocolErrors)")
+        // A sanitized build draws several times slower, so it rightly commits earlier: the
+        // schedule is judged in the plain build only.
+        guard ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == nil else { return }
         let dones = Array(observation.frameDones.dropFirst(before + 12).prefix(50))
         XCTAssertGreaterThanOrEqual(dones.count, 40)
         let leads = dones.map { $0.vblank - $0.committedAt }.sorted()
@@ -88,6 +92,5 @@ final class DisplayClockProtocolTests: XCTestCase {
         // that showed it) missed the one it was drawn for.
         let missed = leads.filter { $0 > interval + 0.01 }
         XCTAssertLessThanOrEqual(missed.count, dones.count / 20, "vblanks missed: \(leads)")
-        XCTAssertTrue(observation.protocolErrors.isEmpty, "\(observation.protocolErrors)")
     }
 }
