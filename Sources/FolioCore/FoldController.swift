@@ -64,6 +64,23 @@ public final class FoldController {
         return true
     }
 
+    /// The closed book drawn `height` (logical px) tall with its spine at `spine` instead of the
+    /// window's middle: where a cover lay on the shelf. The release that follows brings it to the
+    /// middle and full size as it opens.
+    func place(spine: Point, height: Double) {
+        let bounds = scene.root.bounds
+        let middle = Point(x: bounds.width / 2, y: bounds.height / 2)
+        // The closed book is already the tracked scale of the window's height.
+        let k = min(1, max(0.05, height / (trackedScale * bounds.height)))
+        let away = Transform3D.scale(k, k, 1).concatenating(.translation(spine.x - middle.x, spine.y - middle.y, 0))
+        transaction.perform(disableActions: true) {
+            for page in scene.pages {
+                page.shadowLayer.transform = FoldScene.pageTransform(scale: trackedScale, side: page.side, distance: scene.distance)
+                    .concatenating(away)
+            }
+        }
+    }
+
     /// The fingers lifted: both pages animate to identity over 0.5 / s seconds, then `completion`.
     func release(completion: @escaping () -> Void) {
         transaction.perform(duration: 0.5 / trackedScale, completion: { [weak self] in

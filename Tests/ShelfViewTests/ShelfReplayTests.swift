@@ -90,6 +90,40 @@ final class ShelfReplayTests: XCTestCase {
         XCTAssertNil(shelfSummary["open"])
     }
 
+    func testTheBookOpensFromWhereItsCoverLay() throws {
+        let shelf = ShelfFixture.shelf(count: 6)
+        let books = MemoryBooks()
+        let cover = try XCTUnwrap(ShelfView(shelf: shelf, width: Double(width), height: Double(height), pixelWidth: width, pixelHeight: height,
+                                            scale: 1).screenQuad(of: "b0"))
+        let replay = replay(tap(ShelfFixture.centre(cover), at: 100), shelf: shelf, books: books)
+        // The pages' paper as the book opens: the middle of its extent across, frame by frame.
+        var middles: [Double] = []
+        var early: Bitmap?
+        try replay.run(screens: true) { _, screen in
+            guard replay.session.mode == .unfolding, let screen else { return }
+            var low = Int.max, high = Int.min, count = 0
+            for y in stride(from: 0, to: screen.height, by: 2) {
+                for x in stride(from: 0, to: screen.width, by: 2) where ShelfFixture.luminance(screen.pixel(x: x, y: y)) > 180 {
+                    low = min(low, x)
+                    high = max(high, x)
+                    count += 1
+                }
+            }
+            guard count > 200 else { return }
+            middles.append(Double(low + high) / 2)
+            if early == nil {
+                early = Bitmap(width: screen.width, height: screen.height)
+                early?.copy(screen.bounds, from: screen)
+            }
+        }
+        try PNG.write(try XCTUnwrap(early), to: "\(ShelfFixture.pngFolder())/shelf-opening-from-cover.png")
+        // The cover lay at the left: the book starts there (centred, it would be about 400).
+        let first = try XCTUnwrap(middles.first), last = try XCTUnwrap(middles.last)
+        XCTAssertLessThan(first, 0.35 * Double(width), "the book did not open from its cover at x \(cover.topLeft.x): \(middles)")
+        XCTAssertEqual(last, Double(width) / 2, accuracy: 12, "the open book is not in the middle: \(middles)")
+        XCTAssertEqual(replay.session.mode, .idle)
+    }
+
     func testTheBooksControlClosesTheBook() throws {
         let shelf = ShelfFixture.shelf(count: 2)
         let books = MemoryBooks()

@@ -168,6 +168,7 @@ extension Session {
     public func showShelf(_ access: ShelfAccess, opening book: ShelfBook) -> Bool {
         guard showShelf(access) else { return false }
         guard putOnEasel(book) else { return true }
+        toolbar.isAway = false
         state = .idle
         refreshShelfControls()
         record("book.opened", at: now)
@@ -178,14 +179,21 @@ extension Session {
     /// from the book closed (the fold's smallest scale) to the flat canvas. A book that cannot be
     /// read stays on the shelf, with one line saying why.
     func open(_ book: ShelfBook) {
+        // Where its cover lies: the book opens from there.
+        let cover = shelf?.view.screenQuad(of: book.id)
         guard putOnEasel(book) else { return }
         fold.open(contents: display.canvas.baked)
         _ = fold.track(FoldScene.minimumScale)
+        if let cover {
+            let spine = Point(x: (cover.topLeft.x + cover.bottomLeft.x) / 2, y: (cover.topLeft.y + cover.bottomLeft.y) / 2)
+            fold.place(spine: spine, height: cover.bottomLeft.y - cover.topLeft.y)
+        }
         display.prepare(fold.scene.root)
         state = .unfolding
         record("book.opening", at: now)
         fold.release { [unowned self] in
             state = .idle
+            toolbar.isAway = false
             record("book.opened", at: transaction.now)
         }
     }
@@ -204,7 +212,6 @@ extension Session {
         // Open before the book changes: the toolbar's controls are worked out from both.
         shelf.openBook = book
         shelf.access.shelf.bookOpened(id: book.id)
-        toolbar.isAway = false
         self.book = opened
         selection = nil
         _ = paperNewBook()
