@@ -138,7 +138,7 @@ let package = Package(
         .testTarget(name: "FolioToolbarTests", dependencies: ["FolioToolbar", "FolioTools", "FolioRender", "FolioPixels", "FolioGeometry", "FolioReplay", "FolioCore", "FolioInput", "FolioSketchbook", "FolioLayers"]),
         .testTarget(name: "FolioLogTests", dependencies: ["FolioLog", .product(name: "Logging", package: "swift-log")]),
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
-        .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers", "FolioSketchbook", "FolioToolbar"]),
+        .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers", "FolioSketchbook", "FolioToolbar", "FolioCore", "FolioShelf"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
         .testTarget(name: "FolioShelfTests", dependencies: ["FolioShelf", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioFiles"]),
         // Reads a video back (frame count, size, duration, the last frame) for the time-lapse's tests.

@@ -289,11 +289,13 @@ public final class Library: BookShelf, Sendable {
     private func loadEntry(_ id: String) -> ShelfEntry? {
         let folder = path(id)
         var entry: ShelfEntry
+        var hasEntry = true
         do {
             if let read = try ShelfEntry.read(in: folder) {
                 entry = read
             } else {
                 entry = defaultEntry(folder)
+                hasEntry = false
             }
         } catch BookError.symlink(let link) {
             warning("\(link) is a symbolic link, which Folio neither follows nor replaces; the book is left off the shelf")
@@ -309,6 +311,9 @@ public final class Library: BookShelf, Sendable {
             warning("\(error); the book is listed as it was last read")
             return entry
         }
+        // Neither an entry nor a book: a book another Folio is making, its entry on the way. One
+        // written here could land after it and replace its name and colour.
+        guard hasEntry || BookStamp.of(folder) != .none else { return entry }
         do {
             try entry.write(in: folder)
         } catch {

@@ -17,7 +17,9 @@ public struct KeyModifiers: OptionSet, Sendable {
 /// Linux evdev key codes (what wl_keyboard.key carries).
 public enum KeyCode {
     public static let escape: UInt32 = 1
+    public static let backspace: UInt32 = 14
     public static let q: UInt32 = 16
+    public static let enter: UInt32 = 28
     public static let y: UInt32 = 21
     public static let z: UInt32 = 44
     public static let f11: UInt32 = 87

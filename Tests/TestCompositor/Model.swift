@@ -163,6 +163,11 @@ public struct Observation: Sendable {
     public var subsurfaces: [SubsurfaceInfo] = []
     /// Tablet seats (zwp_tablet_seat_v2) the client holds now.
     public var tabletSeatObjects = 0
+    /// Text inputs (zwp_text_input_v3) the client holds now, every request they made in order,
+    /// and whether the last commit left one enabled.
+    public var textInputObjects = 0
+    public var textInputRequests: [TextInputRequest] = []
+    public var textInputEnabled = false
     /// Distinct wl_buffers ever attached, and how many still exist.
     public var buffersSeen = 0
     public var buffersAlive = 0

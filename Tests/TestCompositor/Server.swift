@@ -19,6 +19,8 @@ public struct TestCompositorOptions: Sendable {
     public var tablet = false
     /// Offer wl_subcompositor (off by default: a client then commits to one surface only).
     public var subsurfaces = false
+    /// Offer zwp_text_input_manager_v3: text inputs get the text focus with the keyboard focus.
+    public var textInput = false
 
     public init() {}
 }
@@ -30,6 +32,7 @@ final class Server: @unchecked Sendable {
     let display: OpaquePointer
     let implementations = Implementations()
     let tabletImplementations = TabletImplementations()
+    let textInputImplementations = TextInputImplementations()
 
     let condition = NSCondition()
     private var observationStorage = Observation()
@@ -52,6 +55,7 @@ final class Server: @unchecked Sendable {
     var tabletSeats: [TabletSeatObject] = []
     /// The tool tablet events come from (the last proximity_in's).
     var tabletTool = TestTabletTool.pen
+    var textInputs: [TextInputObject] = []
     private var outputs: [OutputBinding] = []
     private var fractionalScales: [FractionalScale] = []
     private lazy var preferredScale: UInt32 = options.fractionalScale ?? 120
@@ -284,6 +288,14 @@ final class Server: @unchecked Sendable {
                 InertObject(resource: resource, compositor: server).install(server.tabletImplementations.manager)
             }))
         }
+        if options.textInput {
+            globals.append(("zwp_text_input_manager_v3", 1, { client, data, version, id in
+                guard let data, let resource = makeResource(client, "zwp_text_input_manager_v3", version: Int32(version), id: id)
+                else { return }
+                let server = Unmanaged<Server>.fromOpaque(data).takeUnretainedValue()
+                InertObject(resource: resource, compositor: server).install(server.textInputImplementations.manager)
+            }))
+        }
         for (name, version, bind) in globals {
             guard wl_global_create(display, interface(name), version, me, bind) != nil else {
                 throw TestCompositorError("wl_global_create(\(name)) failed")
@@ -410,6 +422,7 @@ final class Server: @unchecked Sendable {
             wl_surface_send_enter(xdgSurface.surface.resource, output.resource)
         }
         xdgSurface.toplevel?.update { $0.mapped = true }
+        enterTextInputs(xdgSurface.surface)
     }
 
     /// Sends a new configure to every toplevel.

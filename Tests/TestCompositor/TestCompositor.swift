@@ -126,6 +126,11 @@ public final class TestCompositor: @unchecked Sendable {
         guard try onLoop({ $0.sendPinch(events) }) else { throw TestCompositorError("the pointer is over no mapped surface") }
     }
 
+    /// Sends input-method events (zwp_text_input_v3) to the text inputs that have the text focus.
+    public func sendTextInput(_ events: [TextInputEvent]) throws {
+        guard try onLoop({ $0.sendTextInput(events) }) else { throw TestCompositorError("no text input has the text focus") }
+    }
+
     /// Presses and releases a key (an evdev code, see `KeyCode`) with `modifiers` held.
     public func press(_ key: UInt32, modifiers: KeyModifiers = []) throws {
         guard try onLoop({ $0.press(key, modifiers: modifiers) }) else {

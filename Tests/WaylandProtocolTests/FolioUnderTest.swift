@@ -15,7 +15,7 @@ final class FolioUnderTest {
 
     init(width: Int32 = 640, height: Int32 = 480, capabilities: SeatCapabilities = [.touch, .pointer],
          outputScale: Int32 = 1, fractionalScale: UInt32? = nil, pacing: FramePacing = .immediate, captureBuffers: Bool = false,
-         waitForTouch: Bool = true, tablet: Bool = false, subsurfaces: Bool = false, settings: String? = nil,
+         waitForTouch: Bool = true, tablet: Bool = false, subsurfaces: Bool = false, textInput: Bool = false, settings: String? = nil,
          arguments: [String] = []) throws {
         var options = TestCompositorOptions()
         options.configureWidth = width
@@ -27,6 +27,7 @@ final class FolioUnderTest {
         options.captureBuffers = captureBuffers
         options.tablet = tablet
         options.subsurfaces = subsurfaces
+        options.textInput = textInput
         compositor = try TestCompositor(options: options)
         dataHome = try Self.temporaryDirectory()
         if let settings {
