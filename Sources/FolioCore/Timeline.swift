@@ -20,6 +20,7 @@ public enum SessionRequest: Hashable, Sendable {
     case choicesChanged
     /// Something from outside was out of range and has been fitted: one line for the log.
     case warn(String)
-    /// A name is being typed (true) or no longer (false): an on-screen keyboard may show.
-    case textInput(Bool)
+    /// A name is being typed (its text so far, at its start and at each change) or no longer
+    /// (nil): an on-screen keyboard may show, and edit it.
+    case textInput(String?)
 }

@@ -1,22 +1,37 @@
 /// What zwp_text_input_v3 asks of a client, as a value: enabling is only valid while the surface
 /// has the text focus (between `enter` and `leave`), so a wish to type made before the focus
-/// arrives waits for it; committed text takes effect at `done`, not before.
+/// arrives waits for it; the input method's deletions and committed text take effect at `done`,
+/// not before. The text being typed is told to the input method as its surrounding text, the
+/// cursor at its end, so a keyboard's backspace can arrive as a deletion of bytes before it.
 struct TextInputState: Equatable {
-    /// What the client sends to match the wish: enable (or disable) and commit.
+    /// What the client sends to match the wish: enable (or disable) and commit; `surrounding`
+    /// is the text to tell with it (nil: none).
     enum Request: Equatable {
-        case enable, disable
+        case enable(surrounding: String)
+        case update(surrounding: String)
+        case disable
+    }
+
+    /// What a `done` asks the app to do: take `deleting` characters from before the cursor,
+    /// then type `text`.
+    struct Edit: Equatable {
+        var deleting: Int
+        var text: String?
     }
 
     private(set) var focused = false
-    /// Whether a name is being typed (the app's wish).
-    private(set) var wanted = false
+    /// The text being typed (the app's wish), nil when nothing is.
+    private(set) var wanted: String?
     /// Whether the compositor was last told to enable.
     private(set) var enabled = false
-    private var pending: String?
+    /// The surrounding text the compositor was last told.
+    private var told: String?
+    private var pendingText: String?
+    private var pendingDelete = 0
 
-    /// A name starts or stops being typed.
-    mutating func want(_ on: Bool) -> Request? {
-        wanted = on
+    /// A name starts being typed or changes (its text so far), or stops (nil).
+    mutating func want(_ text: String?) -> Request? {
+        wanted = text
         return sync()
     }
 
@@ -30,24 +45,58 @@ struct TextInputState: Equatable {
     mutating func leave() {
         focused = false
         enabled = false
-        pending = nil
+        told = nil
+        pendingText = nil
+        pendingDelete = 0
     }
 
     /// Text the input method committed, applied at the next `done` (a later one replaces it).
     mutating func commitString(_ text: String?) {
-        pending = text
+        pendingText = text
     }
 
-    /// The compositor's `done`: the committed text, if any, to type.
-    mutating func done() -> String? {
-        defer { pending = nil }
-        guard let pending, !pending.isEmpty else { return nil }
-        return pending
+    /// The input method deletes `bytes` of UTF-8 before the cursor at the next `done` (text after
+    /// the cursor there is none: the cursor is at the end).
+    mutating func deleteSurrounding(before bytes: UInt32) {
+        pendingDelete = Int(min(bytes, 1 << 20))
+    }
+
+    /// The compositor's `done`: what to delete and type, if anything. A deletion counts the
+    /// characters whose bytes it reaches in the text last told, a character cut in two included.
+    mutating func done() -> Edit? {
+        defer {
+            pendingText = nil
+            pendingDelete = 0
+        }
+        var deleting = 0
+        if pendingDelete > 0, let told {
+            var bytes = 0
+            for character in told.reversed() where bytes < pendingDelete {
+                bytes += character.utf8.count
+                deleting += 1
+            }
+        }
+        let text = pendingText.flatMap { $0.isEmpty ? nil : $0 }
+        guard deleting > 0 || text != nil else { return nil }
+        return Edit(deleting: deleting, text: text)
     }
 
     private mutating func sync() -> Request? {
-        guard focused, wanted != enabled else { return nil }
-        enabled = wanted
-        return wanted ? .enable : .disable
+        guard focused else { return nil }
+        switch (wanted, enabled) {
+        case let (text?, false):
+            enabled = true
+            told = text
+            return .enable(surrounding: text)
+        case let (text?, true) where text != told:
+            told = text
+            return .update(surrounding: text)
+        case (nil, true):
+            enabled = false
+            told = nil
+            return .disable
+        default:
+            return nil
+        }
     }
 }

@@ -197,9 +197,10 @@ public final class WaylandClient {
         window.toggleFullscreen()
     }
 
-    /// A name starts or stops being typed: on-screen keyboards (zwp_text_input_v3) may show for it.
-    public func setTextInput(_ on: Bool) {
-        for input in textInputs { input.setWanted(on) }
+    /// A name starts being typed or changes (its text so far), or stops (nil): on-screen
+    /// keyboards (zwp_text_input_v3) may show for it.
+    public func setTextInput(_ text: String?) {
+        for input in textInputs { input.setText(text) }
     }
 
     /// Arms the loop's one timer (ms from now, replacing any deadline); nil disarms it.

@@ -1,5 +1,6 @@
 import FolioGeometry
 import FolioSketchbook
+import FolioTestSupport
 import Foundation
 import XCTest
 
@@ -79,7 +80,7 @@ extension CLITests {
         let whole = max(0.02, (ContinuousClock.now - started).seconds)
         var generator = SystemRandomNumberGenerator()
         var interrupted = 0
-        for round in 0..<20 {
+        for round in 0..<TestBudget.rounds(20, sanitized: 5) {
             if !FileManager.default.fileExists(atPath: store.file.path) {
                 // Moved: start again from the old book alone.
                 try FileManager.default.removeItem(at: oldPlace)

@@ -406,7 +406,8 @@ final class CLITests: XCTestCase {
         var saved = 40
         var random = SystemRandomNumberGenerator()
         var killedInsideASave = 0, killedInsideASnapshot = 0
-        for round in 0..<30 {
+        let kills = TestBudget.rounds(30, sanitized: 6)
+        for round in 0..<kills {
             let process = Process()
             process.executableURL = Self.folio
             process.arguments = arguments
@@ -432,7 +433,7 @@ final class CLITests: XCTestCase {
                        "the next writer removed what the kills left")
         let info = try run(["info", "--book", book.path])
         XCTAssertTrue(info.stdout.contains("\(saved + 40)"), info.stdout)
-        print("kill -9 loop: one run \(Int(runTime * 1000)) ms; of 30 kills, \(killedInsideASave) cut an append short "
+        print("kill -9 loop: one run \(Int(runTime * 1000)) ms; of \(kills) kills, \(killedInsideASave) cut an append short "
               + "and \(killedInsideASnapshot) left a snapshot's temporary file")
     }
 

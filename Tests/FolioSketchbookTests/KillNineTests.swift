@@ -1,4 +1,5 @@
 import FolioGeometry
+import FolioTestSupport
 import Foundation
 import XCTest
 @testable import FolioSketchbook
@@ -64,10 +65,11 @@ final class KillNineTests: XCTestCase {
         let bundle = URL(fileURLWithPath: "/proc/self/exe").resolvingSymlinksInPath()
         var random = SystemRandomNumberGenerator()
         var saved = 0, tornTails = 0, leftTemporaries = 0, killsOnGrowth = 0
-        // Twelve rounds; a busy machine may let every kill miss the writes, so up to twelve more
-        // while no kill has torn a record.
+        // Twelve rounds (four under a sanitizer); a busy machine may let every kill miss the
+        // writes, so up to 24 while no kill has torn a record.
         var rounds = 0
-        while rounds < 12 || (tornTails == 0 && rounds < 24) {
+        let minimum = TestBudget.rounds(12, sanitized: 4)
+        while rounds < minimum || (tornTails == 0 && rounds < 24) {
             let round = rounds
             rounds += 1
             let child = Process()

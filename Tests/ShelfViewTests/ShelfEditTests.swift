@@ -133,8 +133,9 @@ final class ShelfRenameTests: XCTestCase {
         XCTAssertEqual(shelf.books[1].name, "Book s é", "Book 2 and the typed !, less two characters, then more typed")
         let timeline = replay.session.timeline.map(\.name)
         XCTAssertTrue(timeline.contains("book.rename.began") && timeline.contains("book.renamed"), "\(timeline)")
-        XCTAssertEqual(requests.filter { if case .textInput = $0 { true } else { false } }, [.textInput(true), .textInput(false)],
-                       "an on-screen keyboard is asked for while the name is typed")
+        XCTAssertEqual(requests.filter { if case .textInput = $0 { true } else { false } },
+                       [.textInput("Book 2"), .textInput("Book 2!"), .textInput("Book 2"), .textInput("Book "), .textInput("Book s é"), .textInput(nil)],
+                       "an on-screen keyboard is asked for while the name is typed, and told the name at each change")
         XCTAssertNil(replay.session.shelf?.view.editing)
     }
 

@@ -30,15 +30,26 @@ final class ShelfRenameProtocolTests: XCTestCase {
         XCTAssertEqual(requests(folio, since: 0), [
             .enable,
             .contentType(hint: 0, purpose: 0),  // no hint, normal text
+            .surroundingText(book.name),  // the cursor at its end
             .commit,
         ])
 
-        // The old name is taken back key by key (the keyboard's backspace, with no surrounding
-        // text to delete from), then the keyboard commits the new one; `done` applies it.
-        for _ in book.name {
-            try folio.compositor.press(KeyCode.backspace)
+        // The keyboard deletes the old name before the cursor (its bytes, as it was told it) and
+        // commits the new one; `done` applies both, and the keyboard is told the new text.
+        let told = folio.compositor.observation.textInputRequests.count
+        try folio.compositor.sendTextInput([.deleteSurroundingText(before: UInt32(book.name.utf8.count), after: 0),
+                                            .commitString("Sketches"), .done])
+        _ = try folio.waitWhileRunning("the new name told") { $0.textInputRequests.contains(.surroundingText("Sketches")) ? true : nil }
+        // Each character deleted, then the text typed, is told back as the new surrounding text.
+        let surroundings = requests(folio, since: told).compactMap { request -> String? in
+            if case let .surroundingText(text) = request { text } else { nil }
         }
-        try folio.compositor.sendTextInput([.commitString("Sketches"), .done])
+        XCTAssertEqual(surroundings, (0..<book.name.count).reversed().map { String(book.name.prefix($0)) } + ["Sketches"])
+        XCTAssertEqual(requests(folio, since: told).last, .commit)
+        // A key's backspace still works beside it.
+        try folio.compositor.press(KeyCode.backspace)
+        try folio.compositor.sendTextInput([.commitString("s"), .done])
+        _ = try folio.waitWhileRunning("the name told again") { $0.textInputRequests.dropFirst(told).filter { $0 == .surroundingText("Sketches") }.count >= 2 ? true : nil }
         try folio.settle()
         XCTAssertEqual(try folio.listedBooks().first?.name, book.name, "nothing is renamed before the name is done")
         let enabledAt = folio.compositor.observation.textInputRequests.count

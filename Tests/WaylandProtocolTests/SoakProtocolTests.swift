@@ -16,7 +16,9 @@ final class SoakProtocolTests: XCTestCase {
         let pid = folio.client.processIdentifier
         var samples: [(descriptors: Int, megabytes: Double, buffers: Int)] = []
         // FOLIO_SOAK_CYCLES makes it longer (each cycle is a few seconds).
-        let cycles = ProcessInfo.processInfo.environment["FOLIO_SOAK_CYCLES"].flatMap(Int.init) ?? 24, strokes = 5
+        // Under a sanitizer (several times slower, its memory checks skipped below) 8 cycles.
+        let plainCycles = ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == nil ? 24 : 8
+        let cycles = ProcessInfo.processInfo.environment["FOLIO_SOAK_CYCLES"].flatMap(Int.init) ?? plainCycles, strokes = 5
         for cycle in 0..<cycles {
             for i in 0..<strokes {
                 let y = 60 + Double((cycle * strokes + i) % 12) * 30

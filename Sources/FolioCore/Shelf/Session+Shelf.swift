@@ -111,7 +111,7 @@ extension Session {
         case let .book(book) where waiting == .rename:
             view.editing = (book.id, book.name)
             record("book.rename.began", at: now)
-            onRequest?(.textInput(true))
+            onRequest?(.textInput(book.name))
         case let .book(book) where waiting == .delete:
             changeShelf("book.deleted") {
                 try books.deleteBook(id: book.id)
@@ -130,14 +130,16 @@ extension Session {
     /// Changes the name being typed, if any, within `longestName` characters.
     private func typeName(_ change: (String) -> String) {
         guard let view = shelf?.view, let editing = view.editing else { return }
-        view.editing = (editing.id, String(change(editing.name).prefix(Self.longestName)))
+        let name = String(change(editing.name).prefix(Self.longestName))
+        view.editing = (editing.id, name)
+        onRequest?(.textInput(name))
     }
 
     /// Ends the typing of a name: kept (given to the shelf, unless blank) or left as it was.
     private func finishName(keep: Bool) {
         guard let view = shelf?.view, let editing = view.editing, let books = shelf?.access.shelf else { return }
         view.editing = nil
-        onRequest?(.textInput(false))
+        onRequest?(.textInput(nil))
         let name = String(String(editing.name.drop(while: \.isWhitespace).reversed()).drop(while: \.isWhitespace).reversed())
         guard keep, !name.isEmpty else {
             record("book.rename.cancelled", at: now)

@@ -120,8 +120,8 @@ final class LiveController {
                 exportSheet()
             case .choicesChanged:
                 settings?.choicesChanged(in: session)
-            case let .textInput(on):
-                client.setTextInput(on)
+            case let .textInput(text):
+                client.setTextInput(text)
             }
         }
         try client.run()
