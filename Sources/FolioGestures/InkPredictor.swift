@@ -3,10 +3,10 @@ import FolioGeometry
 
 /// Where the pen will be a little ahead of its newest sample, extrapolated from it: from five
 /// samples of the last `window` ms, a least-squares quadratic; from three or four (a touch screen
-/// every 10–16 ms), the newest step turning at a steady rate (`SteadyTurn`). A fit is chosen over
-/// a Kalman filter because it has no state to tune or to settle at a stroke's start, and its
-/// error on a smooth path is bounded by the window (docs/prediction.md). Pressure is held, not
-/// predicted.
+/// every 10–16 ms), the newest step turning at a steady rate, slowing or quickening as the last
+/// steps show (`SteadyTurn`). A fit is chosen over a Kalman filter because it has no state to
+/// tune or to settle at a stroke's start, and its error on a smooth path is bounded by the window
+/// (docs/prediction.md). Pressure is held, not predicted.
 public struct InkPredictor: Sendable, Equatable {
     /// How far back (ms) samples are fitted.
     public static let window = 32.0
