@@ -3,10 +3,10 @@ import FolioGeometry
 
 /// Where the pen will be a little ahead of its newest sample, extrapolated from it: from five
 /// samples of the last `window` ms, a least-squares quadratic; from three or four (a touch screen
-/// every 10–16 ms), the newest step turning at a steady rate (`SteadyTurn`). A fit is chosen over
-/// a Kalman filter because it has no state to tune or to settle at a stroke's start, and its
-/// error on a smooth path is bounded by the window (docs/prediction.md). Pressure is held, not
-/// predicted.
+/// every 10–16 ms), the newest step turning at a steady rate, slowing or quickening as the last
+/// steps show (`SteadyTurn`). A fit is chosen over a Kalman filter because it has no state to
+/// tune or to settle at a stroke's start, and its error on a smooth path is bounded by the window
+/// (docs/prediction.md). Pressure is held, not predicted.
 public struct InkPredictor: Sendable, Equatable {
     /// How far back (ms) samples are fitted.
     public static let window = 32.0
@@ -16,6 +16,9 @@ public struct InkPredictor: Sendable, Equatable {
     public static let fewestSamples = 3
     /// The path's turn across the window (radians) from which the horizon shrinks, and at which none is left.
     public static let turnDamping = (Double.pi / 2)...(5 * Double.pi / 6)
+    /// How much faster than its fastest step sparse motion may be predicted: each step is a chord
+    /// averaging the speed half a step back, and a speed-up seen twice carries on past it.
+    static let sparseSpeedUp = 1.5
 
     private struct Sample: Sendable, Equatable {
         let time: Double
@@ -83,7 +86,8 @@ public struct InkPredictor: Sendable, Equatable {
         let turn = SteadyTurn.angle(between: samples[1].point - samples[0].point, and: newest.point - samples[samples.count - 2].point)
         let horizon = ahead * Self.damping(turn: turn)
         guard horizon > 0 else { return nil }
-        return bounded(motion.move(over: horizon), along: Point(x: cos(motion.heading), y: sin(motion.heading)), horizon: horizon)
+        return bounded(motion.move(over: horizon), along: Point(x: cos(motion.heading), y: sin(motion.heading)), horizon: horizon,
+                       speedUp: Self.sparseSpeedUp)
     }
 
     /// The share of the horizon kept after the path turned `turn` radians across the window.
@@ -93,12 +97,12 @@ public struct InkPredictor: Sendable, Equatable {
     }
 
     /// The newest sample moved by `move`: never backwards against `direction` (a pen slowing
-    /// down), never faster than the fastest step in the window.
-    private func bounded(_ move: Point, along direction: Point, horizon: Double) -> Point? {
+    /// down), never faster than the fastest step in the window times `speedUp`.
+    private func bounded(_ move: Point, along direction: Point, horizon: Double, speedUp: Double = 1) -> Point? {
         guard let newest = samples.last, move.x.isFinite, move.y.isFinite, move.x * direction.x + move.y * direction.y > 0
         else { return nil }
         let length = (move.x * move.x + move.y * move.y).squareRoot()
-        let reach = fastestStep() * horizon
+        let reach = fastestStep() * speedUp * horizon
         return newest.point + (length > reach ? move * (reach / length) : move)
     }
 

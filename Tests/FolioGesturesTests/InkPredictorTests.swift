@@ -120,4 +120,31 @@ final class InkPredictorTests: XCTestCase {
         let reversal = { (t: Double) in Point(x: t <= 80 ? t : 160 - t, y: 0) }
         XCTAssertNil(predictor(times: stride(from: 0, through: 96, by: 16), reversal).predict(at: 116, horizonCap: 20))
     }
+
+    /// A finger slowing steadily to a stop at x = 48 (t = 96), sampled every 16 ms: the newest
+    /// step's speed held would carry the ink to x = 51, past the stop; the slowing is followed.
+    func testSparseSamplesSlowingDownStopWhereThePenStops() throws {
+        let braking = { (t: Double) in Point(x: min(t, 96) - min(t, 96) * min(t, 96) / 192, y: 0) }
+        let p = predictor(times: stride(from: 0, through: 64, by: 16), braking)
+        let predicted = try XCTUnwrap(p.predict(at: 84, horizonCap: 23.67))
+        XCTAssertEqual(predicted.x, braking(84).x, accuracy: 1e-6)
+        XCTAssertLessThanOrEqual(predicted.x, 48)
+        // Asked beyond the stop, the prediction ends there.
+        XCTAssertEqual(try XCTUnwrap(p.predict(at: 110, horizonCap: 46)).x, 48, accuracy: 1e-6)
+    }
+
+    /// Speeding up is followed only when two steps in a row show it, and never past half again
+    /// the fastest step's speed.
+    func testSparseSamplesSpeedingUpAreFollowedWhenSeenTwice() throws {
+        // 1, 2 and 3 px/ms over successive 16 ms steps: a steady speed-up, seen twice.
+        let speeding = { (t: Double) in Point(x: 0.5 * t + t * t / 32, y: 0) }
+        let p = predictor(times: stride(from: 0, through: 48, by: 16), speeding)
+        XCTAssertEqual(try XCTUnwrap(p.predict(at: 58, horizonCap: 23.67)).x, speeding(58).x, accuracy: 1e-6)
+        // 48 ms on, the speed-up would reach 6.5 px/ms; the move is held to 1.5 × 3 px/ms.
+        XCTAssertEqual(try XCTUnwrap(p.predict(at: 96, horizonCap: 48)).x, 96 + 1.5 * 3 * 48, accuracy: 1e-6)
+        // One faster step only: its speed is held, not extrapolated.
+        var once = InkPredictor()
+        for (t, x) in [(0.0, 0.0), (16, 16), (32, 32), (48, 64)] { once.add(Point(x: x, y: 0), at: t) }
+        XCTAssertEqual(try XCTUnwrap(once.predict(at: 58, horizonCap: 23.67)).x, 84, accuracy: 1e-6)
+    }
 }

@@ -72,54 +72,62 @@ enum InkBenchmarks {
         return results
     }
 
-    /// `ink.lag` on fast (a loop every 200 ms) and slow (600 ms) handwriting, prediction off and
-    /// on: a pen sampled every 4 ms at 60 Hz, and a finger every 16 ms at 60 and 120 Hz, with late
-    /// commits on and frames costing 0.5 ms. p50 and p95, in logical px.
+    /// `ink.lag` on handwriting (`HandwritingShape`: loops, a zigzag, a line with stops), fast and
+    /// slow, prediction off and on: a pen sampled every 4 ms and a finger every 16 ms, at 60 and
+    /// 120 Hz, with late commits on and frames costing 0.5 ms. p50 and p95, in logical px; and
+    /// `.offpath`, how far the predicted end is from the path the pen took.
     static func lag() throws -> [BenchResult] {
         var results: [BenchResult] = []
-        let cases: [(device: String, step: Double, hz: Double, window: Double)] = [("pen", 4, 60, 7), ("finger16ms", 16, 60, 7), ("finger16ms", 16, 120, 3)]
+        let cases: [(device: String, step: Double, hz: Double, window: Double)] = [
+            ("pen", 4, 60, 7), ("pen", 4, 120, 3), ("finger16ms", 16, 60, 7), ("finger16ms", 16, 120, 3),
+        ]
         for c in cases {
             let display = try DisplayClock(refreshRate: c.hz, repaintWindow: c.window)
-            for (speed, period) in [("fast", 200.0), ("slow", 600.0)] {
-                let samples = cursiveLoops(period: period, step: c.step, duration: 1500)
-                for prediction in [false, true] {
-                    let (_, shown) = try play(samples, pen: c.device == "pen", display: display, late: true, prediction: prediction, cost: 0.5)
-                    var result = BenchResult(name: "ink.lag.\(c.device).\(Int(c.hz))hz.\(speed).prediction_\(prediction ? "on" : "off")",
-                                             width: width, height: height,
-                                             samples: lags(samples, shown, prediction: prediction, display: display))
-                    result.unit = "px"
-                    result.upperPercentile = 95
-                    results.append(result)
+            for shape in HandwritingShape.allCases {
+                for fast in [true, false] {
+                    let samples = shape.samples(fast: fast, step: c.step, duration: 1500)
+                    let name = "\(c.device).\(Int(c.hz))hz.\(shape.rawValue).\(fast ? "fast" : "slow")"
+                    for prediction in [false, true] {
+                        let (_, shown) = try play(samples, pen: c.device == "pen", display: display, late: true, prediction: prediction, cost: 0.5)
+                        let figures = lags(samples, shown, prediction: prediction, display: display)
+                        results.append(pixels("ink.lag.\(name).prediction_\(prediction ? "on" : "off")", figures.lag))
+                        if prediction { results.append(pixels("ink.lag.\(name).offpath", figures.offPath)) }
+                    }
                 }
             }
         }
         return results
     }
 
+    private static func pixels(_ name: String, _ samples: [Double]) -> BenchResult {
+        var result = BenchResult(name: name, width: width, height: height, samples: samples)
+        result.unit = "px"
+        result.upperPercentile = 95
+        return result
+    }
+
     /// Per frame mid-stroke: the pen's true place at the vblank against the end of the ink drawn,
-    /// the newest sample the frame drew or, with prediction, where the predictor put it.
+    /// the newest sample the frame drew or, with prediction, where the predictor put it; and the
+    /// predicted end's distance from the path the pen took over the next three refreshes.
     private static func lags(_ samples: [(t: Double, p: Point)], _ shown: [SimulatedCompositor.Presentation],
-                             prediction: Bool, display: DisplayClock) -> [Double] {
+                             prediction: Bool, display: DisplayClock) -> (lag: [Double], offPath: [Double]) {
         let last = samples[samples.count - 1].t
-        return shown.compactMap { frame in
+        var lag: [Double] = [], offPath: [Double] = []
+        for frame in shown {
             guard let input = frame.input, input >= samples[0].t + 12, frame.presented <= last,
                   let newest = samples.lastIndex(where: { $0.t <= input }), let truth = truePlace(samples, at: frame.presented)
-            else { return nil }
+            else { continue }
             var end = samples[newest].p
             if prediction {
                 var predictor = InkPredictor()
                 for sample in samples[...newest] { predictor.add(sample.p, at: sample.t) }
-                if let predicted = predictor.predict(at: frame.presented, horizonCap: display.interval + display.repaintWindow) { end = predicted }
+                if let predicted = predictor.predict(at: frame.presented, horizonCap: display.interval + display.repaintWindow) {
+                    offPath.append(distance(predicted, toPathOf: samples, from: samples[newest].t, to: samples[newest].t + display.interval * 3))
+                    end = predicted
+                }
             }
-            return end.distance(to: truth)
+            lag.append(end.distance(to: truth))
         }
-    }
-
-    /// The pen's place at `time`: the samples joined by straight lines.
-    private static func truePlace(_ samples: [(t: Double, p: Point)], at time: Double) -> Point? {
-        guard let after = samples.firstIndex(where: { $0.t >= time }) else { return nil }
-        guard after > 0 else { return samples[0].p }
-        let a = samples[after - 1], b = samples[after]
-        return a.p + (b.p - a.p) * ((time - a.t) / (b.t - a.t))
+        return (lag, offPath)
     }
 }
