@@ -62,4 +62,85 @@ final class ProjectiveDrawTests: XCTestCase {
         try check(Transform3D.perspective(distance: 300).rotated(0.6, 0.3, 1, 0.2).scaled(1.6, 1.6, 1)
             .concatenating(.translation(80, 60, 0)))
     }
+
+    /// The covers' case pixel by pixel, as the shelf first drew it: a column's position and
+    /// divide, then each row's four taps (clear outside the image), blended horizontally first.
+    private func referenceTurn(_ image: Bitmap, mapping m: ProjectiveDraw.Mapping, light: UInt32, solid: UInt32?, into target: Bitmap) {
+        let i = m.inverse
+        for x in m.box.x..<(m.box.x + m.box.width) {
+            let cx = Double(x) + 0.5
+            let nw = i[6] * cx + i[8]
+            guard nw != 0 else { continue }
+            let r = 1 / nw
+            let u = (i[0] * cx + i[2]) * r - 0.5
+            guard u > -1, u < Double(image.width) else { continue }
+            let u0 = Int(u + 1) - 1, fx = UInt32((u - Double(u0)) * 256)
+            let step = i[4] * r, base = (i[3] * cx + i[5]) * r - 0.5
+            for y in m.box.y..<(m.box.y + m.box.height) {
+                let v = base + step * (Double(y) + 0.5)
+                guard v > -1, v < Double(image.height) else { continue }
+                let v0 = Int(v + 1) - 1, fy = UInt32((v - Double(v0)) * 256)
+                func tap(_ px: Int, _ py: Int) -> UInt32 {
+                    px >= 0 && py >= 0 && px < image.width && py < image.height ? image.pixel(x: px, y: py) : 0
+                }
+                let p = ProjectiveDraw.bilinear(tap(u0, v0), tap(u0 + 1, v0), tap(u0, v0 + 1), tap(u0 + 1, v0 + 1), fx, fy)
+                var s: UInt32
+                if let solid {
+                    s = ProjectiveDraw.scale(solid, by: (p >> 24) + ((p >> 24) >> 7))
+                } else {
+                    s = light >= 256 ? p : (p & 0xFF00_0000) | (ProjectiveDraw.scale(p, by: light) & 0x00FF_FFFF)
+                }
+                let a = s >> 24
+                guard a != 0 else { continue }
+                if a != 255 { s = s &+ ProjectiveDraw.scale(target.pixel(x: x, y: y), by: 256 - (a + (a >> 7))) }
+                target.pixels.advanced(by: y * target.stride).assumingMemoryBound(to: UInt32.self)[x] = s
+            }
+        }
+    }
+
+    /// A premultiplied image with translucent and clear pixels, and opaque ones.
+    private func translucentImage(width: Int, height: Int) -> Bitmap {
+        let image = Bitmap(width: width, height: height)
+        for y in 0..<height {
+            let row = image.pixels.advanced(by: y * image.stride).assumingMemoryBound(to: UInt32.self)
+            for x in 0..<width {
+                let a = UInt32(x % 7 == 0 ? 0 : y % 5 == 0 ? 255 : (x * 29 + y * 13) & 0xFF)
+                let c = { (k: Int) in UInt32(((x * k + y * (k + 3)) & 0xFF)) * a / 255 }
+                row[x] = a << 24 | c(37) << 16 | c(53) << 8 | c(11)
+            }
+        }
+        return image
+    }
+
+    func testTheTurnKernelGivesThePerPixelBytes() throws {
+        // Wider than one pass of the kernel's columns, partly off the target, over a translucent
+        // target: lit, unlit and solid.
+        for (width, height, turn, shift) in [(300, 170, -0.5, 40.0), (61, 47, 0.7, -20), (413, 90, -0.35, 150)] {
+            let source = translucentImage(width: width, height: height)
+            let m = Transform3D.perspective(distance: 400).rotated(turn, 0, 1, 0).concatenating(.translation(shift + 150, 80, 0))
+            let f = forward(m, origin: Point(x: -Double(width) / 2, y: -Double(height) / 2))
+            for (light, solid) in [(UInt32(256), UInt32?.none), (181, nil), (256, 0xB300_0000), (256, 0x8040_2010)] {
+                let fast = Bitmap(width: 300, height: 170), slow = Bitmap(width: 300, height: 170)
+                for b in [fast, slow] {
+                    b.fill(0x8020_4060)
+                    b.fill(0xFF90_A0B0, in: PixelRect(x: 0, y: 0, width: 150, height: 60))
+                }
+                let mapping = try XCTUnwrap(ProjectiveDraw.Mapping(forward: f, width: width, height: height, within: fast.bounds))
+                XCTAssertEqual(mapping.inverse[1], 0)
+                XCTAssertEqual(mapping.inverse[7], 0)
+                ProjectiveDraw.draw(source, mapping: mapping, light: light, solid: solid, into: fast)
+                referenceTurn(source, mapping: mapping, light: light, solid: solid, into: slow)
+                var differing = 0, changed = 0
+                for y in 0..<170 {
+                    for x in 0..<300 {
+                        if fast.pixel(x: x, y: y) != slow.pixel(x: x, y: y) { differing += 1 }
+                        let before: UInt32 = x < 150 && y < 60 ? 0xFF90_A0B0 : 0x8020_4060
+                        if slow.pixel(x: x, y: y) != before { changed += 1 }
+                    }
+                }
+                XCTAssertGreaterThan(changed, 1000, "\(width)x\(height) light \(light) solid \(String(describing: solid)): the image is drawn")
+                XCTAssertEqual(differing, 0, "\(width)x\(height) light \(light) solid \(String(describing: solid))")
+            }
+        }
+    }
 }
