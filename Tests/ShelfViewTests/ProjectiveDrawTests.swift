@@ -112,7 +112,15 @@ final class ProjectiveDrawTests: XCTestCase {
         return image
     }
 
-    func testTheTurnKernelGivesThePerPixelBytes() throws {
+    /// A translucent target with an opaque corner.
+    private func targetPixel(x: Int, y: Int) -> UInt32 { x < 150 && y < 60 ? 0xFF90_A0B0 : 0x8020_4060 }
+
+    private func paintTarget(_ target: Bitmap) {
+        target.fill(0x8020_4060)
+        target.fill(0xFF90_A0B0, in: PixelRect(x: 0, y: 0, width: 150, height: 60))
+    }
+
+    func testEveryTurnKernelGivesThePerPixelBytes() throws {
         // Wider than one pass of the kernel's columns, partly off the target, over a translucent
         // target: lit, unlit and solid.
         for (width, height, turn, shift) in [(300, 170, -0.5, 40.0), (61, 47, 0.7, -20), (413, 90, -0.35, 150)] {
@@ -120,26 +128,22 @@ final class ProjectiveDrawTests: XCTestCase {
             let m = Transform3D.perspective(distance: 400).rotated(turn, 0, 1, 0).concatenating(.translation(shift + 150, 80, 0))
             let f = forward(m, origin: Point(x: -Double(width) / 2, y: -Double(height) / 2))
             for (light, solid) in [(UInt32(256), UInt32?.none), (181, nil), (256, 0xB300_0000), (256, 0x8040_2010)] {
-                let fast = Bitmap(width: 300, height: 170), slow = Bitmap(width: 300, height: 170)
-                for b in [fast, slow] {
-                    b.fill(0x8020_4060)
-                    b.fill(0xFF90_A0B0, in: PixelRect(x: 0, y: 0, width: 150, height: 60))
-                }
-                let mapping = try XCTUnwrap(ProjectiveDraw.Mapping(forward: f, width: width, height: height, within: fast.bounds))
+                let slow = Bitmap(width: 300, height: 170)
+                paintTarget(slow)
+                let mapping = try XCTUnwrap(ProjectiveDraw.Mapping(forward: f, width: width, height: height, within: slow.bounds))
                 XCTAssertEqual(mapping.inverse[1], 0)
                 XCTAssertEqual(mapping.inverse[7], 0)
-                ProjectiveDraw.draw(source, mapping: mapping, light: light, solid: solid, into: fast)
                 referenceTurn(source, mapping: mapping, light: light, solid: solid, into: slow)
-                var differing = 0, changed = 0
-                for y in 0..<170 {
-                    for x in 0..<300 {
-                        if fast.pixel(x: x, y: y) != slow.pixel(x: x, y: y) { differing += 1 }
-                        let before: UInt32 = x < 150 && y < 60 ? 0xFF90_A0B0 : 0x8020_4060
-                        if slow.pixel(x: x, y: y) != before { changed += 1 }
-                    }
+                let changed = (0..<170).reduce(0) { n, y in n + (0..<300).filter { slow.pixel(x: $0, y: y) != targetPixel(x: $0, y: y) }.count }
+                let label = "\(width)x\(height) light \(light) solid \(String(describing: solid))"
+                XCTAssertGreaterThan(changed, 1000, "\(label): the image is drawn")
+                for kernel in ProjectiveDraw.turnKernels {
+                    let fast = Bitmap(width: 300, height: 170)
+                    paintTarget(fast)
+                    ProjectiveDraw.draw(source, mapping: mapping, light: light, solid: solid, into: fast, kernel: kernel)
+                    let differing = (0..<170).reduce(0) { n, y in n + (0..<300).filter { fast.pixel(x: $0, y: y) != slow.pixel(x: $0, y: y) }.count }
+                    XCTAssertEqual(differing, 0, "\(label), \(kernel.name)")
                 }
-                XCTAssertGreaterThan(changed, 1000, "\(width)x\(height) light \(light) solid \(String(describing: solid)): the image is drawn")
-                XCTAssertEqual(differing, 0, "\(width)x\(height) light \(light) solid \(String(describing: solid))")
             }
         }
     }

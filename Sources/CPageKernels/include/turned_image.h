@@ -17,11 +17,18 @@ static inline int64_t folio_turned_image_scratch(int32_t height) { return ((int6
  * target pixel centre → image, homogeneous) has inverse[1] == inverse[7] == 0, so each target
  * column shows one image column position, scaled vertically. Taps outside the image are clear.
  * Colours are scaled by light/256 (light ≤ 256), or, when `use_solid`, `solid` is drawn through
- * the image's alpha. `scratch` holds folio_turned_image_scratch(height) pixels. Plain C that the
- * compiler vectorises: the same bytes on every CPU.
+ * the image's alpha, premultiplied. `scratch` holds folio_turned_image_scratch(height) pixels.
+ * Every variant gives the same bytes.
  */
-void folio_draw_turned_image(const uint32_t *image, int32_t image_stride, int32_t width, int32_t height,
-                             const double inverse[9], const int32_t box[4], uint32_t light, uint32_t solid,
-                             int32_t use_solid, uint32_t *scratch, uint32_t *target, int32_t target_stride);
+typedef void (*folio_turned_image_fn)(const uint32_t *image, int32_t image_stride, int32_t width, int32_t height,
+                                      const double inverse[9], const int32_t box[4], uint32_t light, uint32_t solid,
+                                      int32_t use_solid, uint32_t *scratch, uint32_t *target, int32_t target_stride);
+
+/* Plain C: any CPU. */
+void folio_draw_turned_image_portable(const uint32_t *image, int32_t image_stride, int32_t width, int32_t height,
+                                      const double inverse[9], const int32_t box[4], uint32_t light, uint32_t solid,
+                                      int32_t use_solid, uint32_t *scratch, uint32_t *target, int32_t target_stride);
+/* The same loops built for AVX2; null when this CPU lacks it. */
+folio_turned_image_fn folio_turned_image_avx2(void);
 
 #endif

@@ -37,9 +37,23 @@ enum ProjectiveDraw {
         }
     }
 
+    /// A build of the C kernel for covers' turns; all give the same bytes.
+    struct TurnKernel: @unchecked Sendable {
+        let name: String
+        let draw: folio_turned_image_fn
+    }
+
+    /// Every build of the turn kernel this CPU runs, fastest first.
+    static let turnKernels: [TurnKernel] = [
+        folio_turned_image_avx2().map { TurnKernel(name: "avx2", draw: $0) },
+        TurnKernel(name: "portable", draw: folio_draw_turned_image_portable),
+    ].compactMap { $0 }
+
     /// Draws `image` over `target` where `mapping` puts it: its colours scaled by `light`
-    /// (0…256), or, with `solid` (premultiplied 0xAARRGGBB), that colour through the image's alpha.
-    static func draw(_ image: Bitmap, mapping m: Mapping, light: UInt32 = 256, solid: UInt32? = nil, into target: Bitmap) {
+    /// (0…256), or, with `solid` (premultiplied 0xAARRGGBB), that colour through the image's alpha;
+    /// a turn about the vertical axis with `kernel`.
+    static func draw(_ image: Bitmap, mapping m: Mapping, light: UInt32 = 256, solid: UInt32? = nil, into target: Bitmap,
+                     kernel: TurnKernel = turnKernels[0]) {
         let src = image.pixels.assumingMemoryBound(to: UInt32.self), srcStride = image.stride / 4
         let dst = target.pixels.assumingMemoryBound(to: UInt32.self), dstStride = target.stride / 4
         let w = image.width, h = image.height
@@ -51,8 +65,8 @@ enum ProjectiveDraw {
             let count = Int(folio_turned_image_scratch(Int32(h)))
             let rows = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
             defer { rows.deallocate() }
-            folio_draw_turned_image(src, Int32(srcStride), Int32(w), Int32(h), i, box, light, solid ?? 0, solid == nil ? 0 : 1,
-                                    rows, dst, Int32(dstStride))
+            kernel.draw(src, Int32(srcStride), Int32(w), Int32(h), i, box, light, solid ?? 0, solid == nil ? 0 : 1, rows, dst,
+                        Int32(dstStride))
             return
         }
         let (i0, i1, i2, i3, i4, i5, i6, i7, i8) = (i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7], i[8])
