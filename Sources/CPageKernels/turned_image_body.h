@@ -64,21 +64,38 @@ static void blend_bytes(const uint8_t *restrict p, const uint8_t *restrict q, co
 }
 
 /* The pass's columns of every image row, horizontally blended, into rows 1…height of `rows`
- * (`n` pixels a row); rows 0 and height + 1 clear. */
-static void blend_rows(const uint32_t *image, int32_t image_stride, int32_t height, const column *cols, int32_t n,
-                       uint32_t *rows) {
+ * (`n` pixels a row); rows 0 and height + 1 clear. Each image row's span the columns read is
+ * copied between two clear pixels first (past the rows), so that a tap off the image reads one. */
+static void blend_rows(const uint32_t *image, int32_t image_stride, int32_t width, int32_t height, const column *cols,
+                       int32_t n, uint32_t *rows) {
     uint16_t fx[4 * block];
     uint32_t left[block], right[block];
+    int32_t from[block];
+    /* The image columns first…last are read; column u is at 2 + (u − first) in `line`. */
+    int64_t first = width, last = -1;
+    for (int32_t c = 0; c < n; c++) {
+        if (!cols->left[c] && !cols->right[c]) continue;
+        if (cols->u0[c] < first) first = cols->u0[c];
+        if (cols->u0[c] + 1 > last) last = cols->u0[c] + 1;
+    }
+    if (first < 0) first = 0;
+    if (last > width - 1) last = width - 1;
+    const int32_t span = last >= first ? (int32_t)(last - first + 1) : 0;
+    uint32_t *line = rows + ((int64_t)height + 2) * n;
     for (int32_t c = 0; c < n; c++) {
         for (int b = 0; b < 4; b++) fx[4 * c + b] = cols->fx[c];
+        /* Columns off the image read the clear pixel before the span, at 0 and 1. */
+        from[c] = cols->left[c] || cols->right[c] ? (int32_t)(cols->u0[c] - first) + 2 : 0;
     }
     memset(rows, 0, (size_t)n * sizeof *rows);
     memset(rows + ((int64_t)height + 1) * n, 0, (size_t)n * sizeof *rows);
+    line[0] = line[1] = 0;
+    line[span + 2] = line[span + 3] = 0;
     for (int32_t r = 0; r < height; r++) {
-        const uint32_t *line = image + (int64_t)r * image_stride;
+        memcpy(line + 2, image + (int64_t)r * image_stride + first, (size_t)span * sizeof *line);
         for (int32_t c = 0; c < n; c++) {
-            left[c] = cols->left[c] ? line[cols->u0[c]] : 0;
-            right[c] = cols->right[c] ? line[cols->u0[c] + 1] : 0;
+            left[c] = line[from[c]];
+            right[c] = line[from[c] + 1];
         }
         blend_bytes((const uint8_t *)left, (const uint8_t *)right, fx, 4 * n, (uint8_t *)(rows + ((int64_t)r + 1) * n));
     }
@@ -99,7 +116,7 @@ static void draw_row(const uint32_t *rows, int32_t height, const column *cols, i
         const double v = cols->base[c] + cols->step[c] * cy;
         const double kept = v > -1 && v < limit ? v : -1;
         const int32_t v0 = (int32_t)(kept + 1) - 1;
-        f[c] = (uint16_t)((kept - (double)v0) * 256);
+        f[c] = (uint16_t)(int32_t)((kept - (double)v0) * 256);
         at[c] = (v0 + 1) * n + c;
     }
     for (int32_t c = 0; c < n; c++) {
@@ -143,7 +160,7 @@ static void draw_turned_image(const uint32_t *image, int32_t image_stride, int32
     for (int32_t x0 = box[0]; x0 < box[0] + box[2]; x0 += block) {
         const int32_t n = box[0] + box[2] - x0 < block ? box[0] + box[2] - x0 : block;
         columns(inverse, width, x0, n, &cols);
-        blend_rows(image, image_stride, height, &cols, n, scratch);
+        blend_rows(image, image_stride, width, height, &cols, n, scratch);
         for (int32_t y = box[1]; y < box[1] + box[3]; y++) {
             draw_row(scratch, height, &cols, n, (double)y + 0.5, paint, use_solid,
                      target + (int64_t)y * target_stride + x0);

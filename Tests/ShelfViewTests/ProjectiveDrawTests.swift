@@ -121,11 +121,13 @@ final class ProjectiveDrawTests: XCTestCase {
     }
 
     func testEveryTurnKernelGivesThePerPixelBytes() throws {
-        // Wider than one pass of the kernel's columns, partly off the target, over a translucent
-        // target: lit, unlit and solid.
-        for (width, height, turn, shift) in [(300, 170, -0.5, 40.0), (61, 47, 0.7, -20), (413, 90, -0.35, 150)] {
+        // Wider than one pass of the kernel's columns, partly off the target, shrunk to a fifth,
+        // over a translucent target: lit, unlit and solid.
+        for (width, height, turn, shift, zoom) in [(300, 170, -0.5, 40.0, 1.0), (61, 47, 0.7, -20, 1), (413, 90, -0.35, 150, 1),
+                                                   (1400, 600, -0.35, 0, 0.2)] {
             let source = translucentImage(width: width, height: height)
-            let m = Transform3D.perspective(distance: 400).rotated(turn, 0, 1, 0).concatenating(.translation(shift + 150, 80, 0))
+            let m = Transform3D.perspective(distance: 400).rotated(turn, 0, 1, 0).scaled(zoom, zoom, 1)
+                .concatenating(.translation(shift + 150, 80, 0))
             let f = forward(m, origin: Point(x: -Double(width) / 2, y: -Double(height) / 2))
             for (light, solid) in [(UInt32(256), UInt32?.none), (181, nil), (256, 0xB300_0000), (256, 0x8040_2010)] {
                 let slow = Bitmap(width: 300, height: 170)

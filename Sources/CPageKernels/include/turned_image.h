@@ -6,9 +6,12 @@
 /* Target columns the turned-image kernel draws per pass. */
 #define FOLIO_TURNED_BLOCK 128
 
-/* The pixels of scratch folio_draw_turned_image needs for an image `height` rows high: a pass's
- * columns of every image row, and a clear row above and below. */
-static inline int64_t folio_turned_image_scratch(int32_t height) { return ((int64_t)height + 2) * FOLIO_TURNED_BLOCK; }
+/* The pixels of scratch the turned-image kernel needs for a width×height image: a pass's columns
+ * of every image row with a clear row above and below, and an image row with two clear pixels at
+ * either end. */
+static inline int64_t folio_turned_image_scratch(int32_t width, int32_t height) {
+    return ((int64_t)height + 2) * FOLIO_TURNED_BLOCK + width + 4;
+}
 
 /*
  * Draws an image (width×height premultiplied 0xAARRGGBB pixels, image_stride pixels a row) over
@@ -17,7 +20,7 @@ static inline int64_t folio_turned_image_scratch(int32_t height) { return ((int6
  * target pixel centre → image, homogeneous) has inverse[1] == inverse[7] == 0, so each target
  * column shows one image column position, scaled vertically. Taps outside the image are clear.
  * Colours are scaled by light/256 (light ≤ 256), or, when `use_solid`, `solid` is drawn through
- * the image's alpha, premultiplied. `scratch` holds folio_turned_image_scratch(height) pixels.
+ * the image's alpha, premultiplied. `scratch` holds folio_turned_image_scratch(width, height) pixels.
  * Every variant gives the same bytes.
  */
 typedef void (*folio_turned_image_fn)(const uint32_t *image, int32_t image_stride, int32_t width, int32_t height,

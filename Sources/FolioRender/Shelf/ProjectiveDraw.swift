@@ -62,7 +62,7 @@ enum ProjectiveDraw {
             // A turn about the vertical axis (every cover's): each target column shows one image
             // column position, scaled vertically; a C kernel draws it, separably, row by row.
             let box: [Int32] = [Int32(m.box.x), Int32(m.box.y), Int32(m.box.width), Int32(m.box.height)]
-            let count = Int(folio_turned_image_scratch(Int32(h)))
+            let count = Int(folio_turned_image_scratch(Int32(w), Int32(h)))
             let rows = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
             defer { rows.deallocate() }
             kernel.draw(src, Int32(srcStride), Int32(w), Int32(h), i, box, light, solid ?? 0, solid == nil ? 0 : 1, rows, dst,
