@@ -105,8 +105,12 @@ final class ProjectiveDrawTests: XCTestCase {
             let row = image.pixels.advanced(by: y * image.stride).assumingMemoryBound(to: UInt32.self)
             for x in 0..<width {
                 let a = UInt32(x % 7 == 0 ? 0 : y % 5 == 0 ? 255 : (x * 29 + y * 13) & 0xFF)
-                let c = { (k: Int) in UInt32(((x * k + y * (k + 3)) & 0xFF)) * a / 255 }
-                row[x] = a << 24 | c(37) << 16 | c(53) << 8 | c(11)
+                func channel(_ k: Int) -> UInt32 {
+                    let level = UInt32((x * k + y * (k + 3)) & 0xFF)
+                    return level * a / 255
+                }
+                let red: UInt32 = channel(37) << 16, green: UInt32 = channel(53) << 8
+                row[x] = a << 24 | red | green | channel(11)
             }
         }
         return image
@@ -114,6 +118,15 @@ final class ProjectiveDrawTests: XCTestCase {
 
     /// A translucent target with an opaque corner.
     private func targetPixel(x: Int, y: Int) -> UInt32 { x < 150 && y < 60 ? 0xFF90_A0B0 : 0x8020_4060 }
+
+    /// How many pixels of a 300×170 target differ between `a` and `b`.
+    private func differing(_ a: (Int, Int) -> UInt32, _ b: (Int, Int) -> UInt32) -> Int {
+        var count = 0
+        for y in 0..<170 {
+            for x in 0..<300 where a(x, y) != b(x, y) { count += 1 }
+        }
+        return count
+    }
 
     private func paintTarget(_ target: Bitmap) {
         target.fill(0x8020_4060)
@@ -136,15 +149,14 @@ final class ProjectiveDrawTests: XCTestCase {
                 XCTAssertEqual(mapping.inverse[1], 0)
                 XCTAssertEqual(mapping.inverse[7], 0)
                 referenceTurn(source, mapping: mapping, light: light, solid: solid, into: slow)
-                let changed = (0..<170).reduce(0) { n, y in n + (0..<300).filter { slow.pixel(x: $0, y: y) != targetPixel(x: $0, y: y) }.count }
+                let changed = differing({ slow.pixel(x: $0, y: $1) }, { targetPixel(x: $0, y: $1) })
                 let label = "\(width)x\(height) light \(light) solid \(String(describing: solid))"
                 XCTAssertGreaterThan(changed, 1000, "\(label): the image is drawn")
                 for kernel in ProjectiveDraw.turnKernels {
                     let fast = Bitmap(width: 300, height: 170)
                     paintTarget(fast)
                     ProjectiveDraw.draw(source, mapping: mapping, light: light, solid: solid, into: fast, kernel: kernel)
-                    let differing = (0..<170).reduce(0) { n, y in n + (0..<300).filter { fast.pixel(x: $0, y: y) != slow.pixel(x: $0, y: y) }.count }
-                    XCTAssertEqual(differing, 0, "\(label), \(kernel.name)")
+                    XCTAssertEqual(differing({ fast.pixel(x: $0, y: $1) }, { slow.pixel(x: $0, y: $1) }), 0, "\(label), \(kernel.name)")
                 }
             }
         }
