@@ -83,7 +83,7 @@ public final class ShelfView {
         self.width = width
         self.height = height
         self.scale = scale
-        frame = Bitmap(width: pixelWidth, height: pixelHeight)
+        frame = Bitmap.onHugePages(width: pixelWidth, height: pixelHeight)
         renderer = ShelfRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
         scene = ShelfScene(layout: ShelfLayout(width: width, height: height, count: 0))
         bar = ShelfBar(width: width)
@@ -111,7 +111,7 @@ public final class ShelfView {
         self.height = height
         self.scale = scale
         if frame.width != pixelWidth || frame.height != pixelHeight || renderer.scale != scale {
-            frame = Bitmap(width: pixelWidth, height: pixelHeight)
+            frame = Bitmap.onHugePages(width: pixelWidth, height: pixelHeight)
             renderer = ShelfRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
         }
         shown = [:]
