@@ -52,3 +52,25 @@ enum ShelfFixture {
         Point(x: q.corners.map(\.x).reduce(0, +) / 4, y: q.corners.map(\.y).reduce(0, +) / 4)
     }
 }
+
+/// A shelf that hands out a new bitmap of each cover picture every time it is asked, as the shelf
+/// on disk does, over an in-memory shelf.
+final class CopyingShelf: BookShelf {
+    let inner: InMemoryShelf
+
+    init(_ inner: InMemoryShelf) { self.inner = inner }
+
+    var books: [ShelfBook] { inner.books }
+    func createBook() throws -> ShelfBook { try inner.createBook() }
+    func deleteBook(id: String) throws { try inner.deleteBook(id: id) }
+    func undoDelete() throws -> ShelfBook? { try inner.undoDelete() }
+    func rename(id: String, to name: String) throws { try inner.rename(id: id, to: name) }
+    func setCoverColor(id: String, _ color: UInt32) throws { try inner.setCoverColor(id: id, color) }
+
+    func coverPicture(id: String) -> Bitmap? {
+        guard let picture = inner.coverPicture(id: id) else { return nil }
+        let copy = Bitmap(width: picture.width, height: picture.height)
+        copy.copy(picture.bounds, from: picture)
+        return copy
+    }
+}

@@ -164,6 +164,28 @@ final class ShelfViewTests: XCTestCase {
         XCTAssertTrue(view.render().isEmpty)
     }
 
+    func testCoverPicturesReadAgainRedrawOnlyTheCoverThatChanged() throws {
+        let books = ShelfFixture.shelf(count: 6)
+        let shelf = CopyingShelf(books)
+        let view = ShelfView(shelf: shelf, width: 800, height: 600, pixelWidth: 800, pixelHeight: 600, scale: 1)
+        view.options = PageRenderOptions(background: .flat(0x404040))
+        _ = view.render()
+        view.reload()
+        XCTAssertTrue(view.damage.isEmpty, "the same pictures, as new bitmaps, draw nothing again")
+        let green = Bitmap(width: 400, height: 300, color: 0xFF10_C010)
+        books.setCoverPicture(id: "b2", green)
+        view.reload()
+        let quad = try XCTUnwrap(view.screenQuad(of: "b2")), other = try XCTUnwrap(view.screenQuad(of: "b0"))
+        let middle = ShelfFixture.centre(quad), far = ShelfFixture.centre(other)
+        XCTAssertEqual(view.damage.bounds.intersection(PixelRect(x: Int(middle.x), y: Int(middle.y), width: 1, height: 1)).area, 1,
+                       "the changed cover is drawn again")
+        XCTAssertTrue(view.damage.bounds.intersection(PixelRect(x: Int(far.x), y: Int(far.y), width: 1, height: 1)).isEmpty,
+                      "another cover is drawn again")
+        _ = view.render()
+        let label = ShelfFixture.rgb(view.frame.pixel(x: Int(middle.x), y: Int(middle.y - 10)))
+        XCTAssertTrue(label.g > 150 && label.r < 60, "the new picture shows: \(label)")
+    }
+
     func testAWindowTooNarrowForTwoCoversShowsOneColumn() throws {
         let view = view(ShelfFixture.shelf(count: 3), width: 260, height: 500)
         _ = view.render()

@@ -3,6 +3,9 @@ import FolioLayers
 import FolioPixels
 import FolioRender
 import FolioShelf
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The shelf on screen: the books of a `BookShelf` as covers in a `ShelfScene`, scrolled by a
 /// finger (`ShelfScroller`), hit-tested, and drawn by a `ShelfRenderer` into a frame of its own,
@@ -25,8 +28,9 @@ public final class ShelfView {
     /// Buffer pixels changed since the last `render`.
     public private(set) var damage = Region.empty
     private var renderer: ShelfRenderer
-    /// Each book's cover art and the look it was drawn for.
-    private var art: [String: (look: CoverLook, bitmap: Bitmap)] = [:]
+    /// Each book's cover art, the look it was drawn for and the picture on it (held, so that no
+    /// other picture takes its identity in the look).
+    private var art: [String: (look: CoverLook, bitmap: Bitmap, picture: Bitmap?)] = [:]
     /// What each cover on screen showed when last laid out, by shelf index.
     private var shown: [Int: CoverLook] = [:]
     /// Where the finger landed and whether it has moved beyond a tap.
@@ -79,7 +83,7 @@ public final class ShelfView {
         self.width = width
         self.height = height
         self.scale = scale
-        frame = Bitmap(width: pixelWidth, height: pixelHeight)
+        frame = Bitmap.onHugePages(width: pixelWidth, height: pixelHeight)
         renderer = ShelfRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
         scene = ShelfScene(layout: ShelfLayout(width: width, height: height, count: 0))
         bar = ShelfBar(width: width)
@@ -115,7 +119,7 @@ public final class ShelfView {
         self.height = height
         self.scale = scale
         if frame.width != pixelWidth || frame.height != pixelHeight || renderer.scale != scale {
-            frame = Bitmap(width: pixelWidth, height: pixelHeight)
+            frame = Bitmap.onHugePages(width: pixelWidth, height: pixelHeight)
             renderer = ShelfRenderer(pixelWidth: pixelWidth, pixelHeight: pixelHeight, scale: scale)
         }
         shown = [:]
@@ -257,16 +261,27 @@ public final class ShelfView {
         if let known = pictures[book.id] {
             picture = known
         } else {
-            picture = shelf.coverPicture(id: book.id)
+            picture = Self.same(shelf.coverPicture(id: book.id), as: art[book.id]?.picture)
             pictures[book.id] = .some(picture)
         }
         let name = editing.flatMap { $0.id == book.id ? $0.name + "|" : nil } ?? book.name
         let look = CoverLook(id: book.id, name: name, color: book.coverColor, picture: picture.map(ObjectIdentifier.init),
                              size: size, scale: scale)
-        if let kept = art[book.id], kept.look == look { return kept }
+        if let kept = art[book.id], kept.look == look { return (kept.look, kept.bitmap) }
         let bitmap = CoverArt.draw(name: name, color: book.coverColor, picture: picture, width: size.width, height: size.height, scale: scale,
                                    keepingEnd: editing?.id == book.id)
-        art[book.id] = (look, bitmap)
+        art[book.id] = (look, bitmap, picture)
         return (look, bitmap)
+    }
+
+    /// `picture`, or `kept` when it shows the same pixels: a shelf on disk hands out a new bitmap
+    /// of a cover each time it is asked, and a cover that did not change is not drawn again.
+    private static func same(_ picture: Bitmap?, as kept: Bitmap?) -> Bitmap? {
+        guard let picture, let kept, picture !== kept, picture.width == kept.width, picture.height == kept.height else { return picture }
+        let row = picture.width * 4
+        for y in 0..<picture.height where memcmp(picture.pixels + y * picture.stride, kept.pixels + y * kept.stride, row) != 0 {
+            return picture
+        }
+        return kept
     }
 }

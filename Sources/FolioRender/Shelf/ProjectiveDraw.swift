@@ -1,9 +1,12 @@
+import CPageKernels
 import FolioGeometry
 import FolioPixels
 
-/// Draws an image over another through a homography, bilinearly, in plain Swift: pixman's
-/// projective path fetches every pixel through its general code (tens of ns a pixel), and a
-/// shelf's first frame maps some millions of them. Premultiplied colours, Porter–Duff OVER.
+/// Draws an image over another through a homography, bilinearly: pixman's projective path
+/// fetches every pixel through its general code (tens of ns a pixel), and a shelf's first frame
+/// maps some millions of them. A cover's turn about the vertical axis goes to a C kernel that
+/// walks the target row by row; any other turn is drawn here, a divide per pixel. Premultiplied
+/// colours, Porter–Duff OVER.
 enum ProjectiveDraw {
     /// The map from image pixels (u, v, 1) to target pixels, homogeneous, row-major 3×3; nil when
     /// the image plane passes behind the viewer or is seen edge-on.
@@ -34,13 +37,38 @@ enum ProjectiveDraw {
         }
     }
 
+    /// A build of the C kernel for covers' turns; all give the same bytes.
+    struct TurnKernel: @unchecked Sendable {
+        let name: String
+        let draw: folio_turned_image_fn
+    }
+
+    /// Every build of the turn kernel this CPU runs, fastest first.
+    static let turnKernels: [TurnKernel] = [
+        folio_turned_image_avx2().map { TurnKernel(name: "avx2", draw: $0) },
+        TurnKernel(name: "portable", draw: folio_draw_turned_image_portable),
+    ].compactMap { $0 }
+
     /// Draws `image` over `target` where `mapping` puts it: its colours scaled by `light`
-    /// (0…256), or, with `solid` (premultiplied 0xAARRGGBB), that colour through the image's alpha.
-    static func draw(_ image: Bitmap, mapping m: Mapping, light: UInt32 = 256, solid: UInt32? = nil, into target: Bitmap) {
+    /// (0…256), or, with `solid` (premultiplied 0xAARRGGBB), that colour through the image's alpha;
+    /// a turn about the vertical axis with `kernel`.
+    static func draw(_ image: Bitmap, mapping m: Mapping, light: UInt32 = 256, solid: UInt32? = nil, into target: Bitmap,
+                     kernel: TurnKernel = turnKernels[0]) {
         let src = image.pixels.assumingMemoryBound(to: UInt32.self), srcStride = image.stride / 4
         let dst = target.pixels.assumingMemoryBound(to: UInt32.self), dstStride = target.stride / 4
         let w = image.width, h = image.height
         let i = m.inverse
+        if i[1] == 0 && i[7] == 0 {
+            // A turn about the vertical axis (every cover's): each target column shows one image
+            // column position, scaled vertically; a C kernel draws it, separably, row by row.
+            let box: [Int32] = [Int32(m.box.x), Int32(m.box.y), Int32(m.box.width), Int32(m.box.height)]
+            let count = Int(folio_turned_image_scratch(Int32(w), Int32(h)))
+            let rows = UnsafeMutablePointer<UInt32>.allocate(capacity: count)
+            defer { rows.deallocate() }
+            kernel.draw(src, Int32(srcStride), Int32(w), Int32(h), i, box, light, solid ?? 0, solid == nil ? 0 : 1, rows, dst,
+                        Int32(dstStride))
+            return
+        }
         let (i0, i1, i2, i3, i4, i5, i6, i7, i8) = (i[0], i[1], i[2], i[3], i[4], i[5], i[6], i[7], i[8])
         let width = Double(w), height = Double(h)
         @inline(__always) func tap(_ x: Int, _ y: Int) -> UInt32 {
@@ -57,29 +85,6 @@ enum ProjectiveDraw {
             guard a != 0 else { return }
             if a != 255 { s = s &+ scale(pixel.pointee, by: 256 - (a + (a >> 7))) }
             pixel.pointee = s
-        }
-        if i1 == 0 && i7 == 0 {
-            // A turn about the vertical axis (every cover's): each target column shows one image
-            // column position, scaled vertically, so u and the divide are per column.
-            for x in m.box.x..<(m.box.x + m.box.width) {
-                let cx = Double(x) + 0.5
-                let nw = i6 * cx + i8
-                guard nw != 0 else { continue }
-                let r = 1 / nw
-                let u = (i0 * cx + i2) * r - 0.5
-                guard u > -1, u < width else { continue }
-                let u0 = Int(u + 1) - 1, fx = UInt32((u - Double(u0)) * 256)
-                let step = i4 * r, base = (i3 * cx + i5) * r - 0.5
-                var pixel = dst + m.box.y * dstStride + x
-                for y in m.box.y..<(m.box.y + m.box.height) {
-                    defer { pixel += dstStride }
-                    let v = base + step * (Double(y) + 0.5)
-                    guard v > -1, v < height else { continue }
-                    let v0 = Int(v + 1) - 1, fy = UInt32((v - Double(v0)) * 256)
-                    put(bilinear(tap(u0, v0), tap(u0 + 1, v0), tap(u0, v0 + 1), tap(u0 + 1, v0 + 1), fx, fy), at: pixel)
-                }
-            }
-            return
         }
         for y in m.box.y..<(m.box.y + m.box.height) {
             let cy = Double(y) + 0.5
