@@ -66,6 +66,7 @@ final class CopyingShelf: BookShelf {
     func undoDelete() throws -> ShelfBook? { try inner.undoDelete() }
     func rename(id: String, to name: String) throws { try inner.rename(id: id, to: name) }
     func setCoverColor(id: String, _ color: UInt32) throws { try inner.setCoverColor(id: id, color) }
+    func bookOpened(id: String) { inner.bookOpened(id: id) }
 
     func coverPicture(id: String) -> Bitmap? {
         guard let picture = inner.coverPicture(id: id) else { return nil }
