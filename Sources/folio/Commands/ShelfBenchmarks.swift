@@ -11,7 +11,8 @@ import FolioSketchbook
 /// shelf hands out), from making the session and its shelf to the first frame's pixels.
 /// `shelf.open_book`: a tap on a cover of that shelf, the book (300 strokes, in memory) put on
 /// the easel, to the first frame of its unfold (the fold's renderer made ahead, as the app makes it
-/// once the first frame is up). 10 runs each, at the fold's sizes.
+/// once the first frame is up). `shelf.scroll_frame`: a finger dragging that shelf up, 8 px a
+/// touch frame, each move to its frame's pixels (60 of them). 10 runs each, at the fold's sizes.
 enum ShelfBenchmarks {
     static let books = 50
     static let strokes = 300
@@ -25,8 +26,8 @@ enum ShelfBenchmarks {
         var book = Sketchbook()
         for _ in 0..<strokes { book.append(BookBenchmarks.stroke(&random)) }
         for (w, h) in sizes {
-            var first: [Double] = [], open: [Double] = []
-            for _ in 0..<runs {
+            var first: [Double] = [], open: [Double] = [], scroll: [Double] = []
+            for run in 0..<runs {
                 let shelf = shelf(pictures: pictures)
                 var session: Session?
                 first.append(BookBenchmarks.time {
@@ -35,6 +36,12 @@ enum ShelfBenchmarks {
                     _ = made.renderFrame()
                     session = made
                 })
+                if run == 0, wanted("shelf.scroll_frame") {
+                    let scrolled = Session(width: w, height: h, scale: scale)
+                    scrolled.showShelf(ShelfAccess(shelf: shelf, open: { _ in book }, save: { _, _ in }))
+                    _ = scrolled.renderFrame()
+                    scroll = scrollFrames(scrolled, width: w, height: h)
+                }
                 // As the app does at the first frame callback: the fold's renderer made ahead.
                 session?.prepareToFold()
                 guard let session, wanted("shelf.open_book"),
@@ -53,8 +60,33 @@ enum ShelfBenchmarks {
             if !open.isEmpty {
                 results.append(BenchResult(name: "shelf.open_book", width: w, height: h, bufferScale: bufferScale, samples: open))
             }
+            if !scroll.isEmpty {
+                results.append(BenchResult(name: "shelf.scroll_frame", width: w, height: h, bufferScale: bufferScale, samples: scroll))
+            }
         }
         return results.filter { wanted($0.name) }
+    }
+
+    /// A finger drags the shelf up from the window's lower part, then holds and lifts: each move
+    /// and the frame it draws, timed.
+    private static func scrollFrames(_ session: Session, width: Int, height: Int) -> [Double] {
+        let x = Double(width) / 2, start = Double(height) * 0.8
+        var time = 2000.0
+        session.handle(.touchDown(id: 1, at: Point(x: x, y: start)), at: time)
+        session.handle(.touchFrame, at: time)
+        _ = session.renderFrame()
+        let samples = (1...60).map { step in
+            BookBenchmarks.time {
+                time += 8
+                session.handle(.touchMotion(id: 1, to: Point(x: x, y: start - Double(step) * 8)), at: time)
+                session.handle(.touchFrame, at: time)
+                _ = session.renderFrame()
+            }
+        }
+        // Held still before the lift: no glide, no tap.
+        session.handle(.touchUp(id: 1), at: time + 400)
+        session.handle(.touchFrame, at: time + 400)
+        return samples
     }
 
     private static func shelf(pictures: [Bitmap]) -> InMemoryShelf {
