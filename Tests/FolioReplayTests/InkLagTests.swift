@@ -19,29 +19,9 @@ final class InkLagTests: XCTestCase {
         var offPath: [Double] = []
     }
 
-    /// The samples as one stroke of a pen (tablet events) or a finger (touch events).
-    static func trace(_ samples: [(t: Double, p: Point)], pen: Bool = true) -> String {
-        var lines: [String] = pen ? ["{\"t\": \(samples[0].t), \"kind\": \"tablet.proximity_in\", \"tool\": \"pen\"}"] : []
-        for (index, (t, p)) in samples.enumerated() {
-            if pen {
-                lines.append("{\"t\": \(t), \"kind\": \"tablet.motion\", \"x\": \(p.x), \"y\": \(p.y), \"pressure\": 0.5}")
-                if index == 0 { lines.append("{\"t\": \(t), \"kind\": \"tablet.down\"}") }
-                lines.append("{\"t\": \(t), \"kind\": \"tablet.frame\"}")
-            } else {
-                let kind = index == 0 ? "touch.down" : "touch.motion"
-                lines.append("{\"t\": \(t), \"kind\": \"\(kind)\", \"id\": 1, \"x\": \(p.x), \"y\": \(p.y)}")
-                lines.append("{\"t\": \(t), \"kind\": \"touch.frame\"}")
-            }
-        }
-        let end = (samples.last?.t ?? 0) + 4
-        lines += pen ? ["{\"t\": \(end), \"kind\": \"tablet.up\"}", "{\"t\": \(end), \"kind\": \"tablet.frame\"}"]
-            : ["{\"t\": \(end), \"kind\": \"touch.up\", \"id\": 1}", "{\"t\": \(end), \"kind\": \"touch.frame\"}"]
-        return lines.joined(separator: "\n")
-    }
-
     static func measure(_ samples: [(t: Double, p: Point)], pen: Bool = true, prediction: Bool, display: DisplayClock = .standard,
                         checksPixels: Bool = true) throws -> Figures {
-        let replay = Replay(trace: try Trace(parsing: trace(samples, pen: pen)), options: .init(width: 1000, height: 480, display: display))
+        let replay = Replay(trace: try Trace(parsing: handwritingTrace(samples, pen: pen)), options: .init(width: 1000, height: 480, display: display))
         replay.session.predictsInk = prediction
         // Each frame costs 0.5 ms of display time, as in `folio-latency-bench`'s `ink.lag`.
         replay.compositor.renderCost = { _ in 0.5 }

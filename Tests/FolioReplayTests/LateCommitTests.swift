@@ -12,7 +12,7 @@ import FolioTestSupport
 final class LateCommitTests: XCTestCase {
     /// A pen writing loops for `duration` ms, sampled every `step` ms, as a trace.
     private func handwriting(step: Double = 4, duration: Double) throws -> Trace {
-        try Trace(parsing: InkLagTests.trace(cursiveLoops(period: 400, step: step, duration: duration)))
+        try Trace(parsing: handwritingTrace(cursiveLoops(period: 400, step: step, duration: duration), pen: true))
     }
 
     /// A pen tracing a figure of eight (a loop every 2 s) for `duration` ms, sampled every 4 ms:
@@ -69,7 +69,7 @@ final class LateCommitTests: XCTestCase {
     func testNoVblankIsMissedOverALongTraceWithJitteryRenderCosts() throws {
         for display in [DisplayClock.standard, try DisplayClock(refreshRate: 120, repaintWindow: 3)] {
             var random = SplitMixCosts(seed: 29)
-            let trace = try Trace(parsing: InkLagTests.trace(figureOfEight(duration: 60_000)))
+            let trace = try Trace(parsing: handwritingTrace(figureOfEight(duration: 60_000), pen: true))
             let (replay, shown) = try replay(trace, late: true, display: display) { _ in random.next(0.5...3) }
             let stroke = shown.filter { $0.input != nil && $0.presented < 60_000 }
             XCTAssertGreaterThan(stroke.count, Int(55 * display.refreshRate))

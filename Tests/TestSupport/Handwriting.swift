@@ -82,3 +82,23 @@ public enum HandwritingShape: String, CaseIterable, Sendable {
         }
     }
 }
+
+/// The samples as one stroke of a pen (tablet events) or a finger (touch events).
+public func handwritingTrace(_ samples: [(t: Double, p: Point)], pen: Bool) -> String {
+    var lines: [String] = pen ? ["{\"t\": \(samples[0].t), \"kind\": \"tablet.proximity_in\", \"tool\": \"pen\"}"] : []
+    for (index, (t, p)) in samples.enumerated() {
+        if pen {
+            lines.append("{\"t\": \(t), \"kind\": \"tablet.motion\", \"x\": \(p.x), \"y\": \(p.y), \"pressure\": 0.5}")
+            if index == 0 { lines.append("{\"t\": \(t), \"kind\": \"tablet.down\"}") }
+            lines.append("{\"t\": \(t), \"kind\": \"tablet.frame\"}")
+        } else {
+            let kind = index == 0 ? "touch.down" : "touch.motion"
+            lines.append("{\"t\": \(t), \"kind\": \"\(kind)\", \"id\": 1, \"x\": \(p.x), \"y\": \(p.y)}")
+            lines.append("{\"t\": \(t), \"kind\": \"touch.frame\"}")
+        }
+    }
+    let end = (samples.last?.t ?? 0) + 4
+    lines += pen ? ["{\"t\": \(end), \"kind\": \"tablet.up\"}", "{\"t\": \(end), \"kind\": \"tablet.frame\"}"]
+        : ["{\"t\": \(end), \"kind\": \"touch.up\", \"id\": 1}", "{\"t\": \(end), \"kind\": \"touch.frame\"}"]
+    return lines.joined(separator: "\n")
+}
