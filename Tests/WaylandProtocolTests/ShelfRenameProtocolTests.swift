@@ -13,13 +13,19 @@ final class ShelfRenameProtocolTests: XCTestCase {
         Array(folio.compositor.observation.textInputRequests.dropFirst(count))
     }
 
-    func testRenamingThroughTheOnScreenKeyboardEnablesTypesAndDisablesTextInput() throws {
+    /// The app with a keyboard and a text input, its book closed onto the shelf with Escape.
+    private func onTheShelf() throws -> (FolioUnderTest, ShelfOnScreen, ListedBook) {
         let folio = try FolioUnderTest(width: 640, height: 480, capabilities: [.touch, .keyboard], textInput: true)
         let shelf = ShelfOnScreen(width: 640, height: 480)
         _ = try folio.compositor.wait(for: "a wl_keyboard and a text input") { $0.keyboardObjects > 0 && $0.textInputObjects > 0 ? true : nil }
         try folio.compositor.press(KeyCode.escape)
         let book = try XCTUnwrap(try folio.waitForBooks("the book the app opened") { $0.count == 1 }.first)
         try folio.waitForCovers([book.coverColor], on: shelf, "the shelf")
+        return (folio, shelf, book)
+    }
+
+    func testRenamingThroughTheOnScreenKeyboardEnablesTypesAndDisablesTextInput() throws {
+        let (folio, shelf, book) = try onTheShelf()
         XCTAssertFalse(folio.compositor.observation.textInputEnabled, "no name is being typed")
         XCTAssertEqual(requests(folio, since: 0), [], "nothing asked of the text input before renaming")
 
@@ -64,12 +70,7 @@ final class ShelfRenameProtocolTests: XCTestCase {
     }
 
     func testOnlyTheLastCommittedStringIsTypedAndEscapeKeepsTheOldName() throws {
-        let folio = try FolioUnderTest(width: 640, height: 480, capabilities: [.touch, .keyboard], textInput: true)
-        let shelf = ShelfOnScreen(width: 640, height: 480)
-        _ = try folio.compositor.wait(for: "a wl_keyboard and a text input") { $0.keyboardObjects > 0 && $0.textInputObjects > 0 ? true : nil }
-        try folio.compositor.press(KeyCode.escape)
-        let book = try XCTUnwrap(try folio.waitForBooks("the book the app opened") { $0.count == 1 }.first)
-        try folio.waitForCovers([book.coverColor], on: shelf, "the shelf")
+        let (folio, shelf, book) = try onTheShelf()
         try folio.tap(try shelf.centre(of: .rename))
         try folio.tap(try shelf.coverCentre(0, of: 1))
         _ = try folio.waitWhileRunning("the text input enabled") { $0.textInputEnabled ? true : nil }
