@@ -43,7 +43,7 @@ FolioVideoTests.TimelapseCLITests/testADiskThatFillsMidwayLeavesTheOldFileAndNoT
 CompositorTests.WestonTests/testDemoUnderWestonShowsInkAndReusesBuffers  wants 12 window commits from a 640 ms stroke in real time; emulated, each frame takes 30–50 ms and late commits fold the samples into fewer frames (an open defect of the test under emulation, not a pass)
 CLITests.CLITests/testBench                                   folio bench times seconds per figure: minutes each when emulated, and its figures mean nothing there
 FolioReplayTests.SoakTests                                    two minutes of trace replayed and its memory sampled: far beyond the time budget when emulated
-FolioVideoTests.MissingEncoderCLITests                        its preloaded library is built by the host's C compiler, for x86-64: an arm64 folio cannot load it
+FolioVideoTests.MissingEncoderCLITests                        its preloaded library is built by the C compiler of the host, for x86-64: an arm64 folio cannot load it
 '
 # Every test of the chosen modules or classes (Module.Class/test, as XCTest's filter wants them).
 tests=$("$arm64_qemu" -L "$arm64_sysroot" "$bin/FolioPackageTests.xctest" --list-tests | while read -r test; do
