@@ -40,6 +40,8 @@ public enum Gesture: Hashable, Sendable {
     case command(Command)
     /// Characters typed (a key's text, or an on-screen keyboard's): only a name being edited takes them.
     case text(String)
+    /// What an input method composes, shown in a name being edited until it commits (empty: nothing).
+    case composing(String)
     /// A pen's barrel button went down or up (while one is held the pen erases, if set so).
     case penBarrel(pressed: Bool)
 }
@@ -235,6 +237,8 @@ public struct GestureRecognizer: Sendable {
             return [.command(command)]
         case let .text(text):
             return [.text(text)]
+        case let .composing(text):
+            return [.composing(text)]
         case .resize:
             return []
         case .touchShape:

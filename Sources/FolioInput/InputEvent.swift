@@ -20,6 +20,10 @@ public enum InputEvent: Hashable, Sendable {
     /// Characters typed: a pressed key's text after xkbcommon, or what an on-screen keyboard
     /// committed (zwp_text_input_v3.commit_string).
     case text(String)
+    /// What an input method is composing and shows before committing it (a word an on-screen
+    /// keyboard still guesses at: zwp_text_input_v3's preedit); empty when it composes nothing.
+    /// It replaces the composition before it and is never typed itself.
+    case composing(String)
     /// The compositor configured a new logical size, and perhaps a preferred buffer scale.
     case resize(width: Int, height: Int, scale: BufferScale?)
     /// The contact of touch `id` is an ellipse `major` × `minor` logical pixels (wl_touch.shape).

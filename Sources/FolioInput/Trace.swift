@@ -201,6 +201,13 @@ private struct TraceLineParser {
                 throw fail("\"text\" must not hold control characters")
             }
             event = .text(text)
+        case "composing":
+            let text = try fields.string("text")
+            guard text.count <= Trace.longestText else { throw fail("\"text\" must hold at most \(Trace.longestText) characters") }
+            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+                throw fail("\"text\" must not hold control characters")
+            }
+            event = .composing(text)
         case "resize":
             let width = try fields.dimension("width"), height = try fields.dimension("height")
             // Any number from 1 to 8, taken at the nearest 1/120 (wp_fractional_scale_v1's unit).
@@ -351,6 +358,9 @@ enum TraceLineWriter {
             kind("key"); add("keys", "\"\(chord.description)\""); add("state", pressed ? "\"pressed\"" : "\"released\"")
         case let .text(text):
             kind("text")
+            add("text", "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
+        case let .composing(text):
+            kind("composing")
             add("text", "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
         case let .resize(width, height, scale):
             kind("resize"); add("width", "\(width)"); add("height", "\(height)")

@@ -5,7 +5,8 @@ import FolioInput
 /// One seat's text input (zwp_text_input_v3): what GNOME's and KDE's on-screen keyboards type
 /// into. Enabled while the app has a name being typed, which it is told as the surrounding
 /// text; each committed string arrives as a `text` input event and each character deleted
-/// before the cursor as a BackSpace, as a keyboard's keys do.
+/// before the cursor as a BackSpace, as a keyboard's keys do, and what it composes meanwhile
+/// as a `composing` event.
 final class TextInput {
     let seatName: UInt32
     private let proxy: OpaquePointer
@@ -25,9 +26,16 @@ final class TextInput {
             },
             leave: { data, _, _ in
                 guard let input: TextInput = owner(data) else { return }
-                input.state.leave()
+                if let composing = input.state.leave() { input.sink(.composing(composing), nil) }
             },
-            preedit_string: { _, _, _, _, _ in },
+            preedit_string: { data, _, text, _, _ in
+                guard let input: TextInput = owner(data) else { return }
+                // Shown, never typed: within a trace's limits, control characters left out.
+                input.state.preeditString(text.map { bytes in
+                    let shown = String(cString: bytes).unicodeScalars.filter { $0.properties.generalCategory != .control }
+                    return String(String(String.UnicodeScalarView(shown)).prefix(Trace.longestText))
+                })
+            },
             commit_string: { data, _, text in
                 guard let input: TextInput = owner(data) else { return }
                 input.state.commitString(text.map { String(cString: $0) })
@@ -44,6 +52,7 @@ final class TextInput {
                     input.sink(.key(backSpace, pressed: false), nil)
                 }
                 if let text = edit.text { input.sink(.text(text), nil) }
+                if let composing = edit.composing { input.sink(.composing(composing), nil) }
             }))
         self.listener = listener
         zwp_text_input_v3_add_listener(proxy, listener.pointer, userData(self))

@@ -13,10 +13,11 @@ struct TextInputState: Equatable {
     }
 
     /// What a `done` asks the app to do: take `deleting` characters from before the cursor,
-    /// then type `text`.
+    /// type `text`, then show `composing` at the cursor (nil: what shows stays).
     struct Edit: Equatable {
         var deleting: Int
         var text: String?
+        var composing: String? = nil
     }
 
     private(set) var focused = false
@@ -28,10 +29,15 @@ struct TextInputState: Equatable {
     private var told: String?
     private var pendingText: String?
     private var pendingDelete = 0
+    private var pendingPreedit: String?
+    /// The composition the app was last given.
+    private var shownComposing = ""
 
     /// A name starts being typed or changes (its text so far), or stops (nil).
     mutating func want(_ text: String?) -> Request? {
         wanted = text
+        // A name no longer typed shows no composition.
+        if text == nil { shownComposing = "" }
         return sync()
     }
 
@@ -41,13 +47,22 @@ struct TextInputState: Equatable {
         return sync()
     }
 
-    /// The surface lost the text focus: the compositor disabled the input itself.
-    mutating func leave() {
+    /// The surface lost the text focus: the compositor disabled the input itself. Returns the
+    /// composition to show now (empty) when one showed.
+    mutating func leave() -> String? {
         focused = false
         enabled = false
         told = nil
         pendingText = nil
         pendingDelete = 0
+        pendingPreedit = nil
+        defer { shownComposing = "" }
+        return shownComposing.isEmpty ? nil : ""
+    }
+
+    /// What the input method composes, shown from the next `done` (a later one replaces it).
+    mutating func preeditString(_ text: String?) {
+        pendingPreedit = text
     }
 
     /// Text the input method committed, applied at the next `done` (a later one replaces it).
@@ -67,6 +82,7 @@ struct TextInputState: Equatable {
         defer {
             pendingText = nil
             pendingDelete = 0
+            pendingPreedit = nil
         }
         var deleting = 0
         if pendingDelete > 0, let told {
@@ -77,8 +93,12 @@ struct TextInputState: Equatable {
             }
         }
         let text = pendingText.flatMap { $0.isEmpty ? nil : $0 }
-        guard deleting > 0 || text != nil else { return nil }
-        return Edit(deleting: deleting, text: text)
+        // A done without a preedit clears the composition.
+        let composing = pendingPreedit ?? ""
+        let changed = composing != shownComposing ? composing : nil
+        shownComposing = composing
+        guard deleting > 0 || text != nil || changed != nil else { return nil }
+        return Edit(deleting: deleting, text: text, composing: changed)
     }
 
     private mutating func sync() -> Request? {

@@ -11,7 +11,7 @@ final class TextInputStateTests: XCTestCase {
         XCTAssertNil(state.enter(), "sent once")
         XCTAssertEqual(state.want("Books"), .update(surrounding: "Books"), "the name changed: the keyboard is told")
         XCTAssertNil(state.want("Books"), "told once")
-        state.leave()
+        _ = state.leave()
         XCTAssertFalse(state.enabled)
         XCTAssertEqual(state.enter(), .enable(surrounding: "Books"), "the compositor disabled it on leave: enabled again at the next enter")
         XCTAssertEqual(state.want(nil), .disable)
@@ -29,7 +29,7 @@ final class TextInputStateTests: XCTestCase {
         state.commitString("")
         XCTAssertNil(state.done(), "an empty commit types nothing")
         state.commitString("x")
-        state.leave()
+        _ = state.leave()
         XCTAssertNil(state.done(), "a commit cut off by leave is dropped")
     }
 
@@ -48,5 +48,23 @@ final class TextInputStateTests: XCTestCase {
         XCTAssertEqual(state.done(), .init(deleting: 4, text: nil), "no further than the text")
         state.deleteSurrounding(before: 0)
         XCTAssertNil(state.done())
+    }
+
+    func testTheCompositionShowsFromDoneUntilTheNextDoneWithoutOneOrTheFocusGoes() {
+        var state = TextInputState()
+        _ = state.enter()
+        _ = state.want("Sea")
+        state.preeditString("sh")
+        XCTAssertEqual(state.done(), .init(deleting: 0, text: nil, composing: "sh"), "shown at done")
+        state.preeditString("sh")
+        XCTAssertNil(state.done(), "the same composition again changes nothing")
+        state.preeditString("shell")
+        XCTAssertEqual(state.done(), .init(deleting: 0, text: nil, composing: "shell"))
+        state.commitString(" shells")
+        XCTAssertEqual(state.done(), .init(deleting: 0, text: " shells", composing: ""), "committed: a done without a preedit clears it")
+        state.preeditString("x")
+        _ = state.done()
+        XCTAssertEqual(state.leave(), "", "the focus went: the composition goes")
+        XCTAssertNil(state.leave(), "nothing showed")
     }
 }

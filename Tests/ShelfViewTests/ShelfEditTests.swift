@@ -99,6 +99,32 @@ final class ShelfEditTests: XCTestCase {
 
 /// Renaming a book with a keyboard: its keys' text, BackSpace, Return and Escape, through traces.
 final class ShelfRenameTests: XCTestCase {
+    func testAComposedWordShowsOnTheCoverAndOnlyWhatIsCommittedIsTyped() throws {
+        let shelf = ShelfFixture.shelf(count: 3)
+        let editing = try start(shelf, id: "b1")
+        let (plain, _) = try run(editing, shelf: ShelfFixture.shelf(count: 3))
+        let (composed, _) = try run(editing + [TimedInputEvent(time: 1000, event: .composing("Lisbon"))], shelf: ShelfFixture.shelf(count: 3))
+        XCTAssertEqual(composed.session.shelf?.view.composing, "Lisbon")
+        let quad = try XCTUnwrap(composed.session.shelf?.view.screenQuad(of: "b1")).boundingBox
+        let differing = stride(from: Int(quad.minY), to: Int(quad.maxY), by: 2).reduce(0) { sum, y in
+            sum + stride(from: Int(quad.minX), to: Int(quad.maxX), by: 2).filter { plain.screen.pixel(x: $0, y: y) != composed.screen.pixel(x: $0, y: y) }.count
+        }
+        XCTAssertGreaterThan(differing, 20, "the composition shows on the cover being named")
+
+        var events = editing + [TimedInputEvent(time: 1000, event: .composing("Lis"))]
+        events += [TimedInputEvent(time: 1100, event: .text(" Lisbon")), TimedInputEvent(time: 1100, event: .composing(""))] + key("Return", at: 1200)
+        let (replay, _) = try run(events, shelf: shelf)
+        XCTAssertEqual(shelf.books[1].name, "Book 2 Lisbon", "what was only composed is never typed")
+        XCTAssertEqual(replay.session.shelf?.view.composing, "")
+    }
+
+    func testACompositionWithNoNameBeingTypedShowsNothing() throws {
+        let shelf = ShelfFixture.shelf(count: 3)
+        let (replay, _) = try run([TimedInputEvent(time: 100, event: .composing("Lisbon"))], shelf: shelf)
+        XCTAssertEqual(replay.session.shelf?.view.composing, "")
+        XCTAssertEqual(shelf.books.map(\.name), ["Book 1", "Book 2", "Book 3"])
+    }
+
     private func key(_ name: String, at t: Double) -> [TimedInputEvent] {
         [TimedInputEvent(time: t, event: .key(KeyChord(key: name), pressed: true)),
          TimedInputEvent(time: t + 5, event: .key(KeyChord(key: name), pressed: false))]
@@ -194,5 +220,14 @@ final class ShelfRenameTests: XCTestCase {
         XCTAssertThrowsError(try Trace(parsing: #"{"t": 5, "kind": "text", "text": ""}"#))
         XCTAssertThrowsError(try Trace(parsing: #"{"t": 5, "kind": "text", "text": "a\u0007"}"#))
         XCTAssertThrowsError(try Trace(parsing: "{\"t\": 5, \"kind\": \"text\", \"text\": \"\(String(repeating: "a", count: 257))\"}"))
+    }
+
+    func testAComposingEventIsReadAndWrittenByTraces() throws {
+        let trace = try Trace(parsing: #"{"t": 5, "kind": "composing", "text": "Lis\"b"}"# + "\n" + #"{"t": 6, "kind": "composing", "text": ""}"#)
+        XCTAssertEqual(trace.events.map(\.event), [.composing("Lis\"b"), .composing("")], "empty: nothing composed")
+        XCTAssertEqual(try Trace(parsing: trace.serialized()).events, trace.events)
+        XCTAssertThrowsError(try Trace(parsing: #"{"t": 5, "kind": "composing", "text": "a\u0007"}"#))
+        XCTAssertThrowsError(try Trace(parsing: "{\"t\": 5, \"kind\": \"composing\", \"text\": \"\(String(repeating: "a", count: 257))\"}"))
+        XCTAssertThrowsError(try Trace(parsing: #"{"t": 5, "kind": "composing"}"#))
     }
 }

@@ -66,6 +66,8 @@ extension Session {
             if let tap = view.release(time: time) { shelfTap(tap) }
         case let .text(text):
             typeName { $0 + text }
+        case let .composing(text):
+            if let view = shelf?.view, view.editing != nil { view.composing = text }
         case .command(.deleteBackward):
             typeName { String($0.dropLast()) }
         case .command(.confirm):

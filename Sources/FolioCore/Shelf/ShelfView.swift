@@ -48,9 +48,14 @@ public final class ShelfView {
     /// The book whose name is being typed, and the name so far: its cover shows it with a caret.
     public var editing: (id: String, name: String)? {
         didSet {
+            if editing == nil { composing = "" }
             guard editing?.id != oldValue?.id || editing?.name != oldValue?.name else { return }
             layOut()
         }
+    }
+    /// What an input method composes at the caret of the name being typed (not yet part of it).
+    public var composing = "" {
+        didSet { if composing != oldValue, editing != nil { layOut() } }
     }
     /// The bar's image and the look it was drawn for.
     private var barArt: (look: [String], bitmap: Bitmap, origin: PixelRect)?
@@ -264,7 +269,7 @@ public final class ShelfView {
             picture = Self.same(shelf.coverPicture(id: book.id), as: art[book.id]?.picture)
             pictures[book.id] = .some(picture)
         }
-        let name = editing.flatMap { $0.id == book.id ? $0.name + "|" : nil } ?? book.name
+        let name = editing.flatMap { $0.id == book.id ? $0.name + composing + "|" : nil } ?? book.name
         let look = CoverLook(id: book.id, name: name, color: book.coverColor, picture: picture.map(ObjectIdentifier.init),
                              size: size, scale: scale)
         if let kept = art[book.id], kept.look == look { return (kept.look, kept.bitmap) }
