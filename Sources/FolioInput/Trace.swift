@@ -148,6 +148,19 @@ private struct TraceLineParser {
 
     func fail(_ message: String) -> TraceError { TraceError(line: number, message: message) }
 
+    /// The `text` of a `text` or `composing` event: at most `Trace.longestText` characters (at
+    /// least one unless `mayBeEmpty`), none of them a control character.
+    private func typedText(_ fields: Fields, mayBeEmpty: Bool) throws -> String {
+        let text = try fields.string("text")
+        guard text.count <= Trace.longestText, mayBeEmpty || !text.isEmpty else {
+            throw fail("\"text\" must hold \(mayBeEmpty ? "at most" : "1 to") \(Trace.longestText) characters")
+        }
+        guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw fail("\"text\" must not hold control characters")
+        }
+        return text
+    }
+
     func parse() throws -> TimedInputEvent {
         let value: JSONValue
         do {
@@ -195,19 +208,9 @@ private struct TraceLineParser {
             guard let chord = KeyChord(parsing: text) else { throw fail("cannot read keys \"\(text)\"") }
             event = .key(chord, pressed: try fields.pressed())
         case "text":
-            let text = try fields.string("text")
-            guard (1...Trace.longestText).contains(text.count) else { throw fail("\"text\" must hold 1 to \(Trace.longestText) characters") }
-            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw fail("\"text\" must not hold control characters")
-            }
-            event = .text(text)
+            event = .text(try typedText(fields, mayBeEmpty: false))
         case "composing":
-            let text = try fields.string("text")
-            guard text.count <= Trace.longestText else { throw fail("\"text\" must hold at most \(Trace.longestText) characters") }
-            guard !text.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
-                throw fail("\"text\" must not hold control characters")
-            }
-            event = .composing(text)
+            event = .composing(try typedText(fields, mayBeEmpty: true))
         case "resize":
             let width = try fields.dimension("width"), height = try fields.dimension("height")
             // Any number from 1 to 8, taken at the nearest 1/120 (wp_fractional_scale_v1's unit).
@@ -341,6 +344,9 @@ enum TraceLineWriter {
         var fields: [(String, String)] = [("t", format(event.time))]
         func add(_ key: String, _ value: String) { fields.append((key, value)) }
         func kind(_ name: String) { add("kind", "\"\(name)\"") }
+        func quoted(_ text: String) -> String {
+            "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\""
+        }
         switch event.event {
         case let .touchDown(id, p): kind("touch.down"); add("id", "\(id)"); add("x", format(p.x)); add("y", format(p.y))
         case let .touchMotion(id, p): kind("touch.motion"); add("id", "\(id)"); add("x", format(p.x)); add("y", format(p.y))
@@ -357,11 +363,9 @@ enum TraceLineWriter {
         case let .key(chord, pressed):
             kind("key"); add("keys", "\"\(chord.description)\""); add("state", pressed ? "\"pressed\"" : "\"released\"")
         case let .text(text):
-            kind("text")
-            add("text", "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
+            kind("text"); add("text", quoted(text))
         case let .composing(text):
-            kind("composing")
-            add("text", "\"" + text.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"", with: "\\\"") + "\"")
+            kind("composing"); add("text", quoted(text))
         case let .resize(width, height, scale):
             kind("resize"); add("width", "\(width)"); add("height", "\(height)")
             if let scale { add("scale", "\(scale.factor)") }
