@@ -26,6 +26,9 @@ public struct Settings: Hashable, Sendable {
     public var penOnly = false
     /// Live strokes are drawn ahead to where the pen is predicted to be when the frame is seen.
     public var prediction = true
+    /// A live stroke's frame is drawn just before the compositor's repaint deadline, with the
+    /// newest input; off, each frame is drawn as soon as the compositor takes one.
+    public var lateCommits = true
     /// What holding a pen's barrel button does.
     public var barrelButton = BarrelButton.eraser
     /// The paper a new sheet gets (the toolbar's `paper` chooses its kind).

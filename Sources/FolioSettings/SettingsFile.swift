@@ -80,6 +80,8 @@ public struct SettingsFile: Sendable {
         width = \(number(s.palette.ink(s.ink).width))
         # Draw a live stroke ahead to where the pen will be when the frame is seen (never kept).
         prediction = \(s.prediction)
+        # Draw a live stroke's frame just before the compositor's deadline, with the newest input.
+        late_commits = \(s.lateCommits)
 
         [palette]
         # Six colours ("#RRGGBB") and three widths (logical px, 0.5-64).
@@ -163,7 +165,7 @@ private struct Reader {
     }
 
     static let known: [String: Set<String>] = [
-        "ink": ["color", "width", "prediction"], "palette": ["colors", "widths"], "fold": ["perspective"],
+        "ink": ["color", "width", "prediction", "late_commits"], "palette": ["colors", "widths"], "fold": ["perspective"],
         "gestures": ["edge_turn", "pinch", "tap_undo", "hold_to_shape"], "pen": ["pen_only", "barrel_button"],
         "paper": ["kind", "spacing", "color"],
     ]
@@ -220,6 +222,7 @@ private struct Reader {
             }
         }
         s.prediction = flag("ink", "prediction", default: true)
+        s.lateCommits = flag("ink", "late_commits", default: true)
         if let d = value("fold", "perspective") {
             if let v = Self.number(d), Settings.perspectiveRange.contains(v) {
                 s.perspective = v

@@ -197,4 +197,38 @@ extension CLITests {
         XCTAssertNotEqual(try finalPNG("[ink]\nprediction = true\n", at: "200"), try finalPNG("[ink]\nprediction = false\n", at: "200"))
         XCTAssertEqual(try finalPNG("[ink]\nprediction = true\n", at: nil), try finalPNG("[ink]\nprediction = false\n", at: nil))
     }
+
+    /// `ink.late_commits = false` in the file `--config` names: the stroke's frames are drawn at
+    /// each callback, so what they show is older when presented (frames.jsonl); the screen after
+    /// the stroke is the same either way.
+    func testReplayHonoursLateCommitsFromTheConfig() throws {
+        var lines: [String] = []
+        for i in 0...60 {
+            let kind = i == 0 ? "touch.down" : "touch.motion"
+            lines.append("{\"t\": \(i * 4), \"kind\": \"\(kind)\", \"id\": 1, \"x\": \(200 + i * 4), \"y\": 300}")
+            lines.append("{\"t\": \(i * 4), \"kind\": \"touch.frame\"}")
+        }
+        lines += ["{\"t\": 244, \"kind\": \"touch.up\", \"id\": 1}", "{\"t\": 244, \"kind\": \"touch.frame\"}"]
+        let trace = try write("late.jsonl", lines.joined(separator: "\n"))
+        /// The median age (ms) of the newest input of the stroke's frames when presented, and final.png.
+        func replay(lateCommits: Bool) throws -> (age: Double, final: Data) {
+            let path = folder.appendingPathComponent("late.toml").path
+            try Data("[ink]\nlate_commits = \(lateCommits)\n".utf8).write(to: URL(fileURLWithPath: path))
+            let out = folder.appendingPathComponent("out-\(UUID().uuidString)").path
+            let result = try run(["replay", trace, "--size", "800x600", "--config", path, "--out", out])
+            XCTAssertEqual(result.status, 0, result.stderr)
+            let frames = try String(contentsOfFile: out + "/frames.jsonl", encoding: .utf8).split(separator: "\n")
+            let ages = try frames.compactMap { line -> Double? in
+                let frame = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                guard let input = frame["input"] as? Double, let presented = frame["presented"] as? Double, input < 244 else { return nil }
+                return presented - input
+            }.sorted()
+            XCTAssertGreaterThanOrEqual(ages.count, 8, "\(frames)")
+            return (ages.isEmpty ? 0 : ages[ages.count / 2], try Data(contentsOf: URL(fileURLWithPath: out + "/final.png")))
+        }
+        let on = try replay(lateCommits: true), off = try replay(lateCommits: false)
+        XCTAssertLessThan(on.age, 16, "late: the newest input is taken just before the deadline")
+        XCTAssertGreaterThan(off.age, 16, "at each callback: a refresh and more before it is seen")
+        XCTAssertEqual(on.final, off.final)
+    }
 }

@@ -94,6 +94,10 @@ final class SettingsFileTests: XCTestCase {
         assertOnByDefaultAndRoundTrips("ink", "prediction", \.prediction, bad: "\"no\"")
     }
 
+    func testLateCommitsAreOnByDefaultAndRoundTrip() {
+        assertOnByDefaultAndRoundTrips("ink", "late_commits", \.lateCommits, bad: "0")
+    }
+
     /// The boolean `table.key` (read into `flag`) is on by default and in the file written, off
     /// when set false and written back so, and `bad` is one problem line and the default.
     private func assertOnByDefaultAndRoundTrips(_ table: String, _ key: String, _ flag: KeyPath<Settings, Bool>, bad: String,

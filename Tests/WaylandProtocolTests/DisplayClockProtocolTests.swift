@@ -62,10 +62,32 @@ final class DisplayClockProtocolTests: XCTestCase {
     /// before the deadline folio assumes), not right after the previous vblank, and they still
     /// make the vblank after their commit.
     func testFolioCommitsAStrokesFramesJustBeforeTheDeadline() throws {
-        let folio = try FolioUnderTest(pacing: .display(refreshHz: 60, repaintWindowMilliseconds: 7))
+        guard let leads = try strokeFrameLeads(settings: nil) else { return }
+        let interval = 1000.0 / 60
+        XCTAssertLessThan(leads[leads.count / 2], 13, "committed late, about half a refresh before the vblank: \(leads)")
+        // A frame committed inside a vblank's repaint window (more than a refresh before the vblank
+        // that showed it) missed the one it was drawn for.
+        let missed = leads.filter { $0 > interval + 0.01 }
+        XCTAssertLessThanOrEqual(missed.count, leads.count / 20, "vblanks missed: \(leads)")
+    }
+
+    /// `ink.late_commits = false`: the same stroke's frames are committed as soon as each callback
+    /// comes, about a whole refresh before the vblank that shows them.
+    func testWithLateCommitsOffFramesAreCommittedAtEachCallback() throws {
+        guard let leads = try strokeFrameLeads(settings: "[ink]\nlate_commits = false\n") else { return }
+        XCTAssertGreaterThan(leads[leads.count / 2], 13, "committed at the callback, a refresh before the vblank: \(leads)")
+    }
+
+    /// A finger stroke of 1.2 s under a 60 Hz display with a 7 ms window, folio reading `settings`:
+    /// for its frames once the cadence is trusted (a few callbacks in), how long (ms, sorted)
+    /// before its vblank each was committed. Nil under a sanitizer: a sanitized build draws
+    /// several times slower, so it rightly commits earlier, and the schedule is judged in the
+    /// plain build only (the model still is).
+    private func strokeFrameLeads(settings: String?, file: StaticString = #filePath, line: UInt = #line) throws -> [Double]? {
+        let folio = try FolioUnderTest(pacing: .display(refreshHz: 60, repaintWindowMilliseconds: 7), settings: settings)
         try folio.compositor.sendTouch([.down(id: 1, x: 60, y: 100), .frame])
         let before = folio.compositor.observation.frameDones.count
-        // A touch frame every 4 ms for 1.2 s, on the clock rather than after each commit.
+        // A touch frame every 4 ms, on the clock rather than after each commit.
         let start = ContinuousClock.now
         for step in 1...300 {
             let due = start + .milliseconds(4 * step)
@@ -77,20 +99,12 @@ final class DisplayClockProtocolTests: XCTestCase {
         try folio.compositor.sendTouch([.up(id: 1), .frame])
         try folio.settle()
         let observation = folio.compositor.observation
-        try checkModel(observation.frameDones, refreshHz: 60, window: 7)
-        // The stroke's frames once the cadence is trusted (a few callbacks in), until its end.
-        XCTAssertTrue(observation.protocolErrors.isEmpty, "\(observation.protocolErrors)")
-        // A sanitized build draws several times slower, so it rightly commits earlier: the
-        // schedule is judged in the plain build only.
-        guard ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == nil else { return }
+        try checkModel(observation.frameDones, refreshHz: 60, window: 7, file: file, line: line)
+        XCTAssertTrue(observation.protocolErrors.isEmpty, "\(observation.protocolErrors)", file: file, line: line)
+        guard ProcessInfo.processInfo.environment["FOLIO_SANITIZER"] == nil else { return nil }
         let dones = Array(observation.frameDones.dropFirst(before + 12).prefix(50))
-        XCTAssertGreaterThanOrEqual(dones.count, 40)
-        let leads = dones.map { $0.vblank - $0.committedAt }.sorted()
-        let interval = 1000.0 / 60
-        XCTAssertLessThan(leads[leads.count / 2], 13, "committed late, about half a refresh before the vblank: \(leads)")
-        // A frame committed inside a vblank's repaint window (more than a refresh before the vblank
-        // that showed it) missed the one it was drawn for.
-        let missed = leads.filter { $0 > interval + 0.01 }
-        XCTAssertLessThanOrEqual(missed.count, dones.count / 20, "vblanks missed: \(leads)")
+        XCTAssertGreaterThanOrEqual(dones.count, 40, file: file, line: line)
+        guard !dones.isEmpty else { return nil }
+        return dones.map { $0.vblank - $0.committedAt }.sorted()
     }
 }

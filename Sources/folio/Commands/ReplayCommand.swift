@@ -75,10 +75,11 @@ struct ReplayCommand: ParsableCommand {
         let store = try book.map { try openBook(at: $0) }
         // Made if missing; a link, or a folder others can change, is refused before anything is written.
         if let out { try OutputFolder.prepare(out) }
-        let replay = Replay(trace: parsed, options: .init(width: window.size.width, height: window.size.height, scale: window.scale.scale, stopTime: at, display: try display()),
-                            book: store?.1 ?? Sketchbook())
-        replay.session.pageOptions = look.renderOptions
         let settings = config.map { SettingsKeeper(file: SettingsFile(path: $0)) }
+        let options = Replay.Options(width: window.size.width, height: window.size.height, scale: window.scale.scale, stopTime: at,
+                                     display: try display(), lateCommits: settings?.lateCommits ?? true)
+        let replay = Replay(trace: parsed, options: options, book: store?.1 ?? Sketchbook())
+        replay.session.pageOptions = look.renderOptions
         settings?.apply(to: replay.session)
         let exporter = SheetExporter(fallback: book ?? out)
         replay.session.onRequest = { [unowned session = replay.session] request in

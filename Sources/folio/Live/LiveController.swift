@@ -56,6 +56,7 @@ final class LiveController {
         self.settings = settings
         settings?.apply(to: session)
         frameLoop = FrameLoop(session: session, surface: WindowSurface(client: client))
+        frameLoop.lateCommits = settings?.lateCommits ?? true
         savedRevision = session.revision
     }
 
@@ -97,7 +98,8 @@ final class LiveController {
             let cycle = client.repaintCycle
             if (cycle != nil) != cycleKnown {
                 cycleKnown = cycle != nil
-                log.debug(cycle.map { "frame: the compositor's cycle is known (\(ms($0.interval)) ms): live strokes are committed late" }
+                let commits = frameLoop.lateCommits ? "live strokes are committed late" : "late commits are off"
+                log.debug(cycle.map { "frame: the compositor's cycle is known (\(ms($0.interval)) ms): \(commits)" }
                     ?? "frame: the compositor's cycle is not known: frames are drawn at each callback")
             }
             log.debug("frame: newest input \(ms(input)) ms, \(presented ? "presented" : "callback returned") at \(ms(shown)) ms (\(ms(shown - input)) ms later)")

@@ -42,6 +42,9 @@ final class SettingsKeeper {
         session.useDefaultPaper(settings.paper)
     }
 
+    /// Whether a live stroke's frames are committed just before the compositor's deadline.
+    var lateCommits: Bool { settings.lateCommits }
+
     /// The toolbar's colour, width or paper changed: written back.
     func choicesChanged(in session: Session) {
         settings.ink = session.tools.ink
