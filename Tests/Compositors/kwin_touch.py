@@ -28,12 +28,15 @@ vanish-stroke: one finger draws a stroke, a second stroke is half drawn (its ink
 KWin is killed (SIGKILL): Folio prints one line, exits 0, and both strokes are saved.
 vanish-pinch: one finger draws, two fingers pinch and hold (the fold on screen) when KWin is
 killed: Folio prints one line, exits 0, and the stroke is saved.
-latency: one finger draws four strokes of 1.2 s, a touch frame every 8 ms (120 Hz); from the
-client's WAYLAND_DEBUG log, each touch sample's time to the return of the frame callback of
-the first commit after it (the frame carrying it): its p50 must stay under LATENCY_GOAL_MS, and
-the client logs (FOLIO_LOG=debug) a "callback returned" line per frame, and once KWin's cycle is
-first known (within the first tenth of them) at least CYCLE_SHARE of them are drawn with it
-known (committed late). Prints the figures.
+latency: late commits against frames drawn at each callback, in one run: one finger draws two
+strokes of 1.2 s (a touch frame every 8 ms, 120 Hz) in this Folio, which then quits; a second
+Folio with `ink.late_commits = false` takes four, and quits; a third (late commits on) takes two
+and is checked as usual. Each is the only window. From their WAYLAND_DEBUG logs, each touch
+sample's time to the return of the frame callback of the first commit after it (the frame
+carrying it): with late commits its p50 must stay under LATENCY_GOAL_MS and LATE_COMMIT_GAIN_MS
+under the p50 without; the clients log (FOLIO_LOG=debug) a "callback returned" line per frame,
+and once KWin's cycle is first known (within the first tenth of them) at least CYCLE_SHARE of
+the late-commit frames are drawn with it known. Prints the figures.
 
 Exit status 0 when every check of the scenario holds; 1 with one line per failed check;
 77 when KWin or a Python module is missing (the caller decides whether that fails).
@@ -675,13 +678,15 @@ def blank_canvas(out, failures):
     return canvas is not None
 
 
-# Sample to shown under KWin 5.27 at 60 Hz with frames drawn at each callback: p50 about 24 ms.
-# Late commits follow the grid of KWin's callback stamps, through its repeated stamps and pauses:
-# p50 13.9-15.9 ms on a quiet machine (18-19 ms while a repeated stamp still threw the grid away).
-# On two cores shared with other work KWin itself falls behind (fewer repaints, samples waiting
-# two refreshes for a frame) and p50 reaches 21-24 ms with or without late commits, so a tighter
-# limit would not hold; this one guards against regressing past the callback-driven figure.
-LATENCY_GOAL_MS = 26.0
+# Sample to shown under KWin 5.27 at 60 Hz with frames drawn at each callback: p50 23.5-24.4 ms
+# (26-35 ms with two busy loops beside it). With late commits, which follow the grid of KWin's
+# callback stamps: p50 13.3-17.5 ms in the same runs (18-24 ms beside the busy loops). The goal
+# holds the plain build well below the callback-driven figure; a sanitized build draws several
+# times slower and keeps a wider margin, so there it only guards against regressing past it.
+LATENCY_GOAL_MS = 26.0 if os.environ.get("FOLIO_SANITIZER") else 20.0
+# Late commits must beat frames drawn at each callback in the same run by this much (p50): a
+# quarter of a refresh, whatever the load (6-12 ms measured, with or without busy loops beside).
+LATE_COMMIT_GAIN_MS = 4.0
 # The share of frames drawn while Folio knows KWin's cycle (late commits on) once it first knew
 # it, whatever the load: KWin's stamps keep their grid when it falls behind. Losing the grid at
 # each repeated stamp left 84-86% of them on it (lost 5-8 times a run); kept through them, 100%.
@@ -736,12 +741,9 @@ def percentile(values, q):
     return ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.999999) - 1))]
 
 
-def scenario_latency(kwin, injector, client, out, failures):
-    """Four strokes of touch frames every 8 ms; sample-to-shown from the client's protocol log."""
-    if not blank_canvas(out, failures):
-        return
-    for stroke in range(4):
-        y = 150 + stroke * 150
+def draw_latency_strokes(injector, rows):
+    """Strokes of 1.2 s at each of `rows` (y), a touch frame every 8 ms on the clock."""
+    for y in rows:
         injector.frame(downs=[(0, 100, y)])
         start = time.monotonic()
         for step in range(1, 151):
@@ -752,40 +754,109 @@ def scenario_latency(kwin, injector, client, out, failures):
             injector.frame(motions=[(0, 100 + step * 7, y + int(40 * ((step // 15) % 2)))])
         injector.frame(ups=[0])
         time.sleep(0.3)
+
+
+def sample_to_shown(log_paths):
+    """For each touch sample in the clients' protocol logs, the time (ms) until the frame
+    callback of the first commit after it (the frame carrying it) returned; and the frames shown."""
+    latencies, shown_count = [], 0
+    for log_path in log_paths:
+        motions, commits = protocol_timeline(log_path)
+        shown = [c for c in commits if c["done"] is not None]
+        shown_count += len(shown)
+        for sample in motions:
+            carrier = next((c for c in shown if c["sent"] > sample), None)
+            if carrier is not None:
+                latencies.append(carrier["done"] - sample)
+    return latencies, shown_count
+
+
+def start_folio(client, kwin, workdir, config, log_path):
+    """Another Folio like `client`, fullscreen, with a book and `config` of its own and the same
+    logs; `client` has exited, so it is the only window."""
+    os.makedirs(os.path.join(workdir, "config", "folio"))
+    with open(os.path.join(workdir, "config", "folio", "config.toml"), "w") as file:
+        file.write(config)
+    with open(log_path, "w") as log:
+        return subprocess.Popen([client.args[0], "--fullscreen", "--book", os.path.join(workdir, "book")], stdout=log,
+                                stderr=subprocess.STDOUT,
+                                env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket, XDG_CONFIG_HOME=os.path.join(workdir, "config"),
+                                         WAYLAND_DEBUG="1", FOLIO_LOG="debug"))
+
+
+def scenario_latency(kwin, injector, client, out, failures):
+    """Sample-to-shown from the clients' protocol logs: strokes with late commits on (this
+    Folio), then off (a second Folio, `ink.late_commits = false`), then on (a third), each the
+    only window, so the load of the machine weighs on both alike. Returns the third Folio and its
+    book (two strokes), left running for the usual SIGTERM check."""
+    if not blank_canvas(out, failures):
+        return None
+    draw_latency_strokes(injector, [150, 300])
     time.sleep(0.5)
-    log_path = os.path.join(out, "client.log")
-    motions, commits = protocol_timeline(log_path)
-    shown = [c for c in commits if c["done"] is not None]
-    latencies = []
-    for sample in motions:
-        carrier = next((c for c in shown if c["sent"] > sample), None)
-        if carrier is not None:
-            latencies.append(carrier["done"] - sample)
-    if len(latencies) < 400:
-        failures.append(f"only {len(latencies)} touch samples were followed by a frame (of {len(motions)} sent)")
+    check_saved_on_sigterm(client, client.args[0], client.args[-1], '{"sheets":[{"strokes":2,"paper":"plain"}]}', failures)
+    logs = {True: [os.path.join(out, "client.log")], False: []}
+    folio = None
+    for phase, late in ((2, False), (3, True)):
+        workdir = tempfile.mkdtemp(prefix=f"folio-kwin-latency-{phase}-")
+        log_path = os.path.join(out, f"client-{phase}-late-commits-{'on' if late else 'off'}.log")
+        logs[late].append(log_path)
+        folio = start_folio(client, kwin, workdir, f"[ink]\nlate_commits = {'true' if late else 'false'}\n", log_path)
+        if not blank_canvas(out, failures):
+            return folio, os.path.join(workdir, "book")
+        if late:
+            draw_latency_strokes(injector, [450, 600])
+            time.sleep(0.5)
+            break
+        draw_latency_strokes(injector, [150, 300, 450, 600])
+        time.sleep(0.5)
+        check_saved_on_sigterm(folio, client.args[0], os.path.join(workdir, "book"),
+                               '{"sheets":[{"strokes":4,"paper":"plain"}]}', failures)
+        shutil.rmtree(workdir, ignore_errors=True)
+    check_latencies(logs[True], logs[False], failures)
+    return folio, os.path.join(workdir, "book")
+
+
+def check_latencies(late_logs, callback_logs, failures):
+    """Judges the figures: late commits well under the goal and clearly faster than frames drawn
+    at each callback, and nearly every late-commit frame drawn on KWin's cycle."""
+    late, shown = sample_to_shown(late_logs)
+    at_callback, shown_off = sample_to_shown(callback_logs)
+    for latencies, what in ((late, "with late commits"), (at_callback, "with late commits off")):
+        if len(latencies) < 400:
+            failures.append(f"only {len(latencies)} touch samples {what} were followed by a frame")
+    if failures:
         return
     # Each frame line counts as drawn on KWin's cycle when the latest cycle line before it said
     # so; those before the cycle was first known (learning it takes six callbacks) are not judged.
-    frame_lines, on_cycle, learning, known = [], 0, 0, None
-    with open(log_path, errors="replace") as log:
-        for line in log:
-            if line.startswith("folio: debug: frame: the compositor's cycle is "):
-                known = line.startswith("folio: debug: frame: the compositor's cycle is known")
-            elif line.startswith("folio: debug: frame: newest input"):
-                frame_lines.append(line)
-                on_cycle += known is True
-                learning += known is None
-    p50, p99 = percentile(latencies, 0.5), percentile(latencies, 0.99)
-    print(f"kwin_touch: sample to shown (frame callback returned) over {len(latencies)} samples: "
-          f"p50 {p50:.1f} ms, p99 {p99:.1f} ms; {len(shown)} frames, {len(frame_lines)} frame log lines, "
+    frame_lines, on_cycle, learning = 0, 0, 0
+    callback_lines = False
+    for log_path in late_logs:
+        known = None
+        with open(log_path, errors="replace") as log:
+            for line in log:
+                if line.startswith("folio: debug: frame: the compositor's cycle is "):
+                    known = line.startswith("folio: debug: frame: the compositor's cycle is known")
+                elif line.startswith("folio: debug: frame: newest input"):
+                    frame_lines += 1
+                    on_cycle += known is True
+                    learning += known is None
+                    callback_lines |= "callback returned at" in line
+    p50, p99 = percentile(late, 0.5), percentile(late, 0.99)
+    p50_off, p99_off = percentile(at_callback, 0.5), percentile(at_callback, 0.99)
+    print(f"kwin_touch: sample to shown (frame callback returned), late commits on: {len(late)} samples, "
+          f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, {shown} frames; off (drawn at each callback): {len(at_callback)} samples, "
+          f"p50 {p50_off:.1f} ms, p99 {p99_off:.1f} ms, {shown_off} frames; {frame_lines} frame log lines, "
           f"{on_cycle} on KWin's cycle, {learning} before it was known")
     if p50 >= LATENCY_GOAL_MS:
-        failures.append(f"sample to shown p50 is {p50:.1f} ms, not under {LATENCY_GOAL_MS} ms")
-    if on_cycle < CYCLE_SHARE * (len(frame_lines) - learning) or learning > len(frame_lines) // 10:
-        failures.append(f"{on_cycle} of {len(frame_lines) - learning} frames after the first {learning} were drawn "
+        failures.append(f"sample to shown p50 is {p50:.1f} ms with late commits, not under {LATENCY_GOAL_MS} ms")
+    if p50 > p50_off - LATE_COMMIT_GAIN_MS:
+        failures.append(f"sample to shown p50 is {p50:.1f} ms with late commits and {p50_off:.1f} ms without: "
+                        f"not {LATE_COMMIT_GAIN_MS} ms less")
+    if on_cycle < CYCLE_SHARE * (frame_lines - learning) or learning > frame_lines // 10:
+        failures.append(f"{on_cycle} of {frame_lines - learning} frames after the first {learning} were drawn "
                         f"with KWin's cycle known, not {CYCLE_SHARE:.0%}")
-    if not any("callback returned at" in line for line in frame_lines) or len(frame_lines) < len(shown) // 2:
-        failures.append(f"{len(frame_lines)} 'frame:' debug lines for {len(shown)} frames")
+    if not callback_lines or frame_lines < shown // 2:
+        failures.append(f"{frame_lines} 'frame:' debug lines for {shown} frames")
 
 
 def scenario_vanish_stroke(kwin, injector, client, out, failures):
@@ -833,7 +904,7 @@ SCENARIOS = {
     "scale": (scenario_scale, '{"sheets":[{"strokes":1,"paper":"plain"}]}', False),
     "vanish-stroke": (scenario_vanish_stroke, '{"sheets":[{"strokes":2,"paper":"plain"}]}', True),
     "vanish-pinch": (scenario_vanish_pinch, '{"sheets":[{"strokes":1,"paper":"plain"}]}', True),
-    "latency": (scenario_latency, '{"sheets":[{"strokes":4,"paper":"plain"}]}', False),
+    "latency": (scenario_latency, '{"sheets":[{"strokes":2,"paper":"plain"}]}', False),
 }
 
 
@@ -885,7 +956,9 @@ def main():
                                   env=dict(kwin.env, WAYLAND_DISPLAY=kwin.socket,
                                            XDG_CONFIG_HOME=os.path.join(workdir, "config"), **debug))
         scenario, expected_book, vanishes = SCENARIOS[args.scenario]
-        scenario(kwin, injector, client, args.out, failures)
+        replaced = scenario(kwin, injector, client, args.out, failures)
+        if replaced is not None:  # the scenario ended the client and left another running
+            client, book = replaced
         if vanishes:
             if not failures:
                 check_saved_after_vanishing(client, args.client, book, expected_book, client_log.name, failures)
