@@ -18,7 +18,8 @@ struct WaylandDebugLog {
     /// Requests seen, by name ("wl_surface.attach"), for messages.
     var requestCounts: [String: Int] = [:]
 
-    /// Reads the lines of `text` that are requests (`-> object@id.request(args)`).
+    /// Reads the lines of `text` that are requests (`-> object@id.request(args)`; libwayland 1.23
+    /// and newer write `object#id` and name the queue before the arrow).
     init(_ text: String) {
         var pending: [String: Commit] = [:]
         var subsurfaces: Set<String> = []
@@ -27,7 +28,7 @@ struct WaylandDebugLog {
         for line in text.split(separator: "\n") {
             guard let arrow = line.range(of: " -> ") else { continue }
             let call = line[arrow.upperBound...]
-            guard let at = call.firstIndex(of: "@"), let dot = call[at...].firstIndex(of: "."),
+            guard let at = call.firstIndex(where: { $0 == "@" || $0 == "#" }), let dot = call[at...].firstIndex(of: "."),
                   let open = call.firstIndex(of: "("), let close = call.lastIndex(of: ")"), open > dot
             else { continue }
             let interface = String(call[..<at])

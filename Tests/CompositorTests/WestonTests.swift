@@ -35,9 +35,9 @@ final class WestonTests: XCTestCase {
         defer { folio.terminate() }
 
         // The stroke has been drawn once its frames are in the log and the client went quiet (the
-        // trace then holds still until 5 s). How many frames the 640 ms stroke makes depends on
+        // trace then holds still until 5 s). How many frames the 1.9 s stroke makes depends on
         // the machine's load and on emulation (late commits fold samples that arrive together
-        // into one frame), so the counts below ask for a frame every few samples, not one per refresh.
+        // into one frame), so the counts below ask for a frame every few samples.
         try waitForQuiet(folio, after: { WaylandDebugLog($0).commits.count >= 12 })
         let screenshot = try session.screenshot(into: work)
         let status = try folio.waitForExit(timeout: .seconds(30))
@@ -77,9 +77,9 @@ final class WestonTests: XCTestCase {
         // The toolbar's handle is on a subsurface of its own: committed there, drawn on screen.
         XCTAssertGreaterThanOrEqual(log.subsurfaceCommits.count, 1, "\(log.requestCounts)")
         XCTAssertFalse(isPaper(screenshot.pixel(x: window.x + 640 - 30, y: window.y + 800 - 4)), "the toolbar's handle")
-        // Predicted ink reaches past the newest sample, along the stroke (right and down, 1.1 px
-        // per ms), by at most a refresh and half of one (the window Folio assumes): 28 px.
-        let reach = 28
+        // Predicted ink reaches past the newest sample, along the stroke (right and down), at
+        // most 1.5 times the stroke's speed for a refresh and half of one (the window Folio assumes).
+        let reach = Int((1.5 * 17.5 / Double(Self.samplePace) * 25).rounded(.up))
         let inkArea = PixelRect(x: 200 - 8, y: 300 - 8, width: Int(39 * 17.5) + 16 + reach, height: 39 * 3 + 16 + reach)
         for commit in partial {
             for rect in commit.damage {
@@ -104,15 +104,21 @@ final class WestonTests: XCTestCase {
         throw WestonError("folio did not draw the stroke within \(timeout) s; stderr tail:\n\(last.suffix(3000))")
     }
 
-    /// One stroke in the first 700 ms, then nothing until 5 s (the window stays up for the screenshot).
+    /// Milliseconds between the stroke's samples: slow enough that each sample can have a frame
+    /// of its own even where a frame takes 30–50 ms (the arm64 build emulated by qemu-user), so
+    /// the frame counts below mean the same on every machine.
+    static let samplePace = 48
+
+    /// One stroke in the first 2.2 s, then nothing until 5 s (the window stays up for the screenshot).
     func traceText() -> String {
         var lines = ["# one stroke for the Weston test"]
+        let pace = Self.samplePace
         for (i, p) in stroke.enumerated() {
             let kind = i == 0 ? "\"touch.down\"" : "\"touch.motion\""
-            lines.append("{\"t\": \(200 + i * 16), \"kind\": \(kind), \"id\": 1, \"x\": \(p.x), \"y\": \(p.y)}")
-            lines.append("{\"t\": \(200 + i * 16), \"kind\": \"touch.frame\"}")
+            lines.append("{\"t\": \(200 + i * pace), \"kind\": \(kind), \"id\": 1, \"x\": \(p.x), \"y\": \(p.y)}")
+            lines.append("{\"t\": \(200 + i * pace), \"kind\": \"touch.frame\"}")
         }
-        let end = 200 + stroke.count * 16
+        let end = 200 + stroke.count * pace
         lines.append("{\"t\": \(end), \"kind\": \"touch.up\", \"id\": 1}")
         lines.append("{\"t\": \(end), \"kind\": \"touch.frame\"}")
         lines.append("{\"t\": 5000, \"kind\": \"pointer.motion\", \"x\": 5, \"y\": 5}")

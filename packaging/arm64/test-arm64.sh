@@ -35,12 +35,11 @@ bin="$scratch/$arm64_triple/release"
 file -b "$bin/folio" | grep -q 'ARM aarch64' || { echo "test-arm64: $bin/folio is not an arm64 binary" >&2; exit 1; }
 
 step "the tests under qemu-user ($("$arm64_qemu" --version | head -n 1))"
-# Left out, each for the reason given (the emulator's, or an open defect named as one):
+# Left out, each for the reason given (what emulation cannot do, or cannot do in time):
 skipped='
 CLITests.CLITests/testAFileSizeLimitFailsEveryOutputCleanly   qemu-user lets SIGXFSZ kill a program that ignores it
 CLITests.CLITests/testAFailedExportKeepsTheExistingFile       the same file-size limit, under qemu-user
 FolioVideoTests.TimelapseCLITests/testADiskThatFillsMidwayLeavesTheOldFileAndNoTemporary  the same file-size limit, under qemu-user
-CompositorTests.WestonTests/testDemoUnderWestonShowsInkAndReusesBuffers  wants 12 window commits from a 640 ms stroke in real time; emulated, each frame takes 30–50 ms and late commits fold the samples into fewer frames (an open defect of the test under emulation, not a pass)
 CLITests.CLITests/testBench                                   folio bench times seconds per figure: minutes each when emulated, and its figures mean nothing there
 FolioReplayTests.SoakTests                                    two minutes of trace replayed and its memory sampled: far beyond the time budget when emulated
 FolioVideoTests.MissingEncoderCLITests                        its preloaded library is built by the C compiler of the host, for x86-64: an arm64 folio cannot load it

@@ -11,7 +11,7 @@ final class DemoPlayer {
 
     private var trace: Trace?
     private var next = 0
-    /// The session time (ms) of the first frame: trace time zero.
+    /// The session time (ms) the first frame was done with: trace time zero.
     private var start: Double?
     private var phase = Phase.waitingForFirstFrame
 
@@ -25,7 +25,9 @@ final class DemoPlayer {
     func frameShown(at time: Double, size: (width: Int, height: Int, scale: BufferScale), player: LiveController) {
         guard phase == .waitingForFirstFrame else { return }
         if trace == nil { trace = DemoTrace.trace(width: size.width, height: size.height) }
-        start = time
+        // Not the callback's time: the first frame readies the fold, which takes a slow machine
+        // seconds, and a clock started before it would play those seconds of trace at once.
+        start = max(time, monotonicMilliseconds())
         phase = .playing
         timerFired(player: player)
     }
