@@ -22,7 +22,7 @@ final class ListingRaceTests: ShelfTestCase {
             touch(book.path, round: round)
             let listing = listing()
             try listing.run()
-            // Anywhere in the listing's run, most often while it reads the book.
+            // At any moment of the listing's run, most of which is reading the book.
             usleep(UInt32.random(in: 0...UInt32(listingTime * 1e6), using: &generator))
             let name = "Round \(round)", color = UInt32(round * 0x10101)
             if round % 2 == 0 { try app.rename(id: book.id, to: name) } else { try app.setCoverColor(id: book.id, color) }
@@ -40,7 +40,7 @@ final class ListingRaceTests: ShelfTestCase {
         let listing = Process()
         listing.executableURL = folio
         listing.arguments = ["books"]
-        listing.environment = ["XDG_DATA_HOME": (data as NSString).deletingLastPathComponent, "PATH": "/usr/bin:/bin"]
+        listing.environment = ProcessInfo.processInfo.environment.merging(["XDG_DATA_HOME": (data as NSString).deletingLastPathComponent]) { $1 }
         listing.standardOutput = FileHandle.nullDevice
         return listing
     }
