@@ -140,7 +140,7 @@ let package = Package(
         .testTarget(name: "FolioWaylandTests", dependencies: ["FolioWayland"]),
         .testTarget(name: "WaylandProtocolTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry", "FolioLayers", "FolioSketchbook", "FolioToolbar", "FolioCore", "FolioShelf"]),
         .testTarget(name: "CompositorTests", dependencies: ["TestCompositor", "FolioPixels", "FolioRender", "FolioGeometry"]),
-        .testTarget(name: "FolioShelfTests", dependencies: ["FolioShelf", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioFiles"]),
+        .testTarget(name: "FolioShelfTests", dependencies: ["folio", "FolioShelf", "FolioSketchbook", "FolioRender", "FolioPixels", "FolioGeometry", "FolioFiles"]),
         // Reads a video back (frame count, size, duration, the last frame) for the time-lapse's tests.
         .target(name: "CVideoProbe", dependencies: ["CFFmpeg"], path: "Tests/CVideoProbe",
                 linkerSettings: ffmpegLibraries + [.linkedLibrary("swscale")]),

@@ -43,10 +43,11 @@ extension Library {
                     try drawn.write(in: folder)
                     cover = drawn
                 }
-                if var current = state.withLock({ $0.entries[id] }), current.index != index {
-                    current.index = index
-                    try current.write(in: folder)
-                    state.withLock { $0.entries[id] = current }
+                if let current = state.withLock({ $0.entries[id] }), current.index != index,
+                   let written = try ShelfEntry.rewrite(in: folder, fallback: current, patience: EntryLock.repairPatience, change: {
+                       $0.index = index
+                   }) {
+                    state.withLock { $0.entries[id] = written }
                 }
             } catch {
                 warning("\(error); the cover is drawn again later")

@@ -234,13 +234,13 @@ public final class Library: BookShelf, Sendable {
                   sheets: entry.index?.sheets ?? 0, strokes: entry.index?.strokes ?? 0, opened: entry.opened)
     }
 
-    /// Changes book `id`'s entry and writes it; the shelf changes only once it is written.
+    /// Changes book `id`'s entry as it is on disk (another Folio may have changed it) and writes
+    /// it; the shelf changes only once it is written.
     private func update(_ id: String, _ change: (inout ShelfEntry) -> Void) throws {
         try writes.withLock {
-            guard var entry = state.withLock({ $0.entries[id] }) else { throw ShelfError.noSuchBook(id: id) }
-            change(&entry)
-            try entry.write(in: path(id))
-            state.withLock { $0.entries[id] = entry }
+            guard let known = state.withLock({ $0.entries[id] }) else { throw ShelfError.noSuchBook(id: id) }
+            let entry = try ShelfEntry.rewrite(in: path(id), fallback: known, patience: EntryLock.changePatience, change: change)
+            state.withLock { $0.entries[id] = entry ?? known }
         }
     }
 
@@ -305,17 +305,22 @@ public final class Library: BookShelf, Sendable {
             entry = defaultEntry(folder)
         }
         guard entry.index?.journal != BookStamp.of(folder) else { return entry }
+        let index: ShelfEntry.Index
         do {
-            entry.index = try BookIndex.take(in: folder).0
+            index = try BookIndex.take(in: folder).0
         } catch {
             warning("\(error); the book is listed as it was last read")
             return entry
         }
+        entry.index = index
         // Neither an entry nor a book: a book another Folio is making, its entry on the way. One
         // written here could land after it and replace its name and colour.
-        guard hasEntry || BookStamp.of(folder) != .none else { return entry }
+        let fallback = hasEntry || BookStamp.of(folder) != .none ? entry : nil
         do {
-            try entry.write(in: folder)
+            // Only the index is this listing's to write: the name and colour are as they are now.
+            return try ShelfEntry.rewrite(in: folder, fallback: fallback, patience: EntryLock.repairPatience) {
+                $0.index = index
+            } ?? entry
         } catch {
             warning("\(error); the book's counts are taken again next time")
         }

@@ -1,4 +1,5 @@
 import FolioGeometry
+import FolioRender
 
 /// The shelf's own controls, in a bar above the covers: a new book, a new cover colour, deleting
 /// and renaming a book (the next tap on a cover says which), and undoing the last deletion.
@@ -19,9 +20,23 @@ public enum ShelfControl: String, CaseIterable, Sendable {
         case .undo: "Undo"
         }
     }
+
+    /// What the control's button shows in a bar too narrow for the label: a shorter one, then an icon.
+    public var face: ShelfBarArt.Face {
+        switch self {
+        case .newBook: ShelfBarArt.Face(label: label, short: "New", icon: .plus)
+        case .recolor: ShelfBarArt.Face(label: label, short: "Colour", icon: .palette)
+        case .delete: ShelfBarArt.Face(label: label, short: "Delete", icon: .bin)
+        case .rename: ShelfBarArt.Face(label: label, short: "Rename", icon: .pencil)
+        case .undo: ShelfBarArt.Face(label: label, short: "Undo", icon: .undo)
+        }
+    }
 }
 
-/// Where the shelf's controls are for a window `width` logical px wide: a centred row at the top.
+/// Where the shelf's controls are for a window `width` logical px wide: a centred row at the top,
+/// every control always on it. A narrow window shares its width among the buttons, its gaps
+/// shrinking below 320 px, so buttons never overlap at any width; what each shows then is
+/// `ShelfBarArt`'s to fit (a label, a shorter one, an icon).
 public struct ShelfBar: Equatable, Sendable {
     public static let buttonSize = Size(width: 112, height: 48)
     public static let gap = 8.0
@@ -30,12 +45,14 @@ public struct ShelfBar: Equatable, Sendable {
     public let slots: [(control: ShelfControl, rect: Rect)]
 
     public init(width: Double) {
+        let width = max(width, 1)
         let count = Double(ShelfControl.allCases.count)
-        let fitted = min(Self.buttonSize.width, (width - Self.gap * (count + 1)) / count)
-        let row = fitted * count + Self.gap * (count - 1)
+        let gap = min(Self.gap, width / 40)
+        let fitted = min(Self.buttonSize.width, (width - gap * (count + 1)) / count)
+        let row = fitted * count + gap * (count - 1)
         let left = (width - row) / 2
         slots = ShelfControl.allCases.enumerated().map { index, control in
-            (control, Rect(x: left + Double(index) * (fitted + Self.gap), y: Self.top, width: fitted, height: Self.buttonSize.height))
+            (control, Rect(x: left + Double(index) * (fitted + gap), y: Self.top, width: fitted, height: Self.buttonSize.height))
         }
     }
 

@@ -221,7 +221,7 @@ public final class ShelfView {
         let look = controls.map { "\($0.rawValue):\($0 == choosing):\(disabledControls.contains($0))" }
         if barArt?.look != look || barArt?.origin != area {
             let origin = Point(x: Double(area.x) / scale, y: Double(area.y) / scale)
-            let bitmap = ShelfBarArt.draw(labels: controls.map(\.label), rects: bar.slots.map(\.rect),
+            let bitmap = ShelfBarArt.draw(faces: controls.map(\.face), rects: bar.slots.map(\.rect),
                                           chosen: choosing.flatMap { controls.firstIndex(of: $0) },
                                           disabled: Set(controls.indices.filter { disabledControls.contains(controls[$0]) }),
                                           origin: origin, size: Size(width: Double(area.width) / scale, height: Double(area.height) / scale),
