@@ -169,6 +169,8 @@ final class InputCLITests: XCTestCase {
         assertOneLine(try run(["render", "--size", "100x100", "--flip", "-0.5", "--out", png]), status: 64, saying: "--flip takes a progress from 0 to 1")
         assertOneLine(try run(["replay", trace, "--size", "100x100", "--scale", "-2"]), status: 64, saying: "--scale must be a number from 1 to 8")
         assertOneLine(try run(["bench", "--threads", "-1"]), status: 64, saying: "--threads -1 is outside 1…16")
+        assertOneLine(try run(["bench", "--size", "800x600"]), status: 64,
+                      saying: "--size 800x600 is not measured: the sizes are 1280x800, 1920x1200, 2560x1600")
         XCTAssertFalse(FileManager.default.fileExists(atPath: png))
     }
 

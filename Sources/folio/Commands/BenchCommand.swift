@@ -52,6 +52,10 @@ struct BenchCommand: ParsableCommand {
             throw ValidationError("--fold \(s) is outside \(FoldScene.minimumScale)…1")
         }
         for q in progress where !(0...1).contains(q) { throw ValidationError("--progress \(q) is outside 0…1") }
+        if let size, !FoldBenchmarks.sizes.contains(where: { $0 == (size.width, size.height) }) {
+            let sizes = FoldBenchmarks.sizes.map { "\($0.0)x\($0.1)" }
+            throw ValidationError("--size \(size.width)x\(size.height) is not measured: the sizes are \(sizes.joined(separator: ", "))")
+        }
         let largest = size ?? PixelSize(width: FoldBenchmarks.sizes.map(\.0).max() ?? 1, height: FoldBenchmarks.sizes.map(\.1).max() ?? 1)
         for s in scale { try s.validate(with: largest) }
     }
