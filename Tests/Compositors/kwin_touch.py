@@ -33,7 +33,7 @@ strokes of 1.2 s (a touch frame every 8 ms, 120 Hz) in this Folio, which then qu
 Folio with `ink.late_commits = false` takes four, and quits; a third (late commits on) takes two
 and is checked as usual. Each is the only window. From their WAYLAND_DEBUG logs, each touch
 sample's time to the return of the frame callback of the first commit after it (the frame
-carrying it): with late commits its p50 must stay under LATENCY_GOAL_MS and LATE_COMMIT_GAIN_MS
+carrying it): with late commits its p50 must be a fifth (LATE_COMMIT_GAIN), and at least 4 ms,
 under the p50 without; the clients log (FOLIO_LOG=debug) a "callback returned" line per frame,
 and once KWin's cycle is first known (within the first tenth of them) at least CYCLE_SHARE of
 the late-commit frames are drawn with it known. Prints the figures.
@@ -679,13 +679,11 @@ def blank_canvas(out, failures):
 
 
 # Sample to shown under KWin 5.27 at 60 Hz with frames drawn at each callback: p50 23.5-24.4 ms
-# (26-35 ms with two busy loops beside it). With late commits, which follow the grid of KWin's
-# callback stamps: p50 13.3-17.5 ms in the same runs (18-24 ms beside the busy loops). The goal
-# holds the plain build well below the callback-driven figure; a sanitized build draws several
-# times slower and keeps a wider margin, so there it only guards against regressing past it.
-LATENCY_GOAL_MS = 26.0 if os.environ.get("FOLIO_SANITIZER") else 20.0
-# Late commits must beat frames drawn at each callback in the same run by this much (p50): a
-# quarter of a refresh, whatever the load (6-12 ms measured, with or without busy loops beside).
+# on a quiet machine, 26-64 ms on a loaded one. With late commits, which follow the grid of
+# KWin's callback stamps, in the same runs: 13.3-17.5 ms quiet, 18-32 ms loaded. How far KWin
+# falls behind depends on the load, so no fixed limit holds everywhere: late commits must beat
+# frames drawn at each callback in the same run by a fifth of that figure, and at least 4 ms.
+LATE_COMMIT_GAIN = 0.2
 LATE_COMMIT_GAIN_MS = 4.0
 # The share of frames drawn while Folio knows KWin's cycle (late commits on) once it first knew
 # it, whatever the load: KWin's stamps keep their grid when it falls behind. Losing the grid at
@@ -847,11 +845,10 @@ def check_latencies(late_logs, callback_logs, failures):
           f"p50 {p50:.1f} ms, p99 {p99:.1f} ms, {shown} frames; off (drawn at each callback): {len(at_callback)} samples, "
           f"p50 {p50_off:.1f} ms, p99 {p99_off:.1f} ms, {shown_off} frames; {frame_lines} frame log lines, "
           f"{on_cycle} on KWin's cycle, {learning} before it was known")
-    if p50 >= LATENCY_GOAL_MS:
-        failures.append(f"sample to shown p50 is {p50:.1f} ms with late commits, not under {LATENCY_GOAL_MS} ms")
-    if p50 > p50_off - LATE_COMMIT_GAIN_MS:
+    gain = max(LATE_COMMIT_GAIN_MS, LATE_COMMIT_GAIN * p50_off)
+    if p50 > p50_off - gain:
         failures.append(f"sample to shown p50 is {p50:.1f} ms with late commits and {p50_off:.1f} ms without: "
-                        f"not {LATE_COMMIT_GAIN_MS} ms less")
+                        f"not {gain:.1f} ms less")
     if on_cycle < CYCLE_SHARE * (frame_lines - learning) or learning > frame_lines // 10:
         failures.append(f"{on_cycle} of {frame_lines - learning} frames after the first {learning} were drawn "
                         f"with KWin's cycle known, not {CYCLE_SHARE:.0%}")
