@@ -45,7 +45,11 @@ final class ShelfRenameProtocolTests: XCTestCase {
         let told = folio.compositor.observation.textInputRequests.count
         try folio.compositor.sendTextInput([.deleteSurroundingText(before: UInt32(book.name.utf8.count), after: 0),
                                             .commitString("Sketches"), .done])
-        _ = try folio.waitWhileRunning("the new name told") { $0.textInputRequests.contains(.surroundingText("Sketches")) ? true : nil }
+        // Told and committed: the two requests arrive one after the other, and a slow build can be seen between them.
+        _ = try folio.waitWhileRunning("the new name told and committed") { observation in
+            let since = observation.textInputRequests.dropFirst(told)
+            return since.contains(.surroundingText("Sketches")) && since.last == .commit ? true : nil
+        }
         // Each character deleted, then the text typed, is told back as the new surrounding text.
         let surroundings = requests(folio, since: told).compactMap { request -> String? in
             if case let .surroundingText(text) = request { text } else { nil }
