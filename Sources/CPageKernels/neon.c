@@ -108,12 +108,11 @@ static inline uint8x8x4_t darkenPlanes(uint8x8x4_t p, int16x8_t k) {
     return p;
 }
 
-/* The sampler's light factors (folio_sample_light of the light kept) for eight rows. */
-static inline uint16x8_t sampleFactors(int16x8_t kept, uint16x4_t scale) {
-    uint16x8_t k = vreinterpretq_u16_s16(kept);
-    uint32x4_t low = vrshrq_n_u32(vmull_u16(vget_low_u16(k), scale), 20);
-    uint32x4_t high = vrshrq_n_u32(vmull_high_u16(k, vcombine_u16(scale, scale)), 20);
-    return vuzp1q_u16(vreinterpretq_u16_u32(low), vreinterpretq_u16_u32(high));
+/* The sampler's light factors (folio_sample_light of the light kept) for eight rows: the doubling
+ * high multiply gives kept·scale >> 15 (both at most 2¹⁴ + 128, no saturation), and rounding off five
+ * bits more adds the 2¹⁹ of folio_sample_light. */
+static inline uint16x8_t sampleFactors(int16x8_t kept, int16x4_t scale) {
+    return vrshrq_n_u16(vreinterpretq_u16_s16(vqdmulhq_lane_s16(kept, scale, 0)), 5);
 }
 
 /* Eight rows' factors laid out as the byte products take them: (k, k, k, unlit) per pixel, two
@@ -188,7 +187,7 @@ static inline void stepFractions(uint32x4_t fractions[2], const Lanes *lanes, in
 
 /* One step: the shadow's factors for its rows first, where a shadow falls. */
 static inline void sampleStep(const uint32_t *column, int64_t vb, int64_t dv, int windowed, const Lanes *lanes,
-                              const uint32x4_t fractions[2], const ShadowRows *rows, int32_t row, uint16x4_t scale,
+                              const uint32x4_t fractions[2], const ShadowRows *rows, int32_t row, int16x4_t scale,
                               int16x8_t k[4], uint32_t *out) {
     if (rows) spreadFactors(sampleFactors(kept8(rows, row), scale), k);
     if (windowed) {
@@ -202,7 +201,7 @@ static inline void sampleStep(const uint32_t *column, int64_t vb, int64_t dv, in
  * fixed for the loop, so that each of their cases is a loop of its own. */
 __attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t *column, int64_t v, int64_t dv,
                                                                  int32_t count, int windowed, const Lanes *lanes,
-                                                                 const ShadowRows *rows, int32_t row, uint16x4_t scale,
+                                                                 const ShadowRows *rows, int32_t row, int16x4_t scale,
                                                                  int16x8_t k[4], uint32_t *out) {
     uint32x4_t fractions[2];
     stepFractions(fractions, lanes, v);
@@ -216,12 +215,11 @@ __attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t 
     return i;
 }
 
-/* The sixteen-lane sampler's lane offsets: each lane's part of l·dv's fraction (to start a step's
- * fractions from), and its top tap's index in a window of 32 pixels, without and with the carry
- * from its fraction. */
+/* The sixteen-lane sampler's lane offsets: each lane's part of l·dv's fraction, and its top tap's
+ * index in a window of 32 pixels without the carry from its fraction, and one on (its bottom tap). */
 typedef struct {
     uint32x4_t part[4];
-    uint8x16_t index, carried;
+    uint8x16_t index, next;
 } Lanes16;
 
 static inline Lanes16 lanes16(int64_t dv) {
@@ -232,7 +230,7 @@ static inline Lanes16 lanes16(int64_t dv) {
     for (int l = 0; l < 16; l++) index[l] = (uint8_t)whole[l];
     for (int q = 0; q < 4; q++) lanes.part[q] = vld1q_u32((const uint32_t *)part + 4 * q);
     lanes.index = vld1q_u8(index);
-    lanes.carried = vaddq_u8(lanes.index, vdupq_n_u8(1));
+    lanes.next = vaddq_u8(lanes.index, vdupq_n_u8(1));
     return lanes;
 }
 
@@ -254,23 +252,23 @@ static inline uint8x16_t samplePlane(uint8x16x2_t plane, uint8x16_t top, uint8x1
  * index, weight and light is one byte or 16-bit lane of a vector, with no spreading across a
  * pixel's bytes. `k` holds the colours' light for lanes 0–7 and 8–15.
  */
-static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *lanes, const uint32x4_t fractions[4],
-                            const int16x8_t k[2], uint32_t *out) {
+static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *lanes, const int16x8_t k[2],
+                            uint32_t *out) {
     const uint8_t *at = (const uint8_t *)(column + (vb >> 32));
     const uint8x16x4_t low = vld4q_u8(at), high = vld4q_u8(at + 64);
-    /* Each lane's carry (its fraction below lane 0's, which its part was added to), narrowed to a
-     * byte mask; its fraction's top byte, halved to 7 bits. */
-    const uint32x4_t first = vdupq_laneq_u32(fractions[0], 0);
-    uint16x8_t carry01 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[0], first)),
-                                    vreinterpretq_u16_u32(vcltq_u32(fractions[1], first)));
-    uint16x8_t carry23 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[2], first)),
-                                    vreinterpretq_u16_u32(vcltq_u32(fractions[3], first)));
-    uint8x16_t carry = vuzp1q_u8(vreinterpretq_u8_u16(carry01), vreinterpretq_u8_u16(carry23));
-    uint8x16_t top = vbslq_u8(carry, lanes->carried, lanes->index), bottom = vaddq_u8(top, vdupq_n_u8(1));
-    uint16x8_t high01 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[0]), vreinterpretq_u16_u32(fractions[1]));
-    uint16x8_t high23 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[2]), vreinterpretq_u16_u32(fractions[3]));
-    uint8x16_t f = vshrq_n_u8(vuzp2q_u8(vreinterpretq_u8_u16(high01), vreinterpretq_u8_u16(high23)), 1);
-    uint8x16_t g = veorq_u8(f, vdupq_n_u8(127));
+    /* Each lane's fraction plus vb's, halved so that the carry stays: the top byte is the carry (one
+     * row on) over the position's 7-bit weight. */
+    const uint32x4_t first = vdupq_n_u32((uint32_t)vb);
+    uint32x4_t sums[4];
+    for (int q = 0; q < 4; q++) sums[q] = vhaddq_u32(first, lanes->part[q]);
+    uint16x8_t high01 = vuzp2q_u16(vreinterpretq_u16_u32(sums[0]), vreinterpretq_u16_u32(sums[1]));
+    uint16x8_t high23 = vuzp2q_u16(vreinterpretq_u16_u32(sums[2]), vreinterpretq_u16_u32(sums[3]));
+    const uint8x16_t tops = vuzp2q_u8(vreinterpretq_u8_u16(high01), vreinterpretq_u8_u16(high23));
+    const uint8x16_t weight = vdupq_n_u8(127);
+    const uint8x16_t f = vandq_u8(tops, weight), g = vbicq_u8(weight, tops);
+    /* The carry as 0 or −1, taken off. */
+    const uint8x16_t carry = vreinterpretq_u8_s8(vshrq_n_s8(vreinterpretq_s8_u8(tops), 7));
+    const uint8x16_t top = vsubq_u8(lanes->index, carry), bottom = vsubq_u8(lanes->next, carry);
     uint8x16x4_t result;
     for (int c = 0; c < 3; c++) {
         uint8x16x2_t plane = {{low.val[c], high.val[c]}};
@@ -288,12 +286,8 @@ static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *l
     vst4q_u8((uint8_t *)out, result);
 }
 
-static inline void fractions16(uint32x4_t fractions[4], const Lanes16 *lanes, int64_t vb) {
-    for (int q = 0; q < 4; q++) fractions[q] = vaddq_u32(vdupq_n_u32((uint32_t)vb), lanes->part[q]);
-}
-
 /* The colours' light for sixteen rows from row on: the shadow's, or `flat`. */
-static inline void light16(const ShadowRows *rows, int32_t row, uint16x4_t scale, int16x8_t flat, int16x8_t k[2]) {
+static inline void light16(const ShadowRows *rows, int32_t row, int16x4_t scale, int16x8_t flat, int16x8_t k[2]) {
     if (!rows) {
         k[0] = k[1] = flat;
         return;
@@ -308,25 +302,19 @@ __attribute__((always_inline)) static inline void sampleWindowed(const uint32_t 
                                                                  int32_t count, const ShadowRows *rows, int32_t row,
                                                                  uint16_t light, uint32_t *out) {
     const Lanes16 lanes = lanes16(dv);
-    const uint16x4_t scale = vdup_n_u16((uint16_t)folio_light_scale(light));
+    const int16x4_t scale = vdup_n_s16((int16_t)folio_light_scale(light));
     const int16x8_t flat = vdupq_n_s16((int16_t)folio_sample_light(FOLIO_SHADOW_FULL, light));
-    const uint32x4_t advance = vdupq_n_u32((uint32_t)(16 * (uint64_t)dv));
-    uint32x4_t fractions[4];
     int16x8_t k[2];
-    fractions16(fractions, &lanes, v);
     int32_t i = 0;
     int64_t vb = v;
     for (; i + 16 <= count; i += 16, vb += 16 * dv) {
         light16(rows, row + i, scale, flat, k);
-        sample16(column, vb, &lanes, fractions, k, out + i);
-        for (int q = 0; q < 4; q++) fractions[q] = vaddq_u32(fractions[q], advance);
+        sample16(column, vb, &lanes, k, out + i);
     }
     if (i == count) return;
     i = count - 16;
-    vb = v + (int64_t)i * dv;
-    fractions16(fractions, &lanes, vb);
     light16(rows, row + i, scale, flat, k);
-    sample16(column, vb, &lanes, fractions, k, out + i);
+    sample16(column, v + (int64_t)i * dv, &lanes, k, out + i);
 }
 
 /*
@@ -360,7 +348,7 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
         lanes.bytes[h] = vreinterpretq_u8_u32(vmlaq_n_u32(vdupq_n_u32(0x03020100u), index, 0x04040404u));
         lanes.carried[h] = vaddq_u8(lanes.bytes[h], vdupq_n_u8(4));
     }
-    const uint16x4_t scale = vdup_n_u16((uint16_t)folio_light_scale(light));
+    const int16x4_t scale = vdup_n_s16((int16_t)folio_light_scale(light));
     int16x8_t k[4];
     spreadFactors(vdupq_n_u16((uint16_t)folio_sample_light(FOLIO_SHADOW_FULL, light)), k);
     const ShadowRows rows = shadow ? shadowRows(shadow) : (ShadowRows){0};
