@@ -57,6 +57,7 @@ typedef struct {
     int16x8_t up;              /* 15 − shift: a row's offset in its cell to its weight times 128 */
     int16x8_t base;            /* the weight of a cell's first row, times 128 */
     int16x8_t steps;           /* lane l's weight past lane 0's in one cell, times 128 */
+    int16x8_t eight;           /* eight rows' weight in one cell, times 128 */
 } ShadowRows;
 
 static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
@@ -67,6 +68,7 @@ static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
     s.up = vdupq_n_s16((int16_t)(15 - s.shift));
     s.base = vdupq_n_s16((int16_t)(1 << (14 - s.shift)));
     s.steps = vshlq_s16(vld1q_s16(rowLanes), s.up);
+    s.eight = vdupq_n_s16((int16_t)(8 << (15 - s.shift)));
     return s;
 }
 
@@ -93,6 +95,19 @@ static inline int16x8_t kept8(const ShadowRows *s, int32_t row) {
     return vsubq_s16(vdupq_n_s16(FOLIO_SHADOW_FULL), dark);
 }
 
+/* The same for rows row…row + 15, in two vectors: one grid pair for all when they lie in one cell. */
+__attribute__((always_inline)) static inline int16x8x2_t kept16(const ShadowRows *s, int32_t row) {
+    const int32_t start = row - ((s->mask + 1) >> 1), g = start >> s->shift;
+    if ((start & s->mask) + 15 <= s->mask) {
+        const int32_t first = s->darkening[g], difference = s->darkening[g + 1] - first;
+        const int16_t w = (int16_t)(((start & s->mask) << (15 - s->shift)) + (1 << (14 - s->shift)));
+        const int16x8_t d = vdupq_n_s16((int16_t)difference), full = vdupq_n_s16((int16_t)(FOLIO_SHADOW_FULL - first));
+        const int16x8_t w0 = vaddq_s16(vdupq_n_s16(w), s->steps), w1 = vaddq_s16(w0, s->eight);
+        return (int16x8x2_t){{vsubq_s16(full, vqrdmulhq_s16(d, w0)), vsubq_s16(full, vqrdmulhq_s16(d, w1))}};
+    }
+    return (int16x8x2_t){{kept8(s, row), kept8(s, row + 8)}};
+}
+
 /* The darkening factor folio_darken_factor makes of the light kept: twice it, all of it 32767. */
 static inline int16x8_t darkenFactors(int16x8_t kept) {
     return vreinterpretq_s16_u16(vminq_u16(vshlq_n_u16(vreinterpretq_u16_s16(kept), 1), vdupq_n_u16(32767)));
@@ -105,6 +120,17 @@ static inline uint8x8x4_t darkenPlanes(uint8x8x4_t p, int16x8_t k) {
         p.val[c] = vmovn_u16(vreinterpretq_u16_s16(vqrdmulhq_s16(v, k)));
     }
     p.val[3] = vdup_n_u8(0xFF);
+    return p;
+}
+
+/* The same for sixteen pixels, each plane's rows 0–7 by `low`, 8–15 by `high`. */
+static inline uint8x16x4_t darkenPlanes16(uint8x16x4_t p, int16x8_t low, int16x8_t high) {
+    for (int c = 0; c < 3; c++) {
+        int16x8_t l = vqrdmulhq_s16(vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(p.val[c]))), low);
+        int16x8_t h = vqrdmulhq_s16(vreinterpretq_s16_u16(vmovl_high_u8(p.val[c])), high);
+        p.val[c] = vuzp1q_u8(vreinterpretq_u8_s16(l), vreinterpretq_u8_s16(h));
+    }
+    p.val[3] = vdupq_n_u8(0xFF);
     return p;
 }
 
@@ -368,7 +394,8 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
     sampleStep(column, vb, dv, windowed, &lanes, fractions, shadow ? &rows : 0, row + i, scale, k, out + i);
 }
 
-/* Eight rows a step as channel planes; a run of 8 or more ends with a step over its last eight. */
+/* Sixteen rows a step as channel planes, eight for a run shorter than that; a run ends with a step
+ * over its last rows. */
 static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row, int32_t count,
                    uint32_t *out) {
     if (count < 8) {
@@ -376,12 +403,21 @@ static void darken(const uint32_t *source, uint32_t flat, const folio_page_shado
         return;
     }
     const ShadowRows rows = shadowRows(shadow);
-    const uint8x8x4_t colour = vld4_dup_u8((const uint8_t *)&flat);
-    for (int32_t i = 0;; i += 8) {
-        if (i + 8 > count) i = count - 8;
-        uint8x8x4_t p = source ? vld4_u8((const uint8_t *)(source + i)) : colour;
-        vst4_u8((uint8_t *)(out + i), darkenPlanes(p, darkenFactors(kept8(&rows, row + i))));
-        if (i + 8 == count) return;
+    if (count < 16) {
+        const uint8x8x4_t colour = vld4_dup_u8((const uint8_t *)&flat);
+        for (int32_t i = 0;; i = count - 8) {
+            uint8x8x4_t p = source ? vld4_u8((const uint8_t *)(source + i)) : colour;
+            vst4_u8((uint8_t *)(out + i), darkenPlanes(p, darkenFactors(kept8(&rows, row + i))));
+            if (i + 8 == count) return;
+        }
+    }
+    const uint8x16x4_t colour = vld4q_dup_u8((const uint8_t *)&flat);
+    for (int32_t i = 0;; i += 16) {
+        if (i + 16 > count) i = count - 16;
+        const int16x8x2_t kept = kept16(&rows, row + i);
+        uint8x16x4_t p = source ? vld4q_u8((const uint8_t *)(source + i)) : colour;
+        vst4q_u8((uint8_t *)(out + i), darkenPlanes16(p, darkenFactors(kept.val[0]), darkenFactors(kept.val[1])));
+        if (i + 16 == count) return;
     }
 }
 
