@@ -447,6 +447,24 @@ static inline uint32x4x4_t columns4(const uint32_t *from, int32_t tile_stride, i
     return vld4q_lane_u32(from + 3 * (int64_t)tile_stride + y, r, 3);
 }
 
+/* Sixteen columns of a tile down its rows, four rows a step: each row's sixteen pixels stored from
+ * four registers. */
+static inline void writeColumns16(const uint32_t *from, int32_t tile_stride, int32_t rows, uint32_t *out,
+                                  int32_t out_stride) {
+    const int64_t quarter = 4 * (int64_t)tile_stride;
+    for (int32_t y = 0; y + 4 <= rows; y += 4, out += 4 * (int64_t)out_stride) {
+        const uint32x4x4_t a = columns4(from, tile_stride, y), b = columns4(from + quarter, tile_stride, y);
+        const uint32x4x4_t c = columns4(from + 2 * quarter, tile_stride, y), d = columns4(from + 3 * quarter, tile_stride, y);
+        for (int k = 0; k < 4; k++) {
+            uint32_t *to = out + k * (int64_t)out_stride;
+            vst1q_u32(to, a.val[k]);
+            vst1q_u32(to + 4, b.val[k]);
+            vst1q_u32(to + 8, c.val[k]);
+            vst1q_u32(to + 12, d.val[k]);
+        }
+    }
+}
+
 /* Eight columns of a tile down its rows, four rows a step: each row's eight pixels in one store of
  * two registers. */
 static inline void writeColumns8(const uint32_t *from, int32_t tile_stride, int32_t rows, uint32_t *out, int32_t out_stride) {
@@ -454,8 +472,8 @@ static inline void writeColumns8(const uint32_t *from, int32_t tile_stride, int3
     for (int32_t y = 0; y + 4 <= rows; y += 4, out += 4 * (int64_t)out_stride) {
         const uint32x4x4_t a = columns4(from, tile_stride, y), b = columns4(right, tile_stride, y);
         for (int k = 0; k < 4; k++) {
-            const uint32x4x2_t row = {{a.val[k], b.val[k]}};
-            vst1q_u32_x2(out + k * (int64_t)out_stride, row);
+            vst1q_u32(out + k * (int64_t)out_stride, a.val[k]);
+            vst1q_u32(out + k * (int64_t)out_stride + 4, b.val[k]);
         }
     }
 }
@@ -468,11 +486,14 @@ static inline void writeColumns4(const uint32_t *from, int32_t tile_stride, int3
     }
 }
 
-/* Eight columns at a time, then four; the leftover columns and rows a pixel at a time. */
+/* Sixteen columns at a time, then eight, then four; the leftover columns and rows a pixel at a time. */
 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
                        int32_t out_stride) {
     const int32_t whole_rows = rows & ~3, whole_columns = columns & ~3;
     int32_t c = 0;
+    for (; c + 16 <= whole_columns; c += 16) {
+        writeColumns16(tile + (int64_t)c * tile_stride, tile_stride, whole_rows, out + c, out_stride);
+    }
     for (; c + 8 <= whole_columns; c += 8) {
         writeColumns8(tile + (int64_t)c * tile_stride, tile_stride, whole_rows, out + c, out_stride);
     }
