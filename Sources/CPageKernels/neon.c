@@ -57,6 +57,7 @@ typedef struct {
     int16x8_t up;              /* 15 − shift: a row's offset in its cell to its weight times 128 */
     int16x8_t base;            /* the weight of a cell's first row, times 128 */
     int16x8_t steps;           /* lane l's weight past lane 0's in one cell, times 128 */
+    int16x8_t eight;           /* eight rows' weight in one cell, times 128 */
 } ShadowRows;
 
 static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
@@ -67,6 +68,7 @@ static inline ShadowRows shadowRows(const folio_page_shadow *shadow) {
     s.up = vdupq_n_s16((int16_t)(15 - s.shift));
     s.base = vdupq_n_s16((int16_t)(1 << (14 - s.shift)));
     s.steps = vshlq_s16(vld1q_s16(rowLanes), s.up);
+    s.eight = vdupq_n_s16((int16_t)(8 << (15 - s.shift)));
     return s;
 }
 
@@ -93,6 +95,19 @@ static inline int16x8_t kept8(const ShadowRows *s, int32_t row) {
     return vsubq_s16(vdupq_n_s16(FOLIO_SHADOW_FULL), dark);
 }
 
+/* The same for rows row…row + 15, in two vectors: one grid pair for all when they lie in one cell. */
+__attribute__((always_inline)) static inline int16x8x2_t kept16(const ShadowRows *s, int32_t row) {
+    const int32_t start = row - ((s->mask + 1) >> 1), g = start >> s->shift;
+    if ((start & s->mask) + 15 <= s->mask) {
+        const int32_t first = s->darkening[g], difference = s->darkening[g + 1] - first;
+        const int16_t w = (int16_t)(((start & s->mask) << (15 - s->shift)) + (1 << (14 - s->shift)));
+        const int16x8_t d = vdupq_n_s16((int16_t)difference), full = vdupq_n_s16((int16_t)(FOLIO_SHADOW_FULL - first));
+        const int16x8_t w0 = vaddq_s16(vdupq_n_s16(w), s->steps), w1 = vaddq_s16(w0, s->eight);
+        return (int16x8x2_t){{vsubq_s16(full, vqrdmulhq_s16(d, w0)), vsubq_s16(full, vqrdmulhq_s16(d, w1))}};
+    }
+    return (int16x8x2_t){{kept8(s, row), kept8(s, row + 8)}};
+}
+
 /* The darkening factor folio_darken_factor makes of the light kept: twice it, all of it 32767. */
 static inline int16x8_t darkenFactors(int16x8_t kept) {
     return vreinterpretq_s16_u16(vminq_u16(vshlq_n_u16(vreinterpretq_u16_s16(kept), 1), vdupq_n_u16(32767)));
@@ -108,12 +123,22 @@ static inline uint8x8x4_t darkenPlanes(uint8x8x4_t p, int16x8_t k) {
     return p;
 }
 
-/* The sampler's light factors (folio_sample_light of the light kept) for eight rows. */
-static inline uint16x8_t sampleFactors(int16x8_t kept, uint16x4_t scale) {
-    uint16x8_t k = vreinterpretq_u16_s16(kept);
-    uint32x4_t low = vrshrq_n_u32(vmull_u16(vget_low_u16(k), scale), 20);
-    uint32x4_t high = vrshrq_n_u32(vmull_high_u16(k, vcombine_u16(scale, scale)), 20);
-    return vuzp1q_u16(vreinterpretq_u16_u32(low), vreinterpretq_u16_u32(high));
+/* The same for sixteen pixels, each plane's rows 0–7 by `low`, 8–15 by `high`. */
+static inline uint8x16x4_t darkenPlanes16(uint8x16x4_t p, int16x8_t low, int16x8_t high) {
+    for (int c = 0; c < 3; c++) {
+        int16x8_t l = vqrdmulhq_s16(vreinterpretq_s16_u16(vmovl_u8(vget_low_u8(p.val[c]))), low);
+        int16x8_t h = vqrdmulhq_s16(vreinterpretq_s16_u16(vmovl_high_u8(p.val[c])), high);
+        p.val[c] = vuzp1q_u8(vreinterpretq_u8_s16(l), vreinterpretq_u8_s16(h));
+    }
+    p.val[3] = vdupq_n_u8(0xFF);
+    return p;
+}
+
+/* The sampler's light factors (folio_sample_light of the light kept) for eight rows: the doubling
+ * high multiply gives kept·scale >> 15 (both at most 2¹⁴ + 128, no saturation), and rounding off five
+ * bits more adds the 2¹⁹ of folio_sample_light. */
+static inline uint16x8_t sampleFactors(int16x8_t kept, int16x4_t scale) {
+    return vrshrq_n_u16(vreinterpretq_u16_s16(vqdmulhq_lane_s16(kept, scale, 0)), 5);
 }
 
 /* Eight rows' factors laid out as the byte products take them: (k, k, k, unlit) per pixel, two
@@ -188,7 +213,7 @@ static inline void stepFractions(uint32x4_t fractions[2], const Lanes *lanes, in
 
 /* One step: the shadow's factors for its rows first, where a shadow falls. */
 static inline void sampleStep(const uint32_t *column, int64_t vb, int64_t dv, int windowed, const Lanes *lanes,
-                              const uint32x4_t fractions[2], const ShadowRows *rows, int32_t row, uint16x4_t scale,
+                              const uint32x4_t fractions[2], const ShadowRows *rows, int32_t row, int16x4_t scale,
                               int16x8_t k[4], uint32_t *out) {
     if (rows) spreadFactors(sampleFactors(kept8(rows, row), scale), k);
     if (windowed) {
@@ -202,7 +227,7 @@ static inline void sampleStep(const uint32_t *column, int64_t vb, int64_t dv, in
  * fixed for the loop, so that each of their cases is a loop of its own. */
 __attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t *column, int64_t v, int64_t dv,
                                                                  int32_t count, int windowed, const Lanes *lanes,
-                                                                 const ShadowRows *rows, int32_t row, uint16x4_t scale,
+                                                                 const ShadowRows *rows, int32_t row, int16x4_t scale,
                                                                  int16x8_t k[4], uint32_t *out) {
     uint32x4_t fractions[2];
     stepFractions(fractions, lanes, v);
@@ -216,12 +241,11 @@ __attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t 
     return i;
 }
 
-/* The sixteen-lane sampler's lane offsets: each lane's part of l·dv's fraction (to start a step's
- * fractions from), and its top tap's index in a window of 32 pixels, without and with the carry
- * from its fraction. */
+/* The sixteen-lane sampler's lane offsets: each lane's part of l·dv's fraction, and its top tap's
+ * index in a window of 32 pixels without the carry from its fraction, and one on (its bottom tap). */
 typedef struct {
     uint32x4_t part[4];
-    uint8x16_t index, carried;
+    uint8x16_t index, next;
 } Lanes16;
 
 static inline Lanes16 lanes16(int64_t dv) {
@@ -232,7 +256,7 @@ static inline Lanes16 lanes16(int64_t dv) {
     for (int l = 0; l < 16; l++) index[l] = (uint8_t)whole[l];
     for (int q = 0; q < 4; q++) lanes.part[q] = vld1q_u32((const uint32_t *)part + 4 * q);
     lanes.index = vld1q_u8(index);
-    lanes.carried = vaddq_u8(lanes.index, vdupq_n_u8(1));
+    lanes.next = vaddq_u8(lanes.index, vdupq_n_u8(1));
     return lanes;
 }
 
@@ -254,23 +278,23 @@ static inline uint8x16_t samplePlane(uint8x16x2_t plane, uint8x16_t top, uint8x1
  * index, weight and light is one byte or 16-bit lane of a vector, with no spreading across a
  * pixel's bytes. `k` holds the colours' light for lanes 0–7 and 8–15.
  */
-static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *lanes, const uint32x4_t fractions[4],
-                            const int16x8_t k[2], uint32_t *out) {
+static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *lanes, const int16x8_t k[2],
+                            uint32_t *out) {
     const uint8_t *at = (const uint8_t *)(column + (vb >> 32));
     const uint8x16x4_t low = vld4q_u8(at), high = vld4q_u8(at + 64);
-    /* Each lane's carry (its fraction below lane 0's, which its part was added to), narrowed to a
-     * byte mask; its fraction's top byte, halved to 7 bits. */
-    const uint32x4_t first = vdupq_laneq_u32(fractions[0], 0);
-    uint16x8_t carry01 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[0], first)),
-                                    vreinterpretq_u16_u32(vcltq_u32(fractions[1], first)));
-    uint16x8_t carry23 = vuzp1q_u16(vreinterpretq_u16_u32(vcltq_u32(fractions[2], first)),
-                                    vreinterpretq_u16_u32(vcltq_u32(fractions[3], first)));
-    uint8x16_t carry = vuzp1q_u8(vreinterpretq_u8_u16(carry01), vreinterpretq_u8_u16(carry23));
-    uint8x16_t top = vbslq_u8(carry, lanes->carried, lanes->index), bottom = vaddq_u8(top, vdupq_n_u8(1));
-    uint16x8_t high01 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[0]), vreinterpretq_u16_u32(fractions[1]));
-    uint16x8_t high23 = vuzp2q_u16(vreinterpretq_u16_u32(fractions[2]), vreinterpretq_u16_u32(fractions[3]));
-    uint8x16_t f = vshrq_n_u8(vuzp2q_u8(vreinterpretq_u8_u16(high01), vreinterpretq_u8_u16(high23)), 1);
-    uint8x16_t g = veorq_u8(f, vdupq_n_u8(127));
+    /* Each lane's fraction plus vb's, halved so that the carry stays: the top byte is the carry (one
+     * row on) over the position's 7-bit weight. */
+    const uint32x4_t first = vdupq_n_u32((uint32_t)vb);
+    uint32x4_t sums[4];
+    for (int q = 0; q < 4; q++) sums[q] = vhaddq_u32(first, lanes->part[q]);
+    uint16x8_t high01 = vuzp2q_u16(vreinterpretq_u16_u32(sums[0]), vreinterpretq_u16_u32(sums[1]));
+    uint16x8_t high23 = vuzp2q_u16(vreinterpretq_u16_u32(sums[2]), vreinterpretq_u16_u32(sums[3]));
+    const uint8x16_t tops = vuzp2q_u8(vreinterpretq_u8_u16(high01), vreinterpretq_u8_u16(high23));
+    const uint8x16_t weight = vdupq_n_u8(127);
+    const uint8x16_t f = vandq_u8(tops, weight), g = vbicq_u8(weight, tops);
+    /* The carry as 0 or −1, taken off. */
+    const uint8x16_t carry = vreinterpretq_u8_s8(vshrq_n_s8(vreinterpretq_s8_u8(tops), 7));
+    const uint8x16_t top = vsubq_u8(lanes->index, carry), bottom = vsubq_u8(lanes->next, carry);
     uint8x16x4_t result;
     for (int c = 0; c < 3; c++) {
         uint8x16x2_t plane = {{low.val[c], high.val[c]}};
@@ -288,12 +312,8 @@ static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *l
     vst4q_u8((uint8_t *)out, result);
 }
 
-static inline void fractions16(uint32x4_t fractions[4], const Lanes16 *lanes, int64_t vb) {
-    for (int q = 0; q < 4; q++) fractions[q] = vaddq_u32(vdupq_n_u32((uint32_t)vb), lanes->part[q]);
-}
-
 /* The colours' light for sixteen rows from row on: the shadow's, or `flat`. */
-static inline void light16(const ShadowRows *rows, int32_t row, uint16x4_t scale, int16x8_t flat, int16x8_t k[2]) {
+static inline void light16(const ShadowRows *rows, int32_t row, int16x4_t scale, int16x8_t flat, int16x8_t k[2]) {
     if (!rows) {
         k[0] = k[1] = flat;
         return;
@@ -308,25 +328,19 @@ __attribute__((always_inline)) static inline void sampleWindowed(const uint32_t 
                                                                  int32_t count, const ShadowRows *rows, int32_t row,
                                                                  uint16_t light, uint32_t *out) {
     const Lanes16 lanes = lanes16(dv);
-    const uint16x4_t scale = vdup_n_u16((uint16_t)folio_light_scale(light));
+    const int16x4_t scale = vdup_n_s16((int16_t)folio_light_scale(light));
     const int16x8_t flat = vdupq_n_s16((int16_t)folio_sample_light(FOLIO_SHADOW_FULL, light));
-    const uint32x4_t advance = vdupq_n_u32((uint32_t)(16 * (uint64_t)dv));
-    uint32x4_t fractions[4];
     int16x8_t k[2];
-    fractions16(fractions, &lanes, v);
     int32_t i = 0;
     int64_t vb = v;
     for (; i + 16 <= count; i += 16, vb += 16 * dv) {
         light16(rows, row + i, scale, flat, k);
-        sample16(column, vb, &lanes, fractions, k, out + i);
-        for (int q = 0; q < 4; q++) fractions[q] = vaddq_u32(fractions[q], advance);
+        sample16(column, vb, &lanes, k, out + i);
     }
     if (i == count) return;
     i = count - 16;
-    vb = v + (int64_t)i * dv;
-    fractions16(fractions, &lanes, vb);
     light16(rows, row + i, scale, flat, k);
-    sample16(column, vb, &lanes, fractions, k, out + i);
+    sample16(column, v + (int64_t)i * dv, &lanes, k, out + i);
 }
 
 /*
@@ -360,7 +374,7 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
         lanes.bytes[h] = vreinterpretq_u8_u32(vmlaq_n_u32(vdupq_n_u32(0x03020100u), index, 0x04040404u));
         lanes.carried[h] = vaddq_u8(lanes.bytes[h], vdupq_n_u8(4));
     }
-    const uint16x4_t scale = vdup_n_u16((uint16_t)folio_light_scale(light));
+    const int16x4_t scale = vdup_n_s16((int16_t)folio_light_scale(light));
     int16x8_t k[4];
     spreadFactors(vdupq_n_u16((uint16_t)folio_sample_light(FOLIO_SHADOW_FULL, light)), k);
     const ShadowRows rows = shadow ? shadowRows(shadow) : (ShadowRows){0};
@@ -380,7 +394,8 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
     sampleStep(column, vb, dv, windowed, &lanes, fractions, shadow ? &rows : 0, row + i, scale, k, out + i);
 }
 
-/* Eight rows a step as channel planes; a run of 8 or more ends with a step over its last eight. */
+/* Sixteen rows a step as channel planes, eight for a run shorter than that; a run ends with a step
+ * over its last rows. */
 static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row, int32_t count,
                    uint32_t *out) {
     if (count < 8) {
@@ -388,12 +403,21 @@ static void darken(const uint32_t *source, uint32_t flat, const folio_page_shado
         return;
     }
     const ShadowRows rows = shadowRows(shadow);
-    const uint8x8x4_t colour = vld4_dup_u8((const uint8_t *)&flat);
-    for (int32_t i = 0;; i += 8) {
-        if (i + 8 > count) i = count - 8;
-        uint8x8x4_t p = source ? vld4_u8((const uint8_t *)(source + i)) : colour;
-        vst4_u8((uint8_t *)(out + i), darkenPlanes(p, darkenFactors(kept8(&rows, row + i))));
-        if (i + 8 == count) return;
+    if (count < 16) {
+        const uint8x8x4_t colour = vld4_dup_u8((const uint8_t *)&flat);
+        for (int32_t i = 0;; i = count - 8) {
+            uint8x8x4_t p = source ? vld4_u8((const uint8_t *)(source + i)) : colour;
+            vst4_u8((uint8_t *)(out + i), darkenPlanes(p, darkenFactors(kept8(&rows, row + i))));
+            if (i + 8 == count) return;
+        }
+    }
+    const uint8x16x4_t colour = vld4q_dup_u8((const uint8_t *)&flat);
+    for (int32_t i = 0;; i += 16) {
+        if (i + 16 > count) i = count - 16;
+        const int16x8x2_t kept = kept16(&rows, row + i);
+        uint8x16x4_t p = source ? vld4q_u8((const uint8_t *)(source + i)) : colour;
+        vst4q_u8((uint8_t *)(out + i), darkenPlanes16(p, darkenFactors(kept.val[0]), darkenFactors(kept.val[1])));
+        if (i + 16 == count) return;
     }
 }
 
@@ -423,6 +447,24 @@ static inline uint32x4x4_t columns4(const uint32_t *from, int32_t tile_stride, i
     return vld4q_lane_u32(from + 3 * (int64_t)tile_stride + y, r, 3);
 }
 
+/* Sixteen columns of a tile down its rows, four rows a step: each row's sixteen pixels stored from
+ * four registers. */
+static inline void writeColumns16(const uint32_t *from, int32_t tile_stride, int32_t rows, uint32_t *out,
+                                  int32_t out_stride) {
+    const int64_t quarter = 4 * (int64_t)tile_stride;
+    for (int32_t y = 0; y + 4 <= rows; y += 4, out += 4 * (int64_t)out_stride) {
+        const uint32x4x4_t a = columns4(from, tile_stride, y), b = columns4(from + quarter, tile_stride, y);
+        const uint32x4x4_t c = columns4(from + 2 * quarter, tile_stride, y), d = columns4(from + 3 * quarter, tile_stride, y);
+        for (int k = 0; k < 4; k++) {
+            uint32_t *to = out + k * (int64_t)out_stride;
+            vst1q_u32(to, a.val[k]);
+            vst1q_u32(to + 4, b.val[k]);
+            vst1q_u32(to + 8, c.val[k]);
+            vst1q_u32(to + 12, d.val[k]);
+        }
+    }
+}
+
 /* Eight columns of a tile down its rows, four rows a step: each row's eight pixels in one store of
  * two registers. */
 static inline void writeColumns8(const uint32_t *from, int32_t tile_stride, int32_t rows, uint32_t *out, int32_t out_stride) {
@@ -430,8 +472,8 @@ static inline void writeColumns8(const uint32_t *from, int32_t tile_stride, int3
     for (int32_t y = 0; y + 4 <= rows; y += 4, out += 4 * (int64_t)out_stride) {
         const uint32x4x4_t a = columns4(from, tile_stride, y), b = columns4(right, tile_stride, y);
         for (int k = 0; k < 4; k++) {
-            const uint32x4x2_t row = {{a.val[k], b.val[k]}};
-            vst1q_u32_x2(out + k * (int64_t)out_stride, row);
+            vst1q_u32(out + k * (int64_t)out_stride, a.val[k]);
+            vst1q_u32(out + k * (int64_t)out_stride + 4, b.val[k]);
         }
     }
 }
@@ -444,11 +486,14 @@ static inline void writeColumns4(const uint32_t *from, int32_t tile_stride, int3
     }
 }
 
-/* Eight columns at a time, then four; the leftover columns and rows a pixel at a time. */
+/* Sixteen columns at a time, then eight, then four; the leftover columns and rows a pixel at a time. */
 static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
                        int32_t out_stride) {
     const int32_t whole_rows = rows & ~3, whole_columns = columns & ~3;
     int32_t c = 0;
+    for (; c + 16 <= whole_columns; c += 16) {
+        writeColumns16(tile + (int64_t)c * tile_stride, tile_stride, whole_rows, out + c, out_stride);
+    }
     for (; c + 8 <= whole_columns; c += 8) {
         writeColumns8(tile + (int64_t)c * tile_stride, tile_stride, whole_rows, out + c, out_stride);
     }
