@@ -174,14 +174,7 @@ extension CLITests {
     /// `ink.prediction = false` in the file `--config` names: a frame mid-stroke shows no ink past
     /// the newest sample; the screen after the stroke is the same either way.
     func testReplayHonoursInkPredictionFromTheConfig() throws {
-        var lines: [String] = []
-        for i in 0...30 {
-            let kind = i == 0 ? "touch.down" : "touch.motion"
-            lines.append("{\"t\": \(i * 8), \"kind\": \"\(kind)\", \"id\": 1, \"x\": \(200 + i * 8), \"y\": 300}")
-            lines.append("{\"t\": \(i * 8), \"kind\": \"touch.frame\"}")
-        }
-        lines += ["{\"t\": 260, \"kind\": \"touch.up\", \"id\": 1}", "{\"t\": 260, \"kind\": \"touch.frame\"}"]
-        let trace = try write("line.jsonl", lines.joined(separator: "\n"))
+        let trace = try write("line.jsonl", horizontalStroke(samples: 30, every: 8, liftAt: 260))
         /// final.png, or with `at`, the last frame the display presented by then.
         func finalPNG(_ config: String, at: String?) throws -> Data {
             let path = folder.appendingPathComponent("predict.toml").path
@@ -202,14 +195,7 @@ extension CLITests {
     /// each callback, so what they show is older when presented (frames.jsonl); the screen after
     /// the stroke is the same either way.
     func testReplayHonoursLateCommitsFromTheConfig() throws {
-        var lines: [String] = []
-        for i in 0...60 {
-            let kind = i == 0 ? "touch.down" : "touch.motion"
-            lines.append("{\"t\": \(i * 4), \"kind\": \"\(kind)\", \"id\": 1, \"x\": \(200 + i * 4), \"y\": 300}")
-            lines.append("{\"t\": \(i * 4), \"kind\": \"touch.frame\"}")
-        }
-        lines += ["{\"t\": 244, \"kind\": \"touch.up\", \"id\": 1}", "{\"t\": 244, \"kind\": \"touch.frame\"}"]
-        let trace = try write("late.jsonl", lines.joined(separator: "\n"))
+        let trace = try write("late.jsonl", horizontalStroke(samples: 60, every: 4, liftAt: 244))
         /// The median age (ms) of the newest input of the stroke's frames when presented, and final.png.
         func replay(lateCommits: Bool) throws -> (age: Double, final: Data) {
             let path = folder.appendingPathComponent("late.toml").path
@@ -230,5 +216,18 @@ extension CLITests {
         XCTAssertLessThan(on.age, 16, "late: the newest input is taken just before the deadline")
         XCTAssertGreaterThan(off.age, 16, "at each callback: a refresh and more before it is seen")
         XCTAssertEqual(on.final, off.final)
+    }
+
+    /// A finger drawing right along y = 300 from x = 200: a touch and `samples` moves, one every
+    /// `every` ms and `every` px, lifted at `liftAt` ms.
+    private func horizontalStroke(samples: Int, every: Int, liftAt: Int) -> String {
+        var lines: [String] = []
+        for i in 0...samples {
+            let kind = i == 0 ? "touch.down" : "touch.motion"
+            lines.append("{\"t\": \(i * every), \"kind\": \"\(kind)\", \"id\": 1, \"x\": \(200 + i * every), \"y\": 300}")
+            lines.append("{\"t\": \(i * every), \"kind\": \"touch.frame\"}")
+        }
+        lines += ["{\"t\": \(liftAt), \"kind\": \"touch.up\", \"id\": 1}", "{\"t\": \(liftAt), \"kind\": \"touch.frame\"}"]
+        return lines.joined(separator: "\n")
     }
 }
