@@ -795,7 +795,8 @@ def scenario_latency(kwin, injector, client, out, failures):
     logs = {True: [os.path.join(out, "client.log")], False: []}
     folio = None
     for phase, late in ((2, False), (3, True)):
-        workdir = tempfile.mkdtemp(prefix=f"folio-kwin-latency-{phase}-")
+        # Inside KWin's own folder, which the run removes whatever happens.
+        workdir = tempfile.mkdtemp(prefix=f"latency-{phase}-", dir=os.path.dirname(kwin.runtime))
         log_path = os.path.join(out, f"client-{phase}-late-commits-{'on' if late else 'off'}.log")
         logs[late].append(log_path)
         folio = start_folio(client, kwin, workdir, f"[ink]\nlate_commits = {'true' if late else 'false'}\n", log_path)
@@ -809,7 +810,6 @@ def scenario_latency(kwin, injector, client, out, failures):
         time.sleep(0.5)
         check_saved_on_sigterm(folio, client.args[0], os.path.join(workdir, "book"),
                                '{"sheets":[{"strokes":4,"paper":"plain"}]}', failures)
-        shutil.rmtree(workdir, ignore_errors=True)
     check_latencies(logs[True], logs[False], failures)
     return folio, os.path.join(workdir, "book")
 
