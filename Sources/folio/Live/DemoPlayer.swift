@@ -11,7 +11,7 @@ final class DemoPlayer {
 
     private var trace: Trace?
     private var next = 0
-    /// The session time (ms) the first frame was done with: trace time zero.
+    /// The session time (ms) of the first frame: trace time zero.
     private var start: Double?
     private var phase = Phase.waitingForFirstFrame
 
@@ -25,9 +25,7 @@ final class DemoPlayer {
     func frameShown(at time: Double, size: (width: Int, height: Int, scale: BufferScale), player: LiveController) {
         guard phase == .waitingForFirstFrame else { return }
         if trace == nil { trace = DemoTrace.trace(width: size.width, height: size.height) }
-        // Not the callback's time: the first frame readies the fold, which takes a slow machine
-        // seconds, and a clock started before it would play those seconds of trace at once.
-        start = max(time, monotonicMilliseconds())
+        start = time
         phase = .playing
         timerFired(player: player)
     }
