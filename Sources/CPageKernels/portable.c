@@ -23,6 +23,16 @@ enum { span = 512 };
  * must assume the lane loops' 16-bit reads see (a store through a uint32_t pointer it may not). */
 static inline void put_lanes(uint16_t *lanes, int32_t i, uint32_t value) { memcpy(lanes + 2 * i, &value, sizeof value); }
 
+/* Four pixels in one vector: the compiler's generic vectors, which it lowers to the target's own
+ * registers and shuffles (SSE2, NEON, or plain words), so the tile writer needs no intrinsics. */
+typedef uint32_t pixels4 __attribute__((vector_size(16)));
+
+static inline pixels4 load4(const uint32_t *p) {
+    pixels4 v;
+    memcpy(&v, p, sizeof v);
+    return v;
+}
+
 /* (keep·a + take·b + 64) >> 7, keep + take = 128: at most 128·255 + 64, so 16-bit lanes hold it. */
 static void blend_bytes(const uint8_t *restrict a, const uint8_t *restrict b, int32_t n, uint8_t keep, uint8_t take,
                         uint8_t *restrict out) {
@@ -79,39 +89,79 @@ static void sample_pairs(const uint16_t *restrict t, const uint16_t *restrict b,
     }
 }
 
+/* Four pixels as eight 16-bit lanes, a pixel's blue and green in one, its red and alpha in the next. */
+typedef uint16_t lanes8 __attribute__((vector_size(16)));
+typedef uint32_t wide8 __attribute__((vector_size(32)));
+typedef uint8_t bytes16 __attribute__((vector_size(16)));
+
+/* lit() in every lane: the high half of the 16-bit product, rounded. */
+static inline lanes8 lit8(lanes8 a, lanes8 b) {
+    const wide8 q = (__builtin_convertvector(a, wide8) * __builtin_convertvector(b, wide8)) >> 16;
+    return __builtin_convertvector((q + 1) >> 1, lanes8);
+}
+
+/* Four samples as sample_pairs makes them, from their taps in pairs (pixel i's top at 2i, bottom
+ * at 2i + 1), their position fractions and their light factors (kLow, kHigh as sample_pairs takes
+ * them). No lane passes 16 bits: q ≤ 32385·1032/2¹⁶, and a result never passes 255. */
+static inline pixels4 sample4(const uint32_t *taps, pixels4 fractions, lanes8 kLow, lanes8 kHigh) {
+    const pixels4 first = load4(taps), second = load4(taps + 4);
+    const lanes8 t = (lanes8)__builtin_shufflevector(first, second, 0, 2, 4, 6);
+    const lanes8 b = (lanes8)__builtin_shufflevector(first, second, 1, 3, 5, 7);
+    const pixels4 w = fractions >> 25;
+    const lanes8 f = (lanes8)(w | w << 16), g = 127 - f;
+    const lanes8 low = g * (t & 0xFF) + f * (b & 0xFF), high = g * (t >> 8) + f * (b >> 8);
+    /* Each lane's result byte next to its partner's: written as a shuffle, where a shift would let
+     * the compiler fold it into the high product and lose the 16-bit multiply. */
+    const bytes16 l = (bytes16)lit8(low, kLow), h = (bytes16)lit8(high, kHigh);
+    return (pixels4)__builtin_shufflevector(l, h, 0, 16, 2, 18, 4, 20, 6, 22, 8, 24, 10, 26, 12, 28, 14, 30);
+}
+
+/* Pixel i's and the next three's light factors: the chunk's, or the same for all without a shadow. */
+static inline lanes8 lightAt(lanes8 flat, const uint16_t *factors, int32_t i, const folio_page_shadow *shadow) {
+    if (!shadow) return flat;
+    lanes8 k;
+    memcpy(&k, factors + 2 * i, sizeof k);
+    return k;
+}
+
+/* A chunk's taps in pairs, each pixel's two read at once, then four samples at a time. The light
+ * factors are the same for every pixel without a shadow, else laid out per chunk. */
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
                    int32_t row, uint16_t light, uint32_t *out) {
-    uint16_t top[2 * chunk], bottom[2 * chunk], weights[2 * chunk], kLow[2 * chunk], kHigh[2 * chunk];
+    uint32_t taps[2 * chunk] __attribute__((aligned(16)));
+    uint16_t kLow[2 * chunk] __attribute__((aligned(16))), kHigh[2 * chunk] __attribute__((aligned(16)));
     int32_t kept[chunk];
     const int32_t scale = folio_light_scale(light);
-    if (!shadow) {
-        const uint32_t k = (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light);
-        for (int32_t i = 0; i < chunk; i++) {
-            put_lanes(kLow, i, 4 * (k | k << 16));
-            put_lanes(kHigh, i, 4 * (k | (uint32_t)FOLIO_UNLIT << 16));
-        }
-    }
+    const uint32_t k = (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light);
+    const lanes8 flatLow = (lanes8)((pixels4){0, 0, 0, 0} + 4 * (k | k << 16));
+    const lanes8 flatHigh = (lanes8)((pixels4){0, 0, 0, 0} + 4 * (k | (uint32_t)FOLIO_UNLIT << 16));
     const uint32_t step = (uint32_t)dv;
+    const pixels4 steps4 = {0, step, 2 * step, 3 * step};
     int64_t position = v;
     for (int32_t i0 = 0; i0 < count; i0 += chunk) {
-        const int32_t n = count - i0 < chunk ? count - i0 : chunk;
-        uint32_t fraction = (uint32_t)position;
-        for (int32_t i = 0; i < n; i++, position += dv) {
-            const uint32_t *taps = column + (position >> 32);
-            put_lanes(top, i, taps[0]);
-            put_lanes(bottom, i, taps[1]);
-        }
-        /* The weights in a loop of their own, which the compiler vectorises (the taps' cannot be). */
-        for (int32_t i = 0; i < n; i++, fraction += step) put_lanes(weights, i, fraction >> 25 | (fraction >> 25) << 16);
+        const int32_t n = count - i0 < chunk ? count - i0 : chunk, whole = n & ~3;
+        pixels4 fractions = (uint32_t)position + steps4;
+        for (int32_t i = 0; i < n; i++, position += dv) memcpy(taps + 2 * i, column + (position >> 32), 8);
+        for (int32_t i = n; i < ((n + 3) & ~3); i++) memcpy(taps + 2 * i, column, 8);
         if (shadow) {
             kept_rows(shadow, row + i0, n, kept);
             for (int32_t i = 0; i < n; i++) {
-                const uint32_t k = (uint32_t)((kept[i] * scale + (1 << 19)) >> 20);
-                put_lanes(kLow, i, 4 * (k | k << 16));
-                put_lanes(kHigh, i, 4 * (k | (uint32_t)FOLIO_UNLIT << 16));
+                const uint32_t kk = (uint32_t)((kept[i] * scale + (1 << 19)) >> 20);
+                put_lanes(kLow, i, 4 * (kk | kk << 16));
+                put_lanes(kHigh, i, 4 * (kk | (uint32_t)FOLIO_UNLIT << 16));
             }
         }
-        sample_pairs(top, bottom, weights, kLow, kHigh, n * 2, (uint16_t *)(out + i0));
+        int32_t i = 0;
+        for (; i < whole; i += 4, fractions += 4 * step) {
+            const pixels4 samples = sample4(taps + 2 * i, fractions, lightAt(flatLow, kLow, i, shadow),
+                                            lightAt(flatHigh, kHigh, i, shadow));
+            memcpy(out + i0 + i, &samples, sizeof samples);
+        }
+        if (i < n) {
+            const pixels4 samples = sample4(taps + 2 * i, fractions, lightAt(flatLow, kLow, i, shadow),
+                                            lightAt(flatHigh, kHigh, i, shadow));
+            memcpy(out + i0 + i, &samples, (size_t)(n - i) * sizeof(uint32_t));
+        }
     }
 }
 
@@ -148,23 +198,55 @@ static void darken(const uint32_t *source, uint32_t flat, const folio_page_shado
     }
 }
 
-/* Four columns at a time, each row's four pixels taken from the four columns and stored as two
- * 8-byte pairs. */
-static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
-                       int32_t out_stride) {
-    int32_t c = 0;
-    for (; c + 4 <= columns; c += 4) {
-        const uint32_t *a = tile + (int64_t)c * tile_stride, *b = a + tile_stride, *d = b + tile_stride, *e = d + tile_stride;
-        uint32_t *to = out + c;
-        for (int32_t y = 0; y < rows; y++, to += out_stride) {
-            const uint64_t first = a[y] | (uint64_t)b[y] << 32, second = d[y] | (uint64_t)e[y] << 32;
-            memcpy(to, &first, 8);
-            memcpy(to + 2, &second, 8);
+/* A 4×4 block of a column-major tile, c[k] column k's four rows, turned into its four rows. */
+static inline void transpose4(const pixels4 c[4], pixels4 row[4]) {
+    const pixels4 t0 = __builtin_shufflevector(c[0], c[1], 0, 4, 1, 5), t1 = __builtin_shufflevector(c[0], c[1], 2, 6, 3, 7);
+    const pixels4 t2 = __builtin_shufflevector(c[2], c[3], 0, 4, 1, 5), t3 = __builtin_shufflevector(c[2], c[3], 2, 6, 3, 7);
+    row[0] = __builtin_shufflevector(t0, t2, 0, 1, 4, 5);
+    row[1] = __builtin_shufflevector(t0, t2, 2, 3, 6, 7);
+    row[2] = __builtin_shufflevector(t1, t3, 0, 1, 4, 5);
+    row[3] = __builtin_shufflevector(t1, t3, 2, 3, 6, 7);
+}
+
+/* Rows y…y + 3 of `columns` (a multiple of 4) columns, a row's sixteen pixels (a cache line of the
+ * frame) written one after the other. Non-temporal where the frame's rows are 16-byte aligned: the
+ * frame is written, never read, so its lines need not be fetched first. */
+static inline void write_rows4(const uint32_t *band, int32_t tile_stride, int32_t columns, uint32_t *out,
+                               int32_t out_stride, int streams) {
+    for (int32_t c0 = 0; c0 < columns; c0 += 16) {
+        const int32_t blocks = columns - c0 < 16 ? (columns - c0) / 4 : 4;
+        pixels4 rows[4][4];
+        for (int b = 0; b < blocks; b++) {
+            pixels4 c[4];
+            for (int k = 0; k < 4; k++) c[k] = load4(band + (int64_t)(c0 + 4 * b + k) * tile_stride);
+            transpose4(c, rows[b]);
+        }
+        for (int k = 0; k < 4; k++) {
+            uint32_t *to = out + (int64_t)k * out_stride + c0;
+            for (int b = 0; b < blocks; b++) {
+                if (streams) {
+                    __builtin_nontemporal_store(rows[b][k], (pixels4 *)(to + 4 * b));
+                } else {
+                    memcpy(to + 4 * b, &rows[b][k], sizeof rows[b][k]);
+                }
+            }
         }
     }
-    for (; c < columns; c++) {
-        const uint32_t *a = tile + (int64_t)c * tile_stride;
-        for (int32_t y = 0; y < rows; y++) out[(int64_t)y * out_stride + c] = a[y];
+}
+
+/* 4×4 blocks transposed in vectors, four rows at a time; the odd rows and columns one by one. The
+ * stores may be non-temporal, ordered by `finish`. */
+static void write_tile(const uint32_t *tile, int32_t tile_stride, int32_t columns, int32_t rows, uint32_t *out,
+                       int32_t out_stride) {
+    const int32_t whole_rows = rows & ~3, whole_columns = columns & ~3;
+    const int streams = ((uintptr_t)out & 15) == 0 && (out_stride & 3) == 0;
+    for (int32_t y = 0; y < whole_rows; y += 4) {
+        write_rows4(tile + y, tile_stride, whole_columns, out + (int64_t)y * out_stride, out_stride, streams);
+    }
+    for (int32_t y = 0; y < rows; y++) {
+        for (int32_t x = y < whole_rows ? whole_columns : 0; x < columns; x++) {
+            out[(int64_t)y * out_stride + x] = tile[(int64_t)x * tile_stride + y];
+        }
     }
 }
 
@@ -229,7 +311,8 @@ static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t c
     }
 }
 
-static void finish(void) {}
+/* Orders the tile writer's non-temporal stores before whatever follows the frame. */
+static void finish(void) { __atomic_thread_fence(__ATOMIC_SEQ_CST); }
 
 static const folio_page_kernels portable = {
     .name = "portable", .blend = blend, .sample = sample, .darken = darken, .blend_grid = folio_blend_grid,
