@@ -27,26 +27,43 @@ static inline void put_lanes(uint16_t *lanes, int32_t i, uint32_t value) { memcp
  * registers and shuffles (SSE2, NEON, or plain words), so the tile writer needs no intrinsics. */
 typedef uint32_t pixels4 __attribute__((vector_size(16)));
 
+/* The same sixteen bytes as eight 16-bit lanes (a pixel's blue and green in one, its red and alpha
+ * in the next), signed or not, as bytes, and as eight 32-bit lanes for a product's high half. */
+typedef uint16_t lanes8 __attribute__((vector_size(16)));
+typedef int16_t signed8 __attribute__((vector_size(16)));
+typedef uint8_t bytes16 __attribute__((vector_size(16)));
+typedef uint32_t wide8 __attribute__((vector_size(32)));
+
 static inline pixels4 load4(const uint32_t *p) {
     pixels4 v;
     memcpy(&v, p, sizeof v);
     return v;
 }
 
-/* (keep·a + take·b + 64) >> 7, keep + take = 128: at most 128·255 + 64, so 16-bit lanes hold it. */
-static void blend_bytes(const uint8_t *restrict a, const uint8_t *restrict b, int32_t n, uint8_t keep, uint8_t take,
-                        uint8_t *restrict out) {
-    for (int32_t k = 0; k < n; k++) out[k] = (uint8_t)((uint16_t)(a[k] * keep + b[k] * take + 64) >> 7);
+/* (keep·a + take·b + 64) >> 7 with keep + take = 128 is a + ⌊((b − a)·take + 64)/128⌋: one multiply
+ * a channel, of a difference that fits a signed 16-bit lane with its product (255·128 + 64). The
+ * channels in even bytes and in odd bytes of the 16-bit lanes each, so nothing is unpacked. */
+static inline pixels4 blend4(pixels4 first, pixels4 second, signed8 take) {
+    const lanes8 a = (lanes8)first, b = (lanes8)second;
+    const signed8 aEven = (signed8)(a & 0xFF), aOdd = (signed8)(a >> 8);
+    const signed8 even = aEven + ((((signed8)(b & 0xFF) - aEven) * take + 64) >> 7);
+    const signed8 odd = aOdd + ((((signed8)(b >> 8) - aOdd) * take + 64) >> 7);
+    return (pixels4)((lanes8)even | (lanes8)odd << 8);
 }
 
 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                   const uint32_t *ahead, const uint32_t *ahead2) {
-    for (int32_t i = 0; i < count; i += 16) {
-        if (ahead) __builtin_prefetch(ahead + i);
-        if (ahead2) __builtin_prefetch(ahead2 + i);
+    const signed8 take = (signed8){0} + (int16_t)weight;
+    int32_t i = 0;
+    for (; i + 4 <= count; i += 4) {
+        if ((i & 15) == 0) {
+            if (ahead) __builtin_prefetch(ahead + i);
+            if (ahead2) __builtin_prefetch(ahead2 + i);
+        }
+        const pixels4 blended = blend4(load4(a + i), load4(b + i), take);
+        memcpy(out + i, &blended, sizeof blended);
     }
-    blend_bytes((const uint8_t *)a, (const uint8_t *)b, count * 4, (uint8_t)(128 - weight), (uint8_t)weight,
-                (uint8_t *)out);
+    for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
 }
 
 /* The light a shadow keeps (folio_kept) at rows row…row + n − 1, cell by cell: a cell's rows share
@@ -89,10 +106,6 @@ static void sample_pairs(const uint16_t *restrict t, const uint16_t *restrict b,
     }
 }
 
-/* Four pixels as eight 16-bit lanes, a pixel's blue and green in one, its red and alpha in the next. */
-typedef uint16_t lanes8 __attribute__((vector_size(16)));
-typedef uint32_t wide8 __attribute__((vector_size(32)));
-typedef uint8_t bytes16 __attribute__((vector_size(16)));
 
 /* lit() in every lane: the high half of the 16-bit product, rounded. */
 static inline lanes8 lit8(lanes8 a, lanes8 b) {
