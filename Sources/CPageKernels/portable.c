@@ -8,7 +8,8 @@
  * the compiler's generic vectors, which it lowers to whatever this CPU has (SSE2, NEON, or plain
  * words): no intrinsics. A pixel is two 16-bit lanes, its blue and green in one, its red and alpha
  * in the next, so the channels are worked on in even and odd bytes of the lanes, never unpacked.
- * Every product is of two 16-bit values (a 32-bit multiply is slow or missing on many vector units).
+ * The pixels' products are of two 16-bit values (a 32-bit multiply is slow or missing on many vector
+ * units).
  */
 enum { chunk = 64 };
 
@@ -66,8 +67,31 @@ static inline pixels4 join_bytes(lanes8 low, lanes8 high) {
                                             28, 14, 30);
 }
 
-/* (keep·a + take·b + 64) >> 7 with keep + take = 128 is a + ⌊((b − a)·take + 64)/128⌋: one multiply
- * a channel, of a difference that fits a signed 16-bit lane with its product (255·128 + 64). */
+#if defined(__ARM_NEON)
+
+/* (keep·a + take·b + 64) >> 7, keep + take = 128, a byte at a time: where the vector unit
+ * multiplies bytes into 16-bit lanes, adds such products and narrows them back with rounding
+ * (NEON), the compiler makes three instructions of eight bytes of this loop. */
+static void blend_bytes(const uint8_t *restrict a, const uint8_t *restrict b, int32_t n, uint8_t keep, uint8_t take,
+                        uint8_t *restrict out) {
+    for (int32_t k = 0; k < n; k++) out[k] = (uint8_t)((uint16_t)(a[k] * keep + b[k] * take + 64) >> 7);
+}
+
+static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
+                  const uint32_t *ahead, const uint32_t *ahead2) {
+    for (int32_t i = 0; i < count; i += 16) {
+        if (ahead) __builtin_prefetch(ahead + i);
+        if (ahead2) __builtin_prefetch(ahead2 + i);
+    }
+    blend_bytes((const uint8_t *)a, (const uint8_t *)b, count * 4, (uint8_t)(128 - weight), (uint8_t)weight,
+                (uint8_t *)out);
+}
+
+#else
+
+/* Elsewhere (SSE2 has no byte multiplies, so the byte loop unpacks and packs every byte): the same
+ * number as a + ⌊((b − a)·take + 64)/128⌋, one multiply a channel, of a difference that fits a
+ * signed 16-bit lane with its product (255·128 + 64), in even and odd bytes of the lanes. */
 static inline pixels4 blend4(pixels4 first, pixels4 second, signed8 take) {
     const lanes8 a = (lanes8)first, b = (lanes8)second;
     const signed8 aEven = (signed8)(a & 0xFF), aOdd = (signed8)(a >> 8);
@@ -89,6 +113,8 @@ static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t 
     }
     for (; i < count; i++) out[i] = folio_blend_one(a[i], b[i], weight);
 }
+
+#endif
 
 /* The light a shadow keeps (folio_kept) at rows row…row + n − 1, cell by cell: a cell's rows share
  * its grid pair, and their weights step by 2^(8 − shift) a row. folio_kept's rounding multiply by
@@ -144,8 +170,8 @@ static inline pixels4 sample4(const uint32_t *taps, pixels4 fractions, lanes8 kL
  * shadow, each four's light from the light it keeps. */
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
                    int32_t row, uint16_t light, uint32_t *out) {
-    uint32_t taps[2 * chunk + 8] __attribute__((aligned(16)));
-    int32_t kept[chunk + 4] __attribute__((aligned(16)));
+    uint32_t taps[2 * chunk] __attribute__((aligned(16)));
+    int32_t kept[chunk];
     const int32_t scale = folio_light_scale(light);
     lanes8 kLow, kHigh;
     light_factors((pixels4){0} + (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light), &kLow, &kHigh);
