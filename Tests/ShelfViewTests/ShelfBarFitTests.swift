@@ -1,7 +1,7 @@
 import FolioCore
 import FolioGeometry
 import FolioPixels
-import FolioRender
+@testable import FolioRender
 import XCTest
 
 /// The shelf bar at every width a window can have: no two buttons, nor their labels or icons,

@@ -38,16 +38,19 @@ public enum ShelfBarArt {
     public static let iconSize = 24.0
 
     /// The longest style every button fits: labels, else short labels, else icons.
-    public static func style(for faces: [Face], in rects: [Rect], scale: Double) -> Style {
-        measuring(scale: scale, fallback: .icons) { cr in
-            if fits(faces.map(\.label), rects, cr) { return .labels }
-            return fits(faces.map(\.short), rects, cr) ? .shortLabels : .icons
-        }
+    static func style(for faces: [Face], in rects: [Rect], scale: Double) -> Style {
+        measuring(scale: scale, fallback: .icons) { cr in style(for: faces, in: rects, cr) }
+    }
+
+    /// The style, measured with `cr` (scaled and with the bar's font).
+    private static func style(for faces: [Face], in rects: [Rect], _ cr: OpaquePointer) -> Style {
+        if fits(faces.map(\.label), rects, cr) { return .labels }
+        return fits(faces.map(\.short), rects, cr) ? .shortLabels : .icons
     }
 
     /// Where each button's label or icon is drawn, logical px: inside its button by `padding`
     /// (empty for a button too small to show anything).
-    public static func contentBoxes(faces: [Face], rects: [Rect], scale: Double) -> [Rect] {
+    static func contentBoxes(faces: [Face], rects: [Rect], scale: Double) -> [Rect] {
         let style = style(for: faces, in: rects, scale: scale)
         return measuring(scale: scale, fallback: rects.map(iconBox)) { cr in
             zip(faces, rects).map { face, r in
@@ -65,7 +68,6 @@ public enum ShelfBarArt {
     public static func draw(faces: [Face], rects: [Rect], chosen: Int?, disabled: Set<Int>, origin: Point, size: Size,
                             scale: Double) -> Bitmap {
         let bitmap = Bitmap(width: max(1, Int((size.width * scale).rounded(.up))), height: max(1, Int((size.height * scale).rounded(.up))))
-        let style = style(for: faces, in: rects, scale: scale)
         guard let surface = cairo_image_surface_create_for_data(
             bitmap.pixels.assumingMemoryBound(to: UInt8.self), CAIRO_FORMAT_ARGB32, Int32(bitmap.width), Int32(bitmap.height), Int32(bitmap.stride))
         else { return bitmap }
@@ -75,6 +77,7 @@ public enum ShelfBarArt {
         cairo_scale(cr, scale, scale)
         cairo_translate(cr, -origin.x, -origin.y)
         setFont(cr)
+        let style = style(for: faces, in: rects, cr)
         for (index, (face, r)) in zip(faces, rects).enumerated() {
             let lit = index == chosen, faded = disabled.contains(index)
             cairo_save(cr)
