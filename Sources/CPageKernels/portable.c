@@ -157,45 +157,53 @@ static inline void shadow_factors(const int32_t *kept, int32_t scale, lanes8 *kL
     light_factors((pixels4)((k * scale + (1 << 19)) >> 20), kLow, kHigh);
 }
 
-/* Four samples from their taps in pairs (pixel i's top at 2i, bottom at 2i + 1) and their 32.32
- * positions' fractions. */
-static inline pixels4 sample4(const uint32_t *taps, pixels4 fractions, lanes8 kLow, lanes8 kHigh) {
-    const pixels4 first = load4(taps), second = load4(taps + 4);
+/* The taps at 32.32 `position`, top and bottom, as one 64-bit lane: read at once. */
+static inline uint64_t taps_at(const uint32_t *column, int64_t position) {
+    uint64_t pair;
+    memcpy(&pair, column + (position >> 32), sizeof pair);
+    return pair;
+}
+
+/* Four samples at 32.32 positions p[0…3], whose fractions are `fractions`. */
+static inline pixels4 sample4(const uint32_t *column, const int64_t p[4], pixels4 fractions, lanes8 kLow, lanes8 kHigh) {
+    typedef uint64_t pairs2 __attribute__((vector_size(16)));
+    const pixels4 first = (pixels4)(pairs2){taps_at(column, p[0]), taps_at(column, p[1])};
+    const pixels4 second = (pixels4)(pairs2){taps_at(column, p[2]), taps_at(column, p[3])};
     const pixels4 w = fractions >> 25;
     return light4((lanes8)__builtin_shufflevector(first, second, 0, 2, 4, 6),
                   (lanes8)__builtin_shufflevector(first, second, 1, 3, 5, 7), (lanes8)(w | w << 16), kLow, kHigh);
 }
 
-/* A chunk's taps in pairs, each pixel's two read at once, then four samples at a time; under a
- * shadow, each four's light from the light it keeps. */
+/* Four samples at a time; under a shadow, each four's light from the light it keeps (a chunk's
+ * rows at a time). The run's last one to three samples are made as four (the spare lanes read the
+ * first one's taps), and only theirs are stored. */
 static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
                    int32_t row, uint16_t light, uint32_t *out) {
-    uint32_t taps[2 * chunk] __attribute__((aligned(16)));
     int32_t kept[chunk];
     const int32_t scale = folio_light_scale(light);
     lanes8 kLow, kHigh;
     light_factors((pixels4){0} + (uint32_t)folio_sample_light(FOLIO_SHADOW_FULL, light), &kLow, &kHigh);
     const uint32_t step = (uint32_t)dv;
-    const pixels4 steps4 = {0, step, 2 * step, 3 * step};
+    pixels4 fractions = (uint32_t)v + (pixels4){0, step, 2 * step, 3 * step};
     int64_t position = v;
     for (int32_t i0 = 0; i0 < count; i0 += chunk) {
         const int32_t n = count - i0 < chunk ? count - i0 : chunk;
-        pixels4 fractions = (uint32_t)position + steps4;
-        for (int32_t i = 0; i < n; i++, position += dv) memcpy(taps + 2 * i, column + (position >> 32), 8);
-        for (int32_t i = n; i < ((n + 3) & ~3); i++) memcpy(taps + 2 * i, column, 8);
         if (shadow) {
             kept_rows(shadow, row + i0, n, kept);
-            for (int32_t i = n; i < ((n + 3) & ~3); i++) kept[i] = 0;
+            for (int32_t i = n; i < ((n + 3) & ~3); i++) kept[i] = kept[n - 1];
         }
         int32_t i = 0;
-        for (; i + 4 <= n; i += 4, fractions += 4 * step) {
+        for (; i + 4 <= n; i += 4, position += 4 * dv, fractions += 4 * step) {
             if (shadow) shadow_factors(kept + i, scale, &kLow, &kHigh);
-            store4(out + i0 + i, sample4(taps + 2 * i, fractions, kLow, kHigh));
+            const int64_t p[4] = {position, position + dv, position + 2 * dv, position + 3 * dv};
+            store4(out + i0 + i, sample4(column, p, fractions, kLow, kHigh));
         }
         if (i < n) {
             if (shadow) shadow_factors(kept + i, scale, &kLow, &kHigh);
-            const pixels4 samples = sample4(taps + 2 * i, fractions, kLow, kHigh);
-            memcpy(out + i0 + i, &samples, (size_t)(n - i) * sizeof(uint32_t));
+            const int32_t left = n - i;
+            const int64_t p[4] = {position, position + (left > 1) * dv, position + (left > 2) * 2 * dv, position};
+            const pixels4 samples = sample4(column, p, fractions, kLow, kHigh);
+            memcpy(out + i0 + i, &samples, (size_t)left * sizeof(uint32_t));
         }
     }
 }
