@@ -23,19 +23,39 @@ static inline void blend16(const uint32_t *a, const uint32_t *b, uint8x16_t keep
     vst1q_u8_x4((uint8_t *)out, o);
 }
 
-/* Sixteen pixels (a cache line of each column) a step; a run of 16 or more ends with a step over its
- * last 16, the pixels before them given again. */
+/* __builtin_prefetch(base + offset bytes) in one instruction: written out, as the compiler would
+ * rather step a pointer of its own for the sum. */
+static inline void prefetchAt(const uint32_t *base, uintptr_t offset) {
+    __asm__ volatile("prfm pldl1keep, [%0, %1]" : : "r"(base), "r"(offset));
+}
+
+/* Every whole step of sixteen pixels (a cache line of each column), with `hints` (1 or 2) lines asked
+ * for a step, at `offset` and `offset2` bytes from a's: the output pointer is the loop's count, so
+ * that the loop steps three pointers and nothing else. */
+__attribute__((always_inline)) static inline void blendSteps(const uint32_t *a, const uint32_t *b, int32_t count,
+                                                             uint8x16_t keep, uint8x16_t take, uint32_t *out,
+                                                             uintptr_t offset, uintptr_t offset2, int hints) {
+    uint32_t *const end = out + (count & ~15);
+    for (; out < end; a += 16, b += 16, out += 16) {
+        prefetchAt(a, offset);
+        if (hints == 2) prefetchAt(a, offset2);
+        blend16(a, b, keep, take, out);
+    }
+}
+
+/* Sixteen pixels a step; a run of 16 or more ends with a step over its last 16, the pixels before
+ * them given again. */
 static void blend(const uint32_t *a, const uint32_t *b, int32_t count, uint32_t weight, uint32_t *out,
                   const uint32_t *ahead, const uint32_t *ahead2) {
     const uint8x16_t keep = vdupq_n_u8((uint8_t)(128 - weight)), take = vdupq_n_u8((uint8_t)weight);
     /* Without a column ahead, the hint is for the line being read anyway: no test per step. */
-    const uint32_t *next = ahead ? ahead : a, *next2 = ahead2 ? ahead2 : b;
-    int32_t i = 0;
-    for (; i + 16 <= count; i += 16) {
-        __builtin_prefetch(next + i);
-        __builtin_prefetch(next2 + i);
-        blend16(a + i, b + i, keep, take, out + i);
+    const uintptr_t offset = ahead ? (uintptr_t)ahead - (uintptr_t)a : 0;
+    if (ahead2) {
+        blendSteps(a, b, count, keep, take, out, offset, (uintptr_t)ahead2 - (uintptr_t)a, 2);
+    } else {
+        blendSteps(a, b, count, keep, take, out, offset, 0, 1);
     }
+    int32_t i = count & ~15;
     if (i < count && count >= 16) {
         blend16(a + count - 16, b + count - 16, keep, take, out + count - 16);
         return;
@@ -317,28 +337,42 @@ static inline void sample16(const uint32_t *column, int64_t vb, const Lanes16 *l
     vst4q_u8((uint8_t *)out, result);
 }
 
+/* Each lane's fraction part, halved with the low bit of the fractions it is added to (whose parity
+ * is vb's: a step of sixteen rows moves a fraction by an even amount), so that vb's fraction halved
+ * plus it is the halved sum of stepTops without its low bit: an add returning high halves gives the
+ * sums' top 16 bits. */
+typedef struct {
+    uint32x4_t part[4];
+} Halves;
+
+static inline Halves halves16(const Lanes16 *lanes, int64_t vb) {
+    const uint32x4_t bit = vdupq_n_u32((uint32_t)vb & 1);
+    Halves h;
+    for (int q = 0; q < 4; q++) h.part[q] = vhaddq_u32(lanes->part[q], bit);
+    return h;
+}
+
 /*
  * The same made opaque, the window's alpha ANDed into `alphas` for the caller to check: the common
  * case, written out so that the table lookups' register pairs cost one move each. The window's
  * planes go to v16–v19 (pixels 0–15) and v20–v23 (16–31); each colour's pair is made by moving its
  * upper plane next to its lower one, red first, over planes already used.
  */
-static inline void sample16Opaque(const uint32_t *column, int64_t vb, const Lanes16 *lanes, int16x8_t kLow,
-                                  int16x8_t kHigh, uint8x16_t *alphas, uint32_t *out) {
+static inline void sample16Opaque(const uint32_t *column, int64_t vb, const Halves *halves, const Lanes16 *lanes,
+                                  int16x8_t kLow, int16x8_t kHigh, uint8x16_t *alphas, uint32_t **out) {
     const uint8_t *at = (const uint8_t *)(column + (vb >> 32));
+    uint32_t *to = *out;
     register uint8x16_t opaque __asm__("v31") = vdupq_n_u8(0xFF);
     uint8x16_t acc = *alphas;
     __asm__("ld4 {v16.16b-v19.16b}, [%[at]], #64\n\t"
             "ld4 {v20.16b-v23.16b}, [%[at]]\n\t"
             /* Tops (v24), then the weights f (v25) and 127 − f (v26), the top (v24) and bottom (v27)
              * taps' indices with the carry. */
-            "dup v24.4s, %w[vb]\n\t"
-            "uhadd v25.4s, v24.4s, %[p0].4s\n\t"
-            "uhadd v26.4s, v24.4s, %[p1].4s\n\t"
-            "uhadd v27.4s, v24.4s, %[p2].4s\n\t"
-            "uhadd v24.4s, v24.4s, %[p3].4s\n\t"
-            "uzp2 v25.8h, v25.8h, v26.8h\n\t"
-            "uzp2 v26.8h, v27.8h, v24.8h\n\t"
+            "dup v24.4s, %w[half]\n\t"
+            "addhn v25.4h, v24.4s, %[p0].4s\n\t"
+            "addhn2 v25.8h, v24.4s, %[p1].4s\n\t"
+            "addhn v26.4h, v24.4s, %[p2].4s\n\t"
+            "addhn2 v26.8h, v24.4s, %[p3].4s\n\t"
             "uzp2 v24.16b, v25.16b, v26.16b\n\t"
             "and v25.16b, v24.16b, %[w127].16b\n\t"
             "bic v26.16b, %[w127].16b, v24.16b\n\t"
@@ -380,14 +414,15 @@ static inline void sample16Opaque(const uint32_t *column, int64_t vb, const Lane
             "sqrdmulh v28.8h, v28.8h, %[k0].8h\n\t"
             "sqrdmulh v20.8h, v20.8h, %[k1].8h\n\t"
             "uzp1 v28.16b, v28.16b, v20.16b\n\t"
-            "st4 {v28.16b-v31.16b}, [%[out]]"
-            : [at] "+r"(at), [acc] "+w"(acc)
-            : [vb] "r"((uint32_t)vb), [p0] "w"(lanes->part[0]), [p1] "w"(lanes->part[1]), [p2] "w"(lanes->part[2]),
-              [p3] "w"(lanes->part[3]), [w127] "w"(lanes->weight), [index] "w"(lanes->index), [next] "w"(lanes->next),
-              [k0] "w"(kLow), [k1] "w"(kHigh), [out] "r"(out), "w"(opaque)
+            "st4 {v28.16b-v31.16b}, [%[out]], #64"
+            : [at] "+r"(at), [acc] "+w"(acc), [out] "+r"(to)
+            : [half] "r"((uint32_t)vb >> 1), [p0] "w"(halves->part[0]), [p1] "w"(halves->part[1]),
+              [p2] "w"(halves->part[2]), [p3] "w"(halves->part[3]), [w127] "w"(lanes->weight),
+              [index] "w"(lanes->index), [next] "w"(lanes->next), [k0] "w"(kLow), [k1] "w"(kHigh), "w"(opaque)
             : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29",
               "v30", "memory");
     *alphas = acc;
+    *out = to;
 }
 
 /* The colours' light for sixteen rows from row on: the shadow's, or `flat`. */
@@ -413,12 +448,17 @@ __attribute__((always_inline)) static inline uint8x16_t sampleRun16(const uint32
     /* Stepping the output pointer alone: the loop's only count. */
     uint32_t *at = out, *const last = out + count - 16;
     int64_t vb = v;
-    for (; at <= last; at += 16, vb += 16 * dv) {
-        light16(rows, row + (int32_t)(at - out), scale, flat, k);
-        if (weighAlpha) {
+    if (weighAlpha) {
+        for (; at <= last; at += 16, vb += 16 * dv) {
+            light16(rows, row + (int32_t)(at - out), scale, flat, k);
             sample16(column, vb, lanes, k, at);
-        } else {
-            sample16Opaque(column, vb, lanes, k[0], k[1], &alphas, at);
+        }
+    } else {
+        const Halves halves = halves16(lanes, v);
+        while (at <= last) {
+            light16(rows, row + (int32_t)(at - out), scale, flat, k);
+            sample16Opaque(column, vb, &halves, lanes, k[0], k[1], &alphas, &at);
+            vb += 16 * dv;
         }
     }
     if ((count & 15) == 0) return alphas;
@@ -427,7 +467,9 @@ __attribute__((always_inline)) static inline uint8x16_t sampleRun16(const uint32
     if (weighAlpha) {
         sample16(column, vb, lanes, k, last);
     } else {
-        sample16Opaque(column, vb, lanes, k[0], k[1], &alphas, last);
+        const Halves halves = halves16(lanes, vb);
+        at = last;
+        sample16Opaque(column, vb, &halves, lanes, k[0], k[1], &alphas, &at);
     }
     return alphas;
 }
