@@ -455,10 +455,9 @@ __attribute__((always_inline)) static inline uint8x16_t sampleRun16(const uint32
         }
     } else {
         const Halves halves = halves16(lanes, v);
-        while (at <= last) {
-            light16(rows, row + (int32_t)(at - out), scale, flat, k);
+        for (int32_t r = row; at <= last; r += 16, vb += 16 * dv) {
+            light16(rows, r, scale, flat, k);
             sample16Opaque(column, vb, &halves, lanes, k[0], k[1], &alphas, &at);
-            vb += 16 * dv;
         }
     }
     if ((count & 15) == 0) return alphas;
@@ -556,16 +555,27 @@ __attribute__((always_inline)) static inline void darkenRun16(const uint32_t *so
 }
 
 /* Eight rows a step as channel planes, sixteen for a run of 16 or more; a run ends with a step over
- * its last rows, and one shorter than 8 is darkened in a buffer of eight. */
+ * its last rows, and one of 4 to 7 is darkened in a buffer of eight. */
 static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row, int32_t count,
                    uint32_t *out) {
     const ShadowRows rows = shadowRows(shadow);
+    if (count < 4) {
+        for (int32_t i = 0; i < count; i++) out[i] = folio_darken_one(source ? source[i] : flat, folio_kept(shadow, row + i));
+        return;
+    }
     if (count < 8) {
+        /* In a buffer of eight, through two overlapping loads and stores of four. */
         uint32_t pixels[8];
-        for (int32_t i = 0; i < 8; i++) pixels[i] = source && i < count ? source[i] : flat;
-        const uint8x8x4_t p = vld4_u8((const uint8_t *)pixels);
-        vst4_u8((uint8_t *)pixels, darkenPlanes(p, darkenFactors(kept8(&rows, row))));
-        for (int32_t i = 0; i < count; i++) out[i] = pixels[i];
+        vst1q_u32(pixels + 4, vdupq_n_u32(flat));
+        if (source) {
+            vst1q_u32(pixels, vld1q_u32(source));
+            vst1q_u32(pixels + count - 4, vld1q_u32(source + count - 4));
+        } else {
+            vst1q_u32(pixels, vdupq_n_u32(flat));
+        }
+        vst4_u8((uint8_t *)pixels, darkenPlanes(vld4_u8((const uint8_t *)pixels), darkenFactors(kept8(&rows, row))));
+        vst1q_u32(out, vld1q_u32(pixels));
+        vst1q_u32(out + count - 4, vld1q_u32(pixels + count - 4));
         return;
     }
     if (count < 16) {
