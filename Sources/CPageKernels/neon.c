@@ -3,6 +3,7 @@
 
 #if defined(__aarch64__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 #include <arm_neon.h>
+#include <limits.h>
 #include <string.h>
 #include <sys/auxv.h>
 
@@ -437,6 +438,38 @@ __attribute__((always_inline)) static inline void light16(const ShadowRows *rows
     k[1] = vreinterpretq_s16_u16(sampleFactors(kept.val[1], scale));
 }
 
+/* A shadowed run's light, sixteen rows a step, while the steps stay in one cell: its grid pair as
+ * FOLIO_SHADOW_FULL less the first value and the difference, and the weights of the step's rows,
+ * which move on by sixteen rows' weight a step. `last` is the last row whose step of sixteen stays in
+ * the cell; a step past it starts the walk again from its own rows. */
+typedef struct {
+    int32_t last;
+    int16x8_t full, difference, weights;
+} ShadowWalk;
+
+/* The colours' light for rows row…row + 15 of a walk, rows ascending from one call to the next. */
+__attribute__((always_inline)) static inline void walkLight16(const ShadowRows *rows, ShadowWalk *walk, int32_t row,
+                                                              int16x4_t scale, int16x8_t k[2]) {
+    if (row > walk->last) {
+        const int32_t start = row - ((rows->mask + 1) >> 1), offset = start & rows->mask;
+        if (offset + 15 > rows->mask) {
+            /* Across two cells: this step alone. */
+            light16(rows, row, scale, vdupq_n_s16(0), k);
+            return;
+        }
+        const int32_t g = start >> rows->shift, first = rows->darkening[g];
+        walk->last = row - offset + rows->mask - 15;
+        walk->full = vdupq_n_s16((int16_t)(FOLIO_SHADOW_FULL - first));
+        walk->difference = vdupq_n_s16((int16_t)(rows->darkening[g + 1] - first));
+        walk->weights = vaddq_s16(vdupq_n_s16((int16_t)((offset << (15 - rows->shift)) + (1 << (14 - rows->shift)))),
+                                  rows->steps);
+    }
+    const int16x8_t w1 = vaddq_s16(walk->weights, rows->eight);
+    k[0] = vreinterpretq_s16_u16(sampleFactors(vsubq_s16(walk->full, vqrdmulhq_s16(walk->difference, walk->weights)), scale));
+    k[1] = vreinterpretq_s16_u16(sampleFactors(vsubq_s16(walk->full, vqrdmulhq_s16(walk->difference, w1)), scale));
+    walk->weights = vaddq_s16(w1, rows->eight);
+}
+
 /* Every step of a run of 16 rows or more, the last over its last sixteen; returns the AND of the
  * windows' alpha where `weighAlpha` is 0. */
 __attribute__((always_inline)) static inline uint8x16_t sampleRun16(const uint32_t *column, int64_t v, int64_t dv,
@@ -455,8 +488,13 @@ __attribute__((always_inline)) static inline uint8x16_t sampleRun16(const uint32
         }
     } else {
         const Halves halves = halves16(lanes, v);
+        ShadowWalk walk = {.last = INT32_MIN};
         for (int32_t r = row; at <= last; r += 16, vb += 16 * dv) {
-            light16(rows, r, scale, flat, k);
+            if (rows) {
+                walkLight16(rows, &walk, r, scale, k);
+            } else {
+                k[0] = k[1] = flat;
+            }
             sample16Opaque(column, vb, &halves, lanes, k[0], k[1], &alphas, &at);
         }
     }
