@@ -632,20 +632,31 @@ static void darken(const uint32_t *source, uint32_t flat, const folio_page_shado
     }
 }
 
+/* Eight values of two grid columns blended, as folio_blend_grid does. */
+static inline uint16x8_t blendGrid8(uint16x8_t a, uint16x8_t b, uint16x8_t keep, uint16x8_t take) {
+    uint32x4_t low = vmlal_u16(vmull_u16(vget_low_u16(a), vget_low_u16(keep)), vget_low_u16(b), vget_low_u16(take));
+    uint32x4_t high = vmlal_high_u16(vmull_high_u16(a, keep), b, take);
+    return vshrn_high_n_u32(vshrn_n_u32(low, 8), high, 8);
+}
+
+/* Sixteen values a step (two registers loaded and stored at once), then eight, then one at a time. */
 static int blend_grid(const uint16_t *a, const uint16_t *b, int32_t count, uint32_t weight, uint16_t *out) {
-    const uint16x4_t keep = vdup_n_u16((uint16_t)(256 - weight)), take = vdup_n_u16((uint16_t)weight);
-    const uint16x8_t keep8 = vcombine_u16(keep, keep), take8 = vcombine_u16(take, take);
+    const uint16x8_t keep = vdupq_n_u16((uint16_t)(256 - weight)), take = vdupq_n_u16((uint16_t)weight);
     uint16x8_t any = vdupq_n_u16(0);
     int32_t i = 0;
-    for (; i + 8 <= count; i += 8) {
-        uint16x8_t pa = vld1q_u16(a + i), pb = vld1q_u16(b + i);
-        uint32x4_t low = vmlal_u16(vmull_u16(vget_low_u16(pa), keep), vget_low_u16(pb), take);
-        uint32x4_t high = vmlal_high_u16(vmull_high_u16(pa, keep8), pb, take8);
-        uint16x8_t v = vshrn_high_n_u32(vshrn_n_u32(low, 8), high, 8);
+    for (; i + 16 <= count; i += 16) {
+        const uint16x8x2_t pa = vld1q_u16_x2(a + i), pb = vld1q_u16_x2(b + i);
+        const uint16x8x2_t v = {{blendGrid8(pa.val[0], pb.val[0], keep, take), blendGrid8(pa.val[1], pb.val[1], keep, take)}};
+        vst1q_u16_x2(out + i, v);
+        any = vorrq_u16(any, vorrq_u16(v.val[0], v.val[1]));
+    }
+    if (i + 8 <= count) {
+        const uint16x8_t v = blendGrid8(vld1q_u16(a + i), vld1q_u16(b + i), keep, take);
         vst1q_u16(out + i, v);
         any = vorrq_u16(any, v);
+        i += 8;
     }
-    int rest = folio_blend_grid(a + i, b + i, count - i, weight, out + i);
+    int rest = i < count && folio_blend_grid(a + i, b + i, count - i, weight, out + i);
     return rest || vmaxvq_u16(any) != 0;
 }
 
