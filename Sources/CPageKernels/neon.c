@@ -447,16 +447,14 @@ typedef struct {
     int16x8_t full, difference, weights;
 } ShadowWalk;
 
-/* The colours' light for rows row…row + 15 of a walk, rows ascending from one call to the next. */
-__attribute__((always_inline)) static inline void walkLight16(const ShadowRows *rows, ShadowWalk *walk, int32_t row,
-                                                              int16x4_t scale, int16x8_t k[2]) {
+/* The light kept at rows row…row + 15 of a walk (as kept16 gives it), rows ascending from one call
+ * to the next. */
+__attribute__((always_inline)) static inline int16x8x2_t walkKept16(const ShadowRows *rows, ShadowWalk *walk,
+                                                                    int32_t row) {
     if (row > walk->last) {
         const int32_t start = row - ((rows->mask + 1) >> 1), offset = start & rows->mask;
-        if (offset + 15 > rows->mask) {
-            /* Across two cells: this step alone. */
-            light16(rows, row, scale, vdupq_n_s16(0), k);
-            return;
-        }
+        /* Across two cells: this step alone. */
+        if (offset + 15 > rows->mask) return kept16(rows, row);
         const int32_t g = start >> rows->shift, first = rows->darkening[g];
         walk->last = row - offset + rows->mask - 15;
         walk->full = vdupq_n_s16((int16_t)(FOLIO_SHADOW_FULL - first));
@@ -465,9 +463,10 @@ __attribute__((always_inline)) static inline void walkLight16(const ShadowRows *
                                   rows->steps);
     }
     const int16x8_t w1 = vaddq_s16(walk->weights, rows->eight);
-    k[0] = vreinterpretq_s16_u16(sampleFactors(vsubq_s16(walk->full, vqrdmulhq_s16(walk->difference, walk->weights)), scale));
-    k[1] = vreinterpretq_s16_u16(sampleFactors(vsubq_s16(walk->full, vqrdmulhq_s16(walk->difference, w1)), scale));
+    const int16x8x2_t kept = {{vsubq_s16(walk->full, vqrdmulhq_s16(walk->difference, walk->weights)),
+                               vsubq_s16(walk->full, vqrdmulhq_s16(walk->difference, w1))}};
     walk->weights = vaddq_s16(w1, rows->eight);
+    return kept;
 }
 
 /* Every step of a run of 16 rows or more, the last over its last sixteen; returns the AND of the
@@ -491,7 +490,9 @@ __attribute__((always_inline)) static inline uint8x16_t sampleRun16(const uint32
         ShadowWalk walk = {.last = INT32_MIN};
         for (int32_t r = row; at <= last; r += 16, vb += 16 * dv) {
             if (rows) {
-                walkLight16(rows, &walk, r, scale, k);
+                const int16x8x2_t kept = walkKept16(rows, &walk, r);
+                k[0] = vreinterpretq_s16_u16(sampleFactors(kept.val[0], scale));
+                k[1] = vreinterpretq_s16_u16(sampleFactors(kept.val[1], scale));
             } else {
                 k[0] = k[1] = flat;
             }
