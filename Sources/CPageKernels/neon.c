@@ -30,18 +30,33 @@ static inline void prefetchAt(const uint32_t *base, uintptr_t offset) {
     __asm__ volatile("prfm pldl1keep, [%0, %1]" : : "r"(base), "r"(offset));
 }
 
-/* Every whole step of sixteen pixels (a cache line of each column), with `hints` (1 or 2) lines asked
- * for a step, at `offset` and `offset2` bytes from a's: the output pointer is the loop's count, so
- * that the loop steps three pointers and nothing else. */
+/* One step of sixteen pixels (a cache line of each column), with `hints` (1 or 2) lines asked for at
+ * `offset` and `offset2` bytes from a's, the three pointers stepped past it. */
+__attribute__((always_inline)) static inline void blendLine(const uint32_t **a, const uint32_t **b, uint32_t **out,
+                                                            uint8x16_t keep, uint8x16_t take, uintptr_t offset,
+                                                            uintptr_t offset2, int hints) {
+    prefetchAt(*a, offset);
+    if (hints == 2) prefetchAt(*a, offset2);
+    blend16(*a, *b, keep, take, *out);
+    *a += 16, *b += 16, *out += 16;
+    /* Hidden from the optimiser, so that the next step's loads and store step the same three pointers
+     * instead of copies of them. */
+    __asm__("" : "+r"(*a), "+r"(*b), "+r"(*out));
+}
+
+/* Every whole step of sixteen pixels, four a loop: the output pointer is the loop's count, so that
+ * the loop steps three pointers and nothing else. */
 __attribute__((always_inline)) static inline void blendSteps(const uint32_t *a, const uint32_t *b, int32_t count,
                                                              uint8x16_t keep, uint8x16_t take, uint32_t *out,
                                                              uintptr_t offset, uintptr_t offset2, int hints) {
-    uint32_t *const end = out + (count & ~15);
-    for (; out < end; a += 16, b += 16, out += 16) {
-        prefetchAt(a, offset);
-        if (hints == 2) prefetchAt(a, offset2);
-        blend16(a, b, keep, take, out);
+    uint32_t *const end = out + (count & ~63), *const end16 = out + (count & ~15);
+    while (out < end) {
+        blendLine(&a, &b, &out, keep, take, offset, offset2, hints);
+        blendLine(&a, &b, &out, keep, take, offset, offset2, hints);
+        blendLine(&a, &b, &out, keep, take, offset, offset2, hints);
+        blendLine(&a, &b, &out, keep, take, offset, offset2, hints);
     }
+    while (out < end16) blendLine(&a, &b, &out, keep, take, offset, offset2, hints);
 }
 
 /* Sixteen pixels a step; a run of 16 or more ends with a step over its last 16, the pixels before
