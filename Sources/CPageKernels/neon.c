@@ -540,28 +540,23 @@ __attribute__((always_inline)) static inline void sampleWindowed(const uint32_t 
     if (vminvq_u8(alphas) != 0xFF) sampleRun16(column, v, dv, count, rows, row, scale, flat, &lanes, 1, out);
 }
 
-/*
- * Exact positions. Runs of 16 rows or more with dv up to 2 rows go sixteen rows a step as channel
- * planes (sampleWindowed); other runs of 8 or more eight rows a step, their taps from one window of
- * 16 pixels by table lookups where dv is up to 2 rows, else each pair read alone, and a last step
- * over the run's last eight rows.
- */
-static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
-                   int32_t row, uint16_t light, uint32_t *out) {
-    if (count < 8) {
-        for (int32_t i = 0; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
-        return;
-    }
-    const int windowed = dv >= 0 && dv <= ((int64_t)2 << 32);
-    if (windowed && count >= 16) {
-        if (shadow) {
-            const ShadowRows rows = shadowRows(shadow);
-            sampleWindowed(column, v, dv, count, &rows, row, light, out);
-        } else {
-            sampleWindowed(column, v, dv, count, 0, row, light, out);
-        }
-        return;
-    }
+/* sampleWindowed without a shadow and with one. */
+__attribute__((noinline)) static void sampleWindowedFlat(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
+                                                         uint16_t light, uint32_t *out) {
+    sampleWindowed(column, v, dv, count, 0, 0, light, out);
+}
+
+__attribute__((noinline)) static void sampleWindowedShadow(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
+                                                           const folio_page_shadow *shadow, int32_t row, uint16_t light,
+                                                           uint32_t *out) {
+    const ShadowRows rows = shadowRows(shadow);
+    sampleWindowed(column, v, dv, count, &rows, row, light, out);
+}
+
+/* Runs of 8 rows or more that sampleWindowed does not take, eight rows a step. */
+__attribute__((noinline)) static void sampleEights(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
+                                                   int windowed, const folio_page_shadow *shadow, int32_t row,
+                                                   uint16_t light, uint32_t *out) {
     int32_t whole[8], part[8];
     folio_lane_offsets(dv, 8, whole, part);
     Lanes lanes;
@@ -589,6 +584,31 @@ static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count,
     uint32x4_t fractions[2];
     stepFractions(fractions, &lanes, vb);
     sampleStep(column, vb, dv, windowed, &lanes, fractions, shadow ? &rows : 0, row + i, scale, k, out + i);
+}
+
+/*
+ * Exact positions. Runs of 16 rows or more with dv up to 2 rows go sixteen rows a step as channel
+ * planes (sampleWindowed); other runs of 8 or more eight rows a step, their taps from one window of
+ * 16 pixels by table lookups where dv is up to 2 rows, else each pair read alone, and a last step
+ * over the run's last eight rows. Each case is a function of its own, so that a call saves only the
+ * registers its case uses.
+ */
+static void sample(const uint32_t *column, int64_t v, int64_t dv, int32_t count, const folio_page_shadow *shadow,
+                   int32_t row, uint16_t light, uint32_t *out) {
+    if (count < 8) {
+        for (int32_t i = 0; i < count; i++) out[i] = folio_sample_lit(column, v, dv, i, shadow, row, light);
+        return;
+    }
+    const int windowed = dv >= 0 && dv <= ((int64_t)2 << 32);
+    if (windowed && count >= 16) {
+        if (shadow) {
+            sampleWindowedShadow(column, v, dv, count, shadow, row, light, out);
+        } else {
+            sampleWindowedFlat(column, v, dv, count, light, out);
+        }
+        return;
+    }
+    sampleEights(column, v, dv, count, windowed, shadow, row, light, out);
 }
 
 /* Rows row…row + 15 darkened: the source's pixels, or `colour` where there is no source. */
