@@ -630,8 +630,31 @@ __attribute__((always_inline)) static inline void darkenRun16(const uint32_t *so
 
 /* Eight rows a step as channel planes, sixteen for a run of 16 or more; a run ends with a step over
  * its last rows, and one of 4 to 7 is darkened in a buffer of eight. */
+/* darkenRun16 with a source and without, as functions of their own: a call saves only the registers
+ * its case uses. */
+__attribute__((noinline)) static void darkenSource16(const uint32_t *source, const folio_page_shadow *shadow,
+                                                     int32_t row, int32_t count, uint32_t *out) {
+    const ShadowRows rows = shadowRows(shadow);
+    darkenRun16(source, (uint8x16x4_t){{vdupq_n_u8(0), vdupq_n_u8(0), vdupq_n_u8(0), vdupq_n_u8(0)}}, &rows, row,
+                count, out);
+}
+
+__attribute__((noinline)) static void darkenFlat16(uint32_t flat, const folio_page_shadow *shadow, int32_t row,
+                                                   int32_t count, uint32_t *out) {
+    const ShadowRows rows = shadowRows(shadow);
+    darkenRun16(0, vld4q_dup_u8((const uint8_t *)&flat), &rows, row, count, out);
+}
+
 static void darken(const uint32_t *source, uint32_t flat, const folio_page_shadow *shadow, int32_t row, int32_t count,
                    uint32_t *out) {
+    if (count >= 16) {
+        if (source) {
+            darkenSource16(source, shadow, row, count, out);
+        } else {
+            darkenFlat16(flat, shadow, row, count, out);
+        }
+        return;
+    }
     const ShadowRows rows = shadowRows(shadow);
     if (count < 4) {
         for (int32_t i = 0; i < count; i++) out[i] = folio_darken_one(source ? source[i] : flat, folio_kept(shadow, row + i));
@@ -652,19 +675,11 @@ static void darken(const uint32_t *source, uint32_t flat, const folio_page_shado
         vst1q_u32(out + count - 4, vld1q_u32(pixels + count - 4));
         return;
     }
-    if (count < 16) {
-        const uint8x8x4_t colour = vld4_dup_u8((const uint8_t *)&flat);
-        for (int32_t i = 0;; i = count - 8) {
-            uint8x8x4_t p = source ? vld4_u8((const uint8_t *)(source + i)) : colour;
-            vst4_u8((uint8_t *)(out + i), darkenPlanes(p, darkenFactors(kept8(&rows, row + i))));
-            if (i + 8 == count) return;
-        }
-    }
-    const uint8x16x4_t colour = vld4q_dup_u8((const uint8_t *)&flat);
-    if (source) {
-        darkenRun16(source, colour, &rows, row, count, out);
-    } else {
-        darkenRun16(0, colour, &rows, row, count, out);
+    const uint8x8x4_t colour = vld4_dup_u8((const uint8_t *)&flat);
+    for (int32_t i = 0;; i = count - 8) {
+        uint8x8x4_t p = source ? vld4_u8((const uint8_t *)(source + i)) : colour;
+        vst4_u8((uint8_t *)(out + i), darkenPlanes(p, darkenFactors(kept8(&rows, row + i))));
+        if (i + 8 == count) return;
     }
 }
 
