@@ -845,6 +845,22 @@ static void copy_rows_lit(const uint32_t *source, int32_t source_stride, int32_t
     }
 }
 
+/* The columns c…n − 1 of a row of darken_rows (fewer than 16, `from` and `to` at column c): eight a
+ * step, then one at a time. A function of its own, so that the rows' loop keeps its registers. */
+__attribute__((noinline)) static void darkenRowRest(const uint32_t *from, const int16_t *cells, int32_t c, int32_t n,
+                                                    int32_t w, uint32_t *to) {
+    const int16x8_t weight = vdupq_n_s16((int16_t)(w * 128));
+    int32_t i = 0;
+    for (; c + 8 <= n; c += 8, i += 8) {
+        const int16x8_t k = vsubq_s16(vld1q_s16(cells + 2 * c), vqrdmulhq_s16(vld1q_s16(cells + 2 * c + 8), weight));
+        vst4_u8((uint8_t *)(to + i), darkenPlanes(vld4_u8((const uint8_t *)(from + i)), darkenFactors(k)));
+    }
+    for (; c < n; c++, i++) {
+        const int32_t at = (c & ~7) * 2 + (c & 7);
+        to[i] = folio_darken_one(from[i], cells[at] - ((cells[at + 8] * w + 128) >> 8));
+    }
+}
+
 /* A span of columns at a time. A row's grid rows and weight are the same in every column, so each
  * column's grid pair is read once per cell, as the light kept at the cell's first row and the
  * difference, laid out eight columns of each in turn; a row then costs a rounding multiply and a
@@ -857,7 +873,7 @@ static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t c
     const int32_t mask = (1 << cell_shift) - 1, up = 8 - cell_shift, base = 128 >> cell_shift;
     int16_t cells[2 * span];
     for (int32_t c0 = 0; c0 < columns; c0 += span) {
-        const int32_t n = columns - c0 < span ? columns - c0 : span, sixteens = n & ~15, whole = n & ~7;
+        const int32_t n = columns - c0 < span ? columns - c0 : span, sixteens = n & ~15;
         int32_t cell = 0, loaded = 0;
         for (int32_t y = 0; y < rows; y++) {
             const int32_t r = row + y - ((mask + 1) >> 1), g = (r >> cell_shift) + margin;
@@ -875,22 +891,15 @@ static void darken_rows(const uint32_t *source, int32_t source_stride, int32_t c
             const int16x8_t weight = vdupq_n_s16((int16_t)(w * 128));
             const uint32_t *from = source + (int64_t)y * source_stride + c0;
             uint32_t *to = out + (int64_t)y * out_stride + c0;
-            int32_t c = 0;
-            for (; c < sixteens; c += 16) {
-                const int16x8x4_t kd = vld1q_s16_x4(cells + 2 * c);
-                const int16x8_t low = vsubq_s16(kd.val[0], vqrdmulhq_s16(kd.val[1], weight));
-                const int16x8_t high = vsubq_s16(kd.val[2], vqrdmulhq_s16(kd.val[3], weight));
-                const uint8x16x4_t p = vld4q_u8((const uint8_t *)(from + c));
-                vst4q_u8((uint8_t *)(to + c), darkenPlanes16(p, darkenFactors(low), darkenFactors(high)));
+            const int16_t *kd = cells;
+            for (uint32_t *const end = to + sixteens; to < end; from += 16, to += 16, kd += 32) {
+                const int16x8x4_t k = vld1q_s16_x4(kd);
+                const int16x8_t low = vsubq_s16(k.val[0], vqrdmulhq_s16(k.val[1], weight));
+                const int16x8_t high = vsubq_s16(k.val[2], vqrdmulhq_s16(k.val[3], weight));
+                const uint8x16x4_t p = vld4q_u8((const uint8_t *)from);
+                vst4q_u8((uint8_t *)to, darkenPlanes16(p, darkenFactors(low), darkenFactors(high)));
             }
-            for (; c < whole; c += 8) {
-                const int16x8_t k = vsubq_s16(vld1q_s16(cells + 2 * c), vqrdmulhq_s16(vld1q_s16(cells + 2 * c + 8), weight));
-                vst4_u8((uint8_t *)(to + c), darkenPlanes(vld4_u8((const uint8_t *)(from + c)), darkenFactors(k)));
-            }
-            for (; c < n; c++) {
-                const int32_t at = (c & ~7) * 2 + (c & 7);
-                to[c] = folio_darken_one(from[c], cells[at] - ((cells[at + 8] * w + 128) >> 8));
-            }
+            if (sixteens < n) darkenRowRest(from, cells, sixteens, n, w, to);
         }
     }
 }
