@@ -277,7 +277,8 @@ __attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t 
 }
 
 /* The sixteen-lane sampler's lane offsets: each lane's part of l·dv's fraction, and its top tap's
- * index in a window of 32 pixels without the carry from its fraction, and one on (its bottom tap). */
+ * index in a window of 32 pixels without the carry from its fraction, and one on (its bottom tap);
+ * and the weights' 127 in every byte. */
 typedef struct {
     uint32x4_t part[4];
     uint8x16_t index, next, weight;
@@ -462,8 +463,8 @@ typedef struct {
     int16x8_t full, difference, weights;
 } ShadowWalk;
 
-/* The light kept at rows row…row + 15 of a walk (as kept16 gives it), rows ascending from one call
- * to the next. */
+/* The light kept at rows row…row + 15 of a walk (as kept16 gives it), each call sixteen rows on from
+ * the last. */
 __attribute__((always_inline)) static inline int16x8x2_t walkKept16(const ShadowRows *rows, ShadowWalk *walk,
                                                                     int32_t row) {
     if (row > walk->last) {
