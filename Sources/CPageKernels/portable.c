@@ -331,7 +331,7 @@ static inline lanes8 darken_factors8(const uint16_t *first, const int16_t *diffe
     const signed8 W = (signed8){0} + (int16_t)(uint16_t)(w << 8);
     const signed8 high = __builtin_convertvector(
         (__builtin_convertvector(d, signedWide8) * __builtin_convertvector(W, signedWide8)) >> 16, signed8);
-    const lanes8 low = (lanes8)(d * w);
+    const lanes8 low = (lanes8)d * (uint16_t)w;
     const lanes8 quotient = (lanes8)high + (w >= 128 ? (lanes8)d : (lanes8){0}) + ((low >> 7) & 1);
     const lanes8 k = (FOLIO_SHADOW_FULL - a - quotient) * 2;
     return k - (k >> 15);
