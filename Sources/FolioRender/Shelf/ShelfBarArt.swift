@@ -51,9 +51,9 @@ public enum ShelfBarArt {
     /// Where each button's label or icon is drawn, logical px: inside its button by `padding`
     /// (empty for a button too small to show anything).
     static func contentBoxes(faces: [Face], rects: [Rect], scale: Double) -> [Rect] {
-        let style = style(for: faces, in: rects, scale: scale)
-        return measuring(scale: scale, fallback: rects.map(iconBox)) { cr in
-            zip(faces, rects).map { face, r in
+        measuring(scale: scale, fallback: rects.map(iconBox)) { cr in
+            let style = style(for: faces, in: rects, cr)
+            return zip(faces, rects).map { face, r in
                 switch style {
                 case .labels: textBox(face.label, in: r, cr).ink
                 case .shortLabels: textBox(face.short, in: r, cr).ink
