@@ -278,11 +278,20 @@ __attribute__((always_inline)) static inline int32_t sampleSteps(const uint32_t 
 
 /* The sixteen-lane sampler's lane offsets: each lane's part of l·dv's fraction, and its top tap's
  * index in a window of 32 pixels without the carry from its fraction, and one on (its bottom tap);
- * and the weights' 127 in every byte. */
+ * the weights' 127 in every byte; and, for the window's pixels 0–15 and 16–31, 0xFF where no lane's
+ * tap can fall, even with the carry: the opaque steps ask only the pixels they may use to be opaque,
+ * not the window's end, which may lie past the column's rows. */
 typedef struct {
     uint32x4_t part[4];
-    uint8x16_t index, next, weight;
+    uint8x16_t index, next, weight, untapped[2];
 } Lanes16;
+
+/* The window's pixels 0–31 past `farthest`, as 0xFF. */
+static inline void untappedPast(int farthest, uint8x16_t untapped[2]) {
+    static const uint8_t pixels[32] = {0,  1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15,
+                                       16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
+    for (int h = 0; h < 2; h++) untapped[h] = vcgtq_u8(vld1q_u8(pixels + 16 * h), vdupq_n_u8((uint8_t)farthest));
+}
 
 /* folio_lane_offsets for sixteen lanes, in vectors: l·dv in 64-bit lanes, two a vector, split into
  * their low and high halves. */
@@ -303,6 +312,8 @@ static inline Lanes16 lanes16(int64_t dv) {
     lanes.index = vuzp1q_u8(vreinterpretq_u8_u16(whole01), vreinterpretq_u8_u16(whole23));
     lanes.next = vaddq_u8(lanes.index, vdupq_n_u8(1));
     lanes.weight = vdupq_n_u8(127);
+    /* The last lane's bottom tap, carried, is the farthest (dv ≥ 0). */
+    untappedPast(vgetq_lane_u8(lanes.index, 15) + 2, lanes.untapped);
     return lanes;
 }
 
@@ -370,13 +381,16 @@ static inline Halves halves16(const Lanes16 *lanes, int64_t vb) {
 }
 
 /*
- * The same made opaque, the window's alpha ANDed into `alphas` for the caller to check: the common
+ * The same made opaque, the alpha of the window's pixels a tap may fall on ANDed into `alphas` for
+ * the caller to check (the rest of the window lies past the run's taps, often past the column's
+ * blended rows, where the pixels are not the page's): the common
  * case, written out so that the table lookups' register pairs cost one move each. The window's
  * planes go to v16–v19 (pixels 0–15) and v20–v23 (16–31); each colour's pair is made by moving its
  * upper plane next to its lower one, red first, over planes already used.
  */
 static inline void sample16Opaque(const uint32_t *column, int64_t vb, const Halves *halves, const Lanes16 *lanes,
-                                  int16x8_t kLow, int16x8_t kHigh, uint8x16_t *alphas, uint32_t **out) {
+                                  const uint8x16_t untapped[2], int16x8_t kLow, int16x8_t kHigh, uint8x16_t *alphas,
+                                  uint32_t **out) {
     const uint8_t *at = (const uint8_t *)(column + (vb >> 32));
     uint32_t *to = *out;
     register uint8x16_t opaque __asm__("v31") = vdupq_n_u8(0xFF);
@@ -396,6 +410,9 @@ static inline void sample16Opaque(const uint32_t *column, int64_t vb, const Halv
             "cmlt v27.16b, v24.16b, #0\n\t"
             "sub v24.16b, %[index].16b, v27.16b\n\t"
             "sub v27.16b, %[next].16b, v27.16b\n\t"
+            /* The alpha of every pixel a tap may fall on. */
+            "orr v19.16b, v19.16b, %[untapped0].16b\n\t"
+            "orr v23.16b, v23.16b, %[untapped1].16b\n\t"
             "and v19.16b, v19.16b, v23.16b\n\t"
             "and %[acc].16b, %[acc].16b, v19.16b\n\t"
             /* Red from {v18, v19} into v30. */
@@ -435,7 +452,8 @@ static inline void sample16Opaque(const uint32_t *column, int64_t vb, const Halv
             : [at] "+r"(at), [acc] "+w"(acc), [out] "+r"(to)
             : [half] "r"((uint32_t)vb >> 1), [p0] "w"(halves->part[0]), [p1] "w"(halves->part[1]),
               [p2] "w"(halves->part[2]), [p3] "w"(halves->part[3]), [w127] "w"(lanes->weight),
-              [index] "w"(lanes->index), [next] "w"(lanes->next), [k0] "w"(kLow), [k1] "w"(kHigh), "w"(opaque)
+              [index] "w"(lanes->index), [next] "w"(lanes->next), [untapped0] "w"(untapped[0]),
+              [untapped1] "w"(untapped[1]), [k0] "w"(kLow), [k1] "w"(kHigh), "w"(opaque)
             : "v16", "v17", "v18", "v19", "v20", "v21", "v22", "v23", "v24", "v25", "v26", "v27", "v28", "v29",
               "v30", "memory");
     *alphas = acc;
@@ -486,7 +504,7 @@ __attribute__((always_inline)) static inline int16x8x2_t walkKept16(const Shadow
 }
 
 /* Every step of a run of 16 rows or more, the last over its last sixteen; returns the AND of the
- * windows' alpha where `weighAlpha` is 0. */
+ * alpha the steps' taps may fall on where `weighAlpha` is 0. */
 __attribute__((always_inline)) static inline uint8x16_t sampleRun16(const uint32_t *column, int64_t v, int64_t dv,
                                                                     int32_t count, const ShadowRows *rows, int32_t row,
                                                                     int16x4_t scale, int16x8_t flat, const Lanes16 *lanes,
@@ -501,30 +519,33 @@ __attribute__((always_inline)) static inline uint8x16_t sampleRun16(const uint32
             light16(rows, row + (int32_t)(at - out), scale, flat, k);
             sample16(column, vb, lanes, k, at);
         }
-    } else {
-        const Halves halves = halves16(lanes, v);
-        ShadowWalk walk = {.last = INT32_MIN};
-        for (int32_t r = row; at <= last; r += 16, vb += 16 * dv) {
-            if (rows) {
-                const int16x8x2_t kept = walkKept16(rows, &walk, r);
-                k[0] = vreinterpretq_s16_u16(sampleFactors(kept.val[0], scale));
-                k[1] = vreinterpretq_s16_u16(sampleFactors(kept.val[1], scale));
-            } else {
-                k[0] = k[1] = flat;
-            }
-            sample16Opaque(column, vb, &halves, lanes, k[0], k[1], &alphas, &at);
-        }
+        if ((count & 15) == 0) return alphas;
+        vb = v + (int64_t)(count - 16) * dv;
+        light16(rows, row + count - 16, scale, flat, k);
+        sample16(column, vb, lanes, k, last);
+        return alphas;
     }
-    if ((count & 15) == 0) return alphas;
+    const Halves halves = halves16(lanes, v);
+    ShadowWalk walk = {.last = INT32_MIN};
+    for (int32_t r = row; at < last; r += 16, vb += 16 * dv) {
+        if (rows) {
+            const int16x8x2_t kept = walkKept16(rows, &walk, r);
+            k[0] = vreinterpretq_s16_u16(sampleFactors(kept.val[0], scale));
+            k[1] = vreinterpretq_s16_u16(sampleFactors(kept.val[1], scale));
+        } else {
+            k[0] = k[1] = flat;
+        }
+        sample16Opaque(column, vb, &halves, lanes, lanes->untapped, k[0], k[1], &alphas, &at);
+    }
+    /* The last step, over the last sixteen rows: past its last lane's bottom tap the column is
+     * usually no longer the page's (the rows blended for it end there), so only its own taps count. */
     vb = v + (int64_t)(count - 16) * dv;
     light16(rows, row + count - 16, scale, flat, k);
-    if (weighAlpha) {
-        sample16(column, vb, lanes, k, last);
-    } else {
-        const Halves halves = halves16(lanes, vb);
-        at = last;
-        sample16Opaque(column, vb, &halves, lanes, k[0], k[1], &alphas, &at);
-    }
+    const Halves end = halves16(lanes, vb);
+    uint8x16_t untapped[2];
+    untappedPast((int)(((vb + 15 * dv) >> 32) - (vb >> 32)) + 1, untapped);
+    at = last;
+    sample16Opaque(column, vb, &end, lanes, untapped, k[0], k[1], &alphas, &at);
     return alphas;
 }
 

@@ -43,6 +43,37 @@ final class ColumnKernelTests: XCTestCase {
         }
     }
 
+    /// Opaque columns, as pages are, but for one translucent pixel that a tap falls on, often the
+    /// farthest tap of a run's last step (its bottom one, carried), with transparent pixels just
+    /// past it: kernels that take a shortcut for opaque columns must still see that pixel.
+    func testSampleSeesATranslucentTapInAnOpaqueColumn() throws {
+        let variants = try vectorKernels()
+        var random = SeededRandom(state: 0x0A1FA)
+        let length = 1024
+        let column = UnsafeMutablePointer<UInt32>.allocate(capacity: length)
+        let expected = UnsafeMutablePointer<UInt32>.allocate(capacity: 512), out = UnsafeMutablePointer<UInt32>.allocate(capacity: 512)
+        defer { [column, expected, out].forEach { $0.deallocate() } }
+        for trial in 0..<3000 {
+            // Steps up to 2 rows a row (the windowed paths), runs of one step and more.
+            let dv = Int64(random.next(1 << 16) + 1) << 17
+            let count = 16 + random.next(trial % 2 == 0 ? 1 : 200)
+            let v = Int64(random.next(64)) << 32 | Int64(random.bits()) << 1
+            let last = (v + Int64(count - 1) * dv) >> 32
+            guard last + 48 < length else { continue }
+            for i in 0..<length { column[i] = 0xFF00_0000 | random.bits() & 0xFF_FFFF }
+            // Past the run's last bottom tap, nothing of the page: as past a column's blended rows.
+            for i in Int(last) + 2..<length { column[i] = 0 }
+            let sample = trial % 3 == 0 ? random.next(count) : count - 1
+            let tap = Int((v + Int64(sample) * dv) >> 32) + (trial % 3 == 2 ? 0 : 1)
+            column[tap] = UInt32(random.next(255)) << 24
+            PageKernels.portable.sample(column, v, dv, Int32(count), nil, 0, 250, expected)
+            expectSame(variants, expected, out, count: count, capacity: 512,
+                       "sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), translucent tap \(tap) of sample \(sample)") {
+                $0.sample(column, v, dv, Int32(count), nil, 0, 250, out)
+            }
+        }
+    }
+
     func testBlendGivesThePortableBytes() throws {
         let variants = try vectorKernels()
         var random = SeededRandom(state: 0xB1E4D)
