@@ -121,7 +121,7 @@ ARCH := $(NATIVE_ARCH)
 endif
 CROSS_SUDO := $(if $(filter-out $(NATIVE_ARCH),$(ARCH)),$(SUDO))
 
-.PHONY: deb deb-check test-arm64
+.PHONY: deb deb-check test-arm64 bench-arm64
 
 deb: deps
 	@$(MAKE) --no-print-directory install-debs PACKAGES="$(DEB_PACKAGING_PACKAGES)"
@@ -129,6 +129,12 @@ deb: deps
 
 deb-check: deb
 	$(SUDO) env ARCH=$(ARCH) sh packaging/check-deb.sh
+
+# The page kernels' instructions per fold and turn frame (1280×800 and 2560×1600), portable and
+# NEON, counted in the arm64 `folio` under qemu-user (packaging/arm64/kernel-instructions.py).
+bench-arm64: deps
+	@$(MAKE) --no-print-directory install-debs PACKAGES="mmdebstrap file binutils python3"
+	$(SUDO) sh packaging/arm64/bench-arm64.sh
 
 # The test suite's kernel, render, storage, replay and CLI tests cross-built for arm64 and run under
 # qemu-user, with the arm64 `folio` under the host's headless Weston (packaging/arm64/test-arm64.sh).
