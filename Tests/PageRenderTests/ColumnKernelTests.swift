@@ -45,14 +45,16 @@ final class ColumnKernelTests: XCTestCase {
 
     /// Opaque columns, as pages are, but for one translucent pixel that a tap falls on, often the
     /// farthest tap of a run's last step (its bottom one, carried), with transparent pixels just
-    /// past it: kernels that take a shortcut for opaque columns must still see that pixel.
+    /// past it: kernels that take a shortcut for opaque columns must still see that pixel. Half
+    /// the runs lie under a shadow.
     func testSampleSeesATranslucentTapInAnOpaqueColumn() throws {
         let variants = try vectorKernels()
         var random = SeededRandom(state: 0x0A1FA)
         let length = 1024
         let column = UnsafeMutablePointer<UInt32>.allocate(capacity: length)
+        let grid = UnsafeMutablePointer<UInt16>.allocate(capacity: gridLength)
         let expected = UnsafeMutablePointer<UInt32>.allocate(capacity: 512), out = UnsafeMutablePointer<UInt32>.allocate(capacity: 512)
-        defer { [column, expected, out].forEach { $0.deallocate() } }
+        defer { [column, expected, out].forEach { $0.deallocate() }; grid.deallocate() }
         for trial in 0..<3000 {
             // Steps up to 2 rows a row (the windowed paths), runs of one step and more.
             let dv = Int64(random.next(1 << 16) + 1) << 17
@@ -66,10 +68,16 @@ final class ColumnKernelTests: XCTestCase {
             let sample = trial % 3 == 0 ? random.next(count) : count - 1
             let tap = Int((v + Int64(sample) * dv) >> 32) + (trial % 3 == 2 ? 0 : 1)
             column[tap] = UInt32(random.next(255)) << 24
-            PageKernels.portable.sample(column, v, dv, Int32(count), nil, 0, 250, expected)
-            expectSame(variants, expected, out, count: count, capacity: 512,
-                       "sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), translucent tap \(tap) of sample \(sample)") {
-                $0.sample(column, v, dv, Int32(count), nil, 0, 250, out)
+            for i in 0..<gridLength { grid[i] = darkening(&random) }
+            var shadow = folio_page_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
+            let row = random.next(2000), shaded = trial % 4 < 2
+            withUnsafePointer(to: &shadow) { shadowPointer in
+                let s = shaded ? shadowPointer : nil
+                PageKernels.portable.sample(column, v, dv, Int32(count), s, Int32(row), 250, expected)
+                expectSame(variants, expected, out, count: count, capacity: 512,
+                           "sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), shadow \(shaded), translucent tap \(tap) of sample \(sample)") {
+                    $0.sample(column, v, dv, Int32(count), s, Int32(row), 250, out)
+                }
             }
         }
     }
