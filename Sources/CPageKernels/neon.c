@@ -382,11 +382,10 @@ static inline Halves halves16(const Lanes16 *lanes, int64_t vb) {
 
 /*
  * The same made opaque, the alpha of the window's pixels a tap may fall on ANDed into `alphas` for
- * the caller to check (the rest of the window lies past the run's taps, often past the column's
- * blended rows, where the pixels are not the page's): the common
- * case, written out so that the table lookups' register pairs cost one move each. The window's
- * planes go to v16–v19 (pixels 0–15) and v20–v23 (16–31); each colour's pair is made by moving its
- * upper plane next to its lower one, red first, over planes already used.
+ * the caller to check (the rest of the window may lie past the rows given, where the pixels are not
+ * the page's): the common case, written out so that the table lookups' register pairs cost one move
+ * each. The window's planes go to v16–v19 (pixels 0–15) and v20–v23 (16–31); each colour's pair is
+ * made by moving its upper plane next to its lower one, red first, over planes already used.
  */
 static inline void sample16Opaque(const uint32_t *column, int64_t vb, const Halves *halves, const Lanes16 *lanes,
                                   const uint8x16_t untapped[2], int16x8_t kLow, int16x8_t kHigh, uint8x16_t *alphas,
