@@ -47,7 +47,7 @@ def kernel_functions(program):
                     fail(f"{program} has two files named {current}: which is the kernels' is unclear")
                 seen.add(current)
         elif kind == "FUNC" and current and fields[4] == "LOCAL":
-            start, size = int(fields[1], 16), int(fields[2])
+            start, size = int(fields[1], 16), int(fields[2], 0)  # readelf writes large sizes in hex
             if size > 0:
                 functions.append((start, start + size, current, name))
     if not functions:
