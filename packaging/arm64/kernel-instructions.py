@@ -4,9 +4,8 @@
 usage: kernel-instructions.py QEMU SYSROOT FOLIO            the fold and turn frames' table
        kernel-instructions.py QEMU SYSROOT FOLIO -- ARG...  one run of FOLIO ARG..., per function
 
-A frame's figure is `folio render` of that frame less `folio render` of the flat sheet alone,
-counting only the chosen variant's file: the render draws the flat sheet first, with the fastest
-kernels. The kernels are every function compiled from the page kernels' C files (the FILE groups
+A frame's figure is `folio render` of that frame less `folio render` of the flat sheet alone (the
+render draws the sheet first), both with the variant's kernels, counting only the variant's file. The kernels are every function compiled from the page kernels' C files (the FILE groups
 of the program's symbol table). qemu logs only the translated blocks inside them (-dfilter) and every
 execution of each (exec, nochain); a kernel's count is the sum over executions of its blocks'
 instructions. NEON kernels cannot be timed under emulation, but their instructions can be counted
@@ -164,12 +163,13 @@ def main():
     rows, details = [], []
     try:
         for size in SIZES:
-            flat = counter.count(["render", "--size", size, "--out", out])
+            flat = {variant: counter.count(["render", "--size", size, "--kernels", variant, "--out", out])
+                    for variant, _ in VARIANTS}
             for frame, pose in FRAMES:
                 figures = []
                 for variant, file in VARIANTS:
                     totals = counter.count(["render", "--size", size, *pose, "--kernels", variant, "--out", out])
-                    kernels, before = in_file(totals, file), in_file(flat, file)
+                    kernels, before = in_file(totals, file), in_file(flat[variant], file)
                     functions = {name: kernels.get(name, 0) - before.get(name, 0) for name in kernels}
                     figures.append(sum(functions.values()))
                     shown = ", ".join(f"{name} {count:,}" for name, count in sorted(functions.items(), key=lambda item: -item[1]) if count)

@@ -53,6 +53,8 @@ struct RenderCommand: ParsableCommand {
         let sketchbook = try book.map { try loadBook(at: $0) } ?? Sketchbook()
         let replay = Replay(trace: parsed, options: .init(width: window.size.width, height: window.size.height, scale: window.scale.scale),
                             book: sketchbook)
+        // Every frame drawn, the trace's too, with the kernels asked for.
+        replay.session.kernels = try PageKernels.named(kernels)
         try replay.run()
         let session = replay.session
         if let turn {
@@ -68,7 +70,6 @@ struct RenderCommand: ParsableCommand {
     private func hold(_ session: Session, _ pose: (Session) -> Bool) throws {
         session.finishActiveStroke()
         session.pageOptions = look.renderOptions
-        session.kernels = try PageKernels.named(kernels)
         guard pose(session) else {
             throw FolioError("\(trace ?? "the trace") ends inside a fold or a page turn; `folio replay` renders that")
         }
