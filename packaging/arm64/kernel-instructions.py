@@ -88,7 +88,8 @@ class Counter:
             log = os.path.join(scratch, "page.log")
             if qemu(qemu_path, sysroot, log, "page", program, ["--version"]).wait() != 0:
                 fail(f"{program} --version failed under qemu")
-            self.base = start_code(log) - code_address(program)
+            self.loaded = start_code(log)
+            self.base = self.loaded - code_address(program)
         self.starts = [self.base + start for start, _, _, _ in self.functions]
         self.ranges = ",".join(f"0x{self.base + start:x}+0x{end - start:x}" for start, end, _, _ in self.functions)
 
@@ -125,7 +126,7 @@ class Counter:
                         block = None
             if run.wait() != 0:
                 fail(f"folio {' '.join(arguments)} failed under qemu")
-        if loaded != self.base + code_address(self.program):
+        if loaded != self.loaded:
             fail(f"the counted run loaded at {loaded and hex(loaded)}, not where the first did: qemu placed it differently")
         unsized = [pc for pc in executions if pc not in sizes]
         if unsized:

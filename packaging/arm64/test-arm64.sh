@@ -23,14 +23,7 @@ step() { printf '\n== test-arm64: %s (%s)\n' "$*" "$(date +%T)"; }
 sh "$root/packaging/arm64/setup.sh"
 
 step "cross-build the tests with Swift 6.2.3 (release, testable)"
-# Dependencies are fetched by this machine's Swift, with its git settings; the sid root finds them.
-(cd "$root" && ${SWIFT:-swift} package resolve --scratch-path "$scratch")
-# Optimised, as the package ships it: emulated, a debug build's renderer is too slow for the tests
-# to fit CI's time. The Swift runtime is found where the target system has it, which qemu maps
-# into the sysroot.
-in_sid "$root" env $arm64_pkg_config swift build -c release -Xswiftc -enable-testing --build-tests \
-    --scratch-path "$scratch" --swift-sdks-path "$arm64_sdks" --swift-sdk folio-arm64 \
-    -Xlinker -rpath -Xlinker /usr/lib/swift/linux
+sh "$root/packaging/arm64/swift-build.sh" --build-tests
 bin="$scratch/$arm64_triple/release"
 file -b "$bin/folio" | grep -q 'ARM aarch64' || { echo "test-arm64: $bin/folio is not an arm64 binary" >&2; exit 1; }
 
