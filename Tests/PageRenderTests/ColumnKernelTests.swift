@@ -48,8 +48,19 @@ final class ColumnKernelTests: XCTestCase {
     /// past it: kernels that take a shortcut for opaque columns must still see that pixel. Half
     /// the runs lie under a shadow.
     func testSampleSeesATranslucentTapInAnOpaqueColumn() throws {
+        try sampleOpaqueColumns(seed: 0x0A1FA, translucentTap: true)
+    }
+
+    /// Opaque columns throughout, as most of a page is: what the opaque shortcut itself gives (a
+    /// translucent tap sends the run back through the kernel's other path), flat and under shadows
+    /// of every cell size, over runs that cross many cells.
+    func testSampleOfAnOpaqueColumnUnderAnyShadow() throws {
+        try sampleOpaqueColumns(seed: 0x0B5C4E, translucentTap: false)
+    }
+
+    private func sampleOpaqueColumns(seed: UInt64, translucentTap: Bool) throws {
         let variants = try vectorKernels()
-        var random = SeededRandom(state: 0x0A1FA)
+        var random = SeededRandom(state: seed)
         let length = 1024
         let column = UnsafeMutablePointer<UInt32>.allocate(capacity: length)
         let grid = UnsafeMutablePointer<UInt16>.allocate(capacity: gridLength)
@@ -65,17 +76,22 @@ final class ColumnKernelTests: XCTestCase {
             for i in 0..<length { column[i] = 0xFF00_0000 | random.bits() & 0xFF_FFFF }
             // Past the run's last bottom tap, nothing of the page: as past a column's blended rows.
             for i in Int(last) + 2..<length { column[i] = 0 }
-            let sample = trial % 3 == 0 ? random.next(count) : count - 1
-            let tap = Int((v + Int64(sample) * dv) >> 32) + (trial % 3 == 2 ? 0 : 1)
-            column[tap] = UInt32(random.next(255)) << 24
+            var what = ""
+            if translucentTap {
+                let sample = trial % 3 == 0 ? random.next(count) : count - 1
+                let tap = Int((v + Int64(sample) * dv) >> 32) + (trial % 3 == 2 ? 0 : 1)
+                column[tap] = UInt32(random.next(255)) << 24
+                what = ", translucent tap \(tap) of sample \(sample)"
+            }
             for i in 0..<gridLength { grid[i] = darkening(&random) }
-            var shadow = folio_page_shadow(darkening: grid, cell_shift: Int32(4 + random.next(4)), margin: 2)
+            let shift = Int32(4 + random.next(4))
+            var shadow = folio_page_shadow(darkening: grid, cell_shift: shift, margin: 2)
             let row = random.next(2000), shaded = trial % 4 < 2
             withUnsafePointer(to: &shadow) { shadowPointer in
                 let s = shaded ? shadowPointer : nil
                 PageKernels.portable.sample(column, v, dv, Int32(count), s, Int32(row), 250, expected)
                 expectSame(variants, expected, out, count: count, capacity: 512,
-                           "sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), shadow \(shaded), translucent tap \(tap) of sample \(sample)") {
+                           "sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), row \(row), shadow \(shaded ? "cells \(1 << shift)" : "none")\(what)") {
                     $0.sample(column, v, dv, Int32(count), s, Int32(row), 250, out)
                 }
             }
