@@ -52,8 +52,8 @@ final class ColumnKernelTests: XCTestCase {
     }
 
     /// Opaque columns throughout, as most of a page is: what the opaque shortcut itself gives (a
-    /// translucent tap sends the run back through the kernel's other path), flat and under shadows
-    /// of every cell size, over runs that cross many cells.
+    /// translucent tap sends the run back through the kernel's other path), in any light, flat and
+    /// under shadows of every cell size, over runs that cross many cells.
     func testSampleOfAnOpaqueColumnUnderAnyShadow() throws {
         try sampleOpaqueColumns(seed: 0x0B5C4E, translucentTap: false)
     }
@@ -87,12 +87,14 @@ final class ColumnKernelTests: XCTestCase {
             let shift = Int32(4 + random.next(4))
             var shadow = folio_page_shadow(darkening: grid, cell_shift: shift, margin: 2)
             let row = random.next(2000), shaded = trial % 4 < 2
+            let light = translucentTap ? 250 : UInt16(random.next(257))
             withUnsafePointer(to: &shadow) { shadowPointer in
                 let s = shaded ? shadowPointer : nil
-                PageKernels.portable.sample(column, v, dv, Int32(count), s, Int32(row), 250, expected)
+                PageKernels.portable.sample(column, v, dv, Int32(count), s, Int32(row), light, expected)
                 expectSame(variants, expected, out, count: count, capacity: 512,
-                           "sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), row \(row), shadow \(shaded ? "cells \(1 << shift)" : "none")\(what)") {
-                    $0.sample(column, v, dv, Int32(count), s, Int32(row), 250, out)
+                           "sample, dv \(Double(dv) / 0x1_0000_0000), count \(count), row \(row), light \(light), "
+                               + "shadow \(shaded ? "cells \(1 << shift)" : "none")\(what)") {
+                    $0.sample(column, v, dv, Int32(count), s, Int32(row), light, out)
                 }
             }
         }
